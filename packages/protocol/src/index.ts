@@ -1,0 +1,9 @@
+/**
+ * `@paybutton/protocol`, browser-safe entry: schemas, method table, formats. The signing entry,
+ * which needs `node:crypto`, is `@paybutton/protocol/node`.
+ */
+export * from './methods.ts';
+export * from './formats.ts';
+export * from './fields.ts';
+export * from './schemas.ts';
+export * from './issues.ts';
