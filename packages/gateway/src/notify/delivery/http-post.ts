@@ -1,0 +1,127 @@
+/**
+ * One HTTP(S) POST of a form body to already-checked addresses, read just enough to decide
+ * whether the merchant acknowledged. Never throws; every end is an outcome.
+ */
+import type { LookupAddress } from 'node:dns';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import {
+  classifyError,
+  excerptOf,
+  MAX_BODY_BYTES,
+  type AttemptResult,
+  type DeliveryErrorClass,
+} from './outcome.ts';
+import { pinnedLookup } from './resolve.ts';
+
+export type PostOutcome = Omit<AttemptResult, 'latencyMs'>;
+
+/** How the reading of a response body ended. */
+type BodyEnd = 'complete' | 'over-limit' | 'timeout' | 'aborted';
+
+export const USER_AGENT = 'paybutton-gateway-notifier/0.1';
+
+function failed(errorClass: DeliveryErrorClass, detail: string, httpStatus: number | null = null, body?: Buffer): PostOutcome {
+  return { acknowledged: false, httpStatus, errorClass, bodyExcerpt: body ? excerptOf(body) : '', detail };
+}
+
+/**
+ * The acknowledgement rule, pure: HTTP 200 and a complete body that is `SUCCESS` once trimmed.
+ * Status decides first (a 500 whose body says SUCCESS is still a failure); for a non-200 the body
+ * is only an excerpt, so how its reading ended does not matter.
+ */
+export function judgeResponse(status: number, body: Buffer, end: BodyEnd): PostOutcome {
+  if (status >= 300 && status < 400) return failed('redirect', `HTTP ${status}: redirects are not followed`, status, body);
+  if (status !== 200) return failed('http-status', `HTTP ${status}`, status, body);
+  if (end === 'timeout') return failed('timeout', 'the body did not arrive within the timeout', status, body);
+  if (end === 'aborted') return failed('aborted', 'the connection closed before the body ended', status, body);
+  if (end === 'over-limit') return failed('unexpected-body', `the body is longer than ${MAX_BODY_BYTES} bytes`, status, body);
+  if (body.toString('utf8').trim() !== 'SUCCESS') return failed('unexpected-body', 'the body is not SUCCESS', status, body);
+  return { acknowledged: true, httpStatus: 200, errorClass: null, bodyExcerpt: excerptOf(body) };
+}
+
+/**
+ * POST `body` to `target`, connecting only to `addresses`. No redirects are followed, no
+ * connection is reused (each attempt resolves and checks afresh), credentials in the URL are
+ * never sent. `signal` aborting means the attempt's deadline passed.
+ */
+export function postForm(target: URL, body: string, addresses: readonly LookupAddress[], signal: AbortSignal): Promise<PostOutcome> {
+  return new Promise<PostOutcome>((resolve) => {
+    let settled = false;
+    let request: http.ClientRequest | undefined;
+    const settle = (outcome: PostOutcome): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      request?.destroy();
+      resolve(outcome);
+    };
+    let onResponseAbort: (() => void) | undefined;
+    function onAbort(): void {
+      if (onResponseAbort) onResponseAbort();
+      else settle(failed('timeout', 'no response within the timeout'));
+    }
+    if (signal.aborted) return settle(failed('timeout', 'no time left to connect'));
+    signal.addEventListener('abort', onAbort);
+
+    const hostname = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
+    const options: https.RequestOptions = {
+      method: 'POST',
+      protocol: target.protocol,
+      hostname,
+      port: target.port === '' ? undefined : Number(target.port),
+      path: `${target.pathname}${target.search}`,
+      headers: {
+        host: target.host,
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': Buffer.byteLength(body),
+        'user-agent': USER_AGENT,
+        accept: 'text/plain, */*;q=0.1',
+        'accept-encoding': 'identity',
+        connection: 'close',
+      },
+      agent: false,
+      lookup: pinnedLookup(addresses),
+      rejectUnauthorized: true,
+    };
+    try {
+      request = target.protocol === 'https:' ? https.request(options) : http.request(options);
+    } catch (error) {
+      return settle(failed('internal', `could not start the request (${classifyError(error)})`));
+    }
+    request.on('error', (error) => {
+      if (onResponseAbort) return onResponseAbort();
+      const errorClass = classifyError(error);
+      const code = (error as NodeJS.ErrnoException).code;
+      settle(failed(errorClass, code ? `${errorClass} failure (${code})` : `${errorClass} failure`));
+    });
+    request.on('response', (response: IncomingMessage) => readResponse(response));
+    request.end(body);
+
+    function readResponse(response: IncomingMessage): void {
+      const status = response.statusCode ?? 0;
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      const finish = (end: BodyEnd): void => {
+        settle(judgeResponse(status, Buffer.concat(kept, keptBytes), end));
+        response.destroy();
+      };
+      onResponseAbort = () => finish(signal.aborted ? 'timeout' : 'aborted');
+      response.on('data', (chunk: Buffer) => {
+        const room = MAX_BODY_BYTES - keptBytes;
+        if (chunk.length > room) {
+          kept.push(chunk.subarray(0, room));
+          keptBytes += room;
+          return finish('over-limit');
+        }
+        kept.push(chunk);
+        keptBytes += chunk.length;
+      });
+      response.on('end', () => finish('complete'));
+      response.on('error', () => onResponseAbort?.());
+      response.on('close', () => {
+        if (!response.complete) onResponseAbort?.();
+      });
+    }
+  });
+}
