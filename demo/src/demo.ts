@@ -1,0 +1,99 @@
+/**
+ * Starts the whole demo in one process: the sandbox gateway on its own port (so the hosted page
+ * is cross-origin, as in reality) and the shop that mounts the plug-in. Used by `npm start`, by
+ * `npm run dev` (inside Vite's server) and by the end-to-end tests (on free ports, in a temp dir).
+ */
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { createGateway, type Gateway } from '@paybutton/gateway';
+import type { Express } from 'express';
+import { loadOrCreateKeyPair } from './keys.ts';
+import { createShop, type Shop } from './shop.ts';
+
+export const DEMO_MERCHANT_CODE = 'TOKOKOPI01';
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface DemoOptions {
+  /** Default `<repo>/.paybutton` (or PAYBUTTON_DATA_DIR). */
+  readonly dataDir?: string;
+  readonly host?: string;
+  /** Port of the shop; 0 for any free one; null to not listen (Vite mounts `shopApp`). */
+  readonly shopPort?: number | null;
+  /** Port of the gateway; 0 for any free one. */
+  readonly gatewayPort?: number;
+  /** Shop origin when it does not listen itself (npm run dev). */
+  readonly shopUrl?: string;
+  /** Notification retry delays are multiplied by this (the sandbox default shortens a day to minutes). */
+  readonly timeScale?: number;
+  readonly failFirstNotifications?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface Demo {
+  readonly shopUrl: string;
+  readonly gatewayUrl: string;
+  readonly shopApp: Express;
+  readonly shop: Shop;
+  readonly gateway: Gateway;
+  close(): Promise<void>;
+}
+
+export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  const host = options.host ?? '127.0.0.1';
+  const dataDir = options.dataDir ?? process.env.PAYBUTTON_DATA_DIR ?? `${REPO_ROOT}.paybutton`;
+  const log = options.log ?? ((line: string) => console.log(line));
+  const merchantKeys = loadOrCreateKeyPair(`${dataDir}/keys`, 'merchant');
+  const platformKeys = loadOrCreateKeyPair(`${dataDir}/keys`, 'platform');
+  if (merchantKeys.created) log(`Generated the demo merchant's key pair in ${dataDir}/keys`);
+
+  const gateway = await createGateway({
+    dataDir: `${dataDir}/gateway`,
+    platformPrivateKey: platformKeys.privateKey,
+    merchants: [{ merchantCode: DEMO_MERCHANT_CODE, publicKey: merchantKeys.publicKey, name: 'Toko Kopi Nusantara' }],
+    sandbox: true,
+    timeScale: options.timeScale ?? 0.01,
+    logger: false,
+  });
+  const gatewayAddress = await gateway.listen(options.gatewayPort ?? 4010, host);
+
+  // The plug-in needs the shop's public origin up front; with port 0 it is known only once the
+  // socket is bound, so bind first and attach the app afterwards.
+  const shopPort = options.shopPort === undefined ? 3000 : options.shopPort;
+  let shopServer: Server | undefined;
+  let shopUrl = options.shopUrl ?? `http://${host}:5173`;
+  if (shopPort !== null) {
+    shopServer = createServer();
+    shopServer.listen(shopPort, host);
+    await once(shopServer, 'listening');
+    const address = shopServer.address();
+    if (address && typeof address === 'object') shopUrl = `http://${host}:${address.port}`;
+  }
+  const shop = createShop({
+    gatewayUrl: gatewayAddress.url,
+    merchantCode: DEMO_MERCHANT_CODE,
+    privateKey: merchantKeys.privateKey,
+    platformPublicKey: gateway.platformPublicKey,
+    publicUrl: shopUrl,
+    dataDir,
+    staticDir: shopPort === null ? null : fileURLToPath(new URL('../dist', import.meta.url)),
+    failFirstNotifications: options.failFirstNotifications ?? 0,
+  });
+  shopServer?.on('request', shop.app);
+
+  return {
+    shopUrl,
+    gatewayUrl: gatewayAddress.url,
+    shopApp: shop.app,
+    shop,
+    gateway,
+    async close() {
+      if (shopServer) {
+        shopServer.closeAllConnections();
+        await new Promise<void>((resolve) => shopServer!.close(() => resolve()));
+      }
+      await shop.close();
+      await gateway.close();
+    },
+  };
+}

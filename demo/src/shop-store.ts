@@ -1,0 +1,76 @@
+/**
+ * The shop's own books: the orders it showed the customer and the sales `onPaid` recorded. Kept
+ * apart from the plug-in's store, as a real shop keeps its order table apart from its payment
+ * provider's, in an SQLite file beside the plug-in's.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+
+export type ShopOrderStatus = 'pending' | 'paid' | 'expired' | 'failed';
+
+export interface ShopOrder {
+  readonly orderNum: string;
+  readonly items: string;
+  readonly payMoney: number;
+  readonly method: string | null;
+  readonly status: ShopOrderStatus;
+  readonly createdAt: string;
+  readonly paidAt: string | null;
+}
+
+export interface ShopStore {
+  recordOrder(order: { orderNum: string; items: string; payMoney: number; method: string | null }): void;
+  setStatus(orderNum: string, status: ShopOrderStatus, method: string | null): void;
+  /** Idempotent: a second call for one order changes nothing and returns false. */
+  recordSale(orderNum: string, paidAt: Date): boolean;
+  recent(limit?: number): ShopOrder[];
+  sales(): number;
+  close(): void;
+}
+
+export function openShopStore(file: string): ShopStore {
+  const db = new BetterSqlite3(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS shop_orders (
+      order_num TEXT PRIMARY KEY,
+      items TEXT NOT NULL,
+      pay_money INTEGER NOT NULL,
+      method TEXT,
+      status TEXT NOT NULL DEFAULT 'pending',
+      created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+      paid_at TEXT
+    );
+    CREATE TABLE IF NOT EXISTS sales (
+      order_num TEXT PRIMARY KEY,
+      paid_at TEXT NOT NULL
+    );
+  `);
+  const insertOrder = db.prepare(
+    'INSERT INTO shop_orders (order_num, items, pay_money, method) VALUES (?, ?, ?, ?) ON CONFLICT (order_num) DO NOTHING',
+  );
+  // A late "expired" never overwrites a sale: paid is final.
+  const updateStatus = db.prepare(
+    "UPDATE shop_orders SET status = ?, method = COALESCE(?, method) WHERE order_num = ? AND status <> 'paid'",
+  );
+  const insertSale = db.prepare('INSERT INTO sales (order_num, paid_at) VALUES (?, ?) ON CONFLICT (order_num) DO NOTHING');
+  const markPaid = db.prepare("UPDATE shop_orders SET status = 'paid', paid_at = ? WHERE order_num = ?");
+  const selectRecent = db.prepare(
+    'SELECT order_num AS orderNum, items, pay_money AS payMoney, method, status, created_at AS createdAt, paid_at AS paidAt FROM shop_orders ORDER BY created_at DESC LIMIT ?',
+  );
+  const countSales = db.prepare('SELECT COUNT(*) AS count FROM sales');
+  const sale = db.transaction((orderNum: string, paidAt: string) => {
+    const inserted = insertSale.run(orderNum, paidAt).changes === 1;
+    if (inserted) markPaid.run(paidAt, orderNum);
+    return inserted;
+  });
+
+  return {
+    recordOrder: (order) => void insertOrder.run(order.orderNum, order.items, order.payMoney, order.method),
+    setStatus: (orderNum, status, method) => void updateStatus.run(status, method, orderNum),
+    recordSale: (orderNum, paidAt) => sale(orderNum, paidAt.toISOString()),
+    recent: (limit = 20) => selectRecent.all(limit) as ShopOrder[],
+    sales: () => (countSales.get() as { count: number }).count,
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The demo merchant server: an ordinary Express app that mounts `@paybutton/express` with one
+ * `app.use`, prices from its own catalogue, records sales in `onPaid`, and pushes order changes
+ * to the page (server-sent events) so the order list updates as notifications arrive.
+ */
+import { existsSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { NotForSaleError, payButton, type PayButtonRouter, type QuoteRequestBody } from '@paybutton/express';
+import express, { type Express } from 'express';
+import { z } from 'zod';
+import { CATALOG, MAX_QUANTITY, findProduct } from './catalog.ts';
+import { openShopStore, type ShopStore } from './shop-store.ts';
+
+export interface ShopOptions {
+  readonly gatewayUrl: string;
+  readonly merchantCode: string;
+  readonly privateKey: string;
+  readonly platformPublicKey: string;
+  /** This server's public origin, e.g. http://127.0.0.1:3000. */
+  readonly publicUrl: string;
+  /** Directory of the plug-in's and the shop's SQLite files. */
+  readonly dataDir: string;
+  /** The built page (demo/dist); null when Vite serves it (npm run dev). */
+  readonly staticDir: string | null;
+  /** Test hook: the notify endpoint answers 500 to this many notifications before working. */
+  readonly failFirstNotifications?: number;
+}
+
+export interface Shop {
+  readonly app: Express;
+  readonly payments: PayButtonRouter;
+  readonly store: ShopStore;
+  close(): Promise<void>;
+}
+
+/** The customer of the demo: a real shop takes these from its checkout form or account. */
+const DEMO_CUSTOMER = { name: 'Pelanggan Demo', email: 'pelanggan@example.com', phone: '081234567890' } as const;
+
+const cartField = z
+  .array(
+    z.object({
+      sku: z.string().min(1).max(64),
+      quantity: z.number().int().min(1).max(MAX_QUANTITY),
+    }).strict(),
+  )
+  .min(1, { error: 'must hold at least one product' })
+  .max(CATALOG.length, { error: `must hold at most ${CATALOG.length} lines` });
+
+type CartLine = z.infer<typeof cartField>[number];
+
+function cartOf(body: QuoteRequestBody): CartLine[] {
+  if (Array.isArray(body.cart)) return body.cart as CartLine[];
+  if (body.item) return [{ sku: body.item, quantity: 1 }];
+  throw new NotForSaleError('Your cart is empty.');
+}
+
+function describe(lines: readonly CartLine[]): string {
+  return lines.map((line) => `${findProduct(line.sku)?.name ?? line.sku} × ${line.quantity}`).join(', ');
+}
+
+/** The price, from the catalogue only: the browser names products and quantities, nothing more. */
+export function quoteCart(lines: readonly CartLine[]) {
+  let payMoney = 0;
+  for (const line of lines) {
+    const product = findProduct(line.sku);
+    if (!product) throw new NotForSaleError(`We do not sell "${line.sku.slice(0, 64)}".`);
+    payMoney += product.price * line.quantity;
+  }
+  const first = findProduct(lines[0]!.sku)!;
+  const productDetail = lines.length === 1 ? `${first.detail} x${lines[0]!.quantity}` : `${lines.length} products, Toko Kopi`;
+  return { payMoney, productDetail: productDetail.slice(0, 32), ...DEMO_CUSTOMER, metadata: { cart: lines } };
+}
+
+export function createShop(options: ShopOptions): Shop {
+  const store = openShopStore(`${options.dataDir}/shop.sqlite`);
+  const listeners = new Set<ServerResponse>();
+  const announce = () => {
+    for (const listener of listeners) listener.write('data: changed\n\n');
+  };
+
+  const payments = payButton({
+    gatewayUrl: options.gatewayUrl,
+    merchantCode: options.merchantCode,
+    privateKey: options.privateKey,
+    platformPublicKey: options.platformPublicKey,
+    publicUrl: options.publicUrl,
+    database: { kind: 'sqlite', file: `${options.dataDir}/payments.sqlite` },
+    fields: { cart: cartField.optional() },
+    quote: (_request, body) => quoteCart(cartOf(body)),
+    onPaid: (order) => {
+      store.recordSale(order.orderNum, order.paidAt ?? new Date());
+      announce();
+    },
+  });
+
+  payments.on('order.transition', (event) => {
+    void payments.getOrder(event.orderNum).then((order) => {
+      if (!order) return;
+      if (event.from === null) {
+        const cart = (order.metadata?.cart ?? []) as CartLine[];
+        store.recordOrder({ orderNum: order.orderNum, items: describe(cart), payMoney: Number(order.payMoney), method: order.method });
+      }
+      if (order.status !== 'creating') store.setStatus(order.orderNum, order.status as never, order.method);
+      announce();
+    });
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use((_request, response, next) => {
+    response.setHeader(
+      'Content-Security-Policy',
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    );
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+
+  let failuresLeft = options.failFirstNotifications ?? 0;
+  app.post('/pay/notify', (_request, response, next) => {
+    if (failuresLeft <= 0) return next();
+    failuresLeft -= 1;
+    response.status(500).type('text/plain').send('the shop is restarting');
+  });
+
+  // The whole integration, server side: one line.
+  app.use('/pay', payments);
+
+  app.get('/api/orders', (_request, response) => {
+    response.setHeader('Cache-Control', 'no-store');
+    response.json(store.recent());
+  });
+  app.get('/api/orders/stream', (request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    response.write('retry: 2000\n\n');
+    listeners.add(response);
+    request.on('close', () => listeners.delete(response));
+  });
+
+  if (options.staticDir && existsSync(options.staticDir)) app.use(express.static(options.staticDir));
+
+  return {
+    app,
+    payments,
+    store,
+    async close() {
+      for (const listener of listeners) listener.end();
+      listeners.clear();
+      await payments.close();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/** The live order list: the shop server pushes a change whenever an order moves. */
+import { formatRupiah } from '@paybutton/protocol/formats';
+
+export interface ShopOrder {
+  orderNum: string;
+  items: string;
+  payMoney: number;
+  method: string | null;
+  status: 'pending' | 'paid' | 'expired' | 'failed';
+}
+
+function row(order: ShopOrder): HTMLTableRowElement {
+  const tr = document.createElement('tr');
+  tr.dataset.orderNum = order.orderNum;
+  const cells = [order.orderNum, order.items, formatRupiah(order.payMoney), order.method ?? '—', order.status];
+  cells.forEach((text, index) => {
+    const td = document.createElement('td');
+    td.textContent = text;
+    if (index === cells.length - 1) {
+      td.className = 'status';
+      td.dataset.status = order.status;
+    }
+    tr.append(td);
+  });
+  return tr;
+}
+
+export function watchOrders(body: HTMLTableSectionElement): void {
+  const refresh = async () => {
+    const response = await fetch('/api/orders', { cache: 'no-store' });
+    if (!response.ok) return;
+    const orders = (await response.json()) as ShopOrder[];
+    body.replaceChildren(...orders.map(row));
+  };
+  void refresh();
+  const events = new EventSource('/api/orders/stream');
+  events.addEventListener('message', () => void refresh());
+}

@@ -1,0 +1,169 @@
+/**
+ * The customer's paths through the demo shop, in Chromium, against the real plug-in and the real
+ * sandbox gateway (cross-origin, as in production).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { addToCart, launchChromium, newestOrderStatus, openShop, sandbox, screenshot, type Session } from './support.ts';
+
+let browser: Browser;
+before(async () => {
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const PAID = /Paid: order \w+/;
+
+async function withShop(options: Parameters<typeof openShop>[1], run: (session: Session) => Promise<void>): Promise<void> {
+  const session = await openShop(browser, options);
+  try {
+    await run(session);
+  } finally {
+    await session.close();
+  }
+}
+
+async function clickPay(page: Page): Promise<void> {
+  await page.locator('pay-button button').click();
+}
+
+/** On the hosted page: pick a method when asked, then press the sandbox's "Simulate payment". */
+async function payOnHostedPage(hosted: Page, method = 'BCA Virtual Account'): Promise<void> {
+  await hosted.waitForURL(/\/pay\?orderNum=/);
+  const picker = hosted.getByRole('button', { name: method, exact: true });
+  if (await picker.count()) await picker.click();
+  await hosted.getByRole('button', { name: 'Simulate payment' }).click();
+}
+
+describe('checkout in the demo shop', () => {
+  it('popup flow ends paid, and the order list turns paid', () =>
+    withShop({}, async ({ page, demo }) => {
+      await addToCart(page, 'Kopi Gayo, 250 g');
+      const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
+      await payOnHostedPage(popup);
+      await popup.waitForEvent('close', { timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor();
+      await newestOrderStatus(page).filter({ hasText: 'paid' }).waitFor();
+      assert.equal(await page.locator('pay-button').getAttribute('state'), 'paid');
+      assert.equal(demo.shop.store.sales(), 1);
+      await screenshot(page, 'popup-paid');
+    }));
+
+  it('redirect flow (mode="redirect") ends paid back on the shop page', () =>
+    withShop({}, async ({ page, demo }) => {
+      await addToCart(page, 'Batik tulis shirt');
+      await page.getByLabel('Full page').check();
+      await clickPay(page);
+      await payOnHostedPage(page, 'QRIS');
+      await page.waitForURL((url) => url.origin === demo.shopUrl, { timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor();
+      await newestOrderStatus(page).filter({ hasText: 'paid' }).waitFor();
+      await screenshot(page, 'redirect-paid');
+    }));
+
+  it('a blocked popup falls back to a full-page redirect and still ends paid', () =>
+    withShop({}, async ({ page, demo }) => {
+      await page.addInitScript(() => {
+        window.open = () => null;
+      });
+      await page.reload();
+      const fallback = page.evaluate(
+        () => new Promise<string>((resolve) => document.addEventListener('pay-fallback', (event) => resolve((event as CustomEvent).detail.reason))),
+      );
+      await addToCart(page, 'Jasmine tea, 100 g');
+      await clickPay(page);
+      assert.equal(await fallback, 'popup-blocked');
+      await payOnHostedPage(page, 'DANA');
+      await page.waitForURL((url) => url.origin === demo.shopUrl, { timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor();
+      await screenshot(page, 'fallback-paid');
+    }));
+
+  it('the method picked on the hosted page is the one the order is paid with', () =>
+    withShop({}, async ({ page, demo }) => {
+      await addToCart(page, 'Kopi Toraja, 1 kg');
+      const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
+      await popup.waitForURL(/\/pay\?orderNum=/);
+      await popup.getByRole('button', { name: 'Mandiri Virtual Account' }).click();
+      await popup.getByText(/\d{10,}/).first().waitFor();
+      await screenshot(popup, 'hosted-page-mandiri');
+      await popup.getByRole('button', { name: 'Simulate payment' }).click();
+      await popup.waitForEvent('close', { timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor();
+      await newestOrderStatus(page).filter({ hasText: 'paid' }).waitFor();
+      const row = page.locator('#order-rows tr').first();
+      assert.match(await row.innerText(), /VA_MANDIRI/);
+      assert.equal(demo.shop.store.sales(), 1);
+    }));
+
+  it('expiry through the sandbox clock ends expired', () =>
+    withShop({}, async ({ page, demo }) => {
+      await addToCart(page, 'Kopi Gayo, 250 g');
+      const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
+      await popup.waitForURL(/\/pay\?orderNum=/);
+      await sandbox(demo, 'clock/advance', { minutes: 7201 });
+      await popup.reload();
+      await popup.getByText(/expired|kedaluwarsa/i).first().waitFor();
+      await screenshot(popup, 'hosted-page-expired');
+      await popup.close();
+      await page.locator('#pay-result').filter({ hasText: /expired/ }).waitFor({ timeout: 20_000 });
+      await newestOrderStatus(page).filter({ hasText: 'expired' }).waitFor({ timeout: 20_000 });
+      assert.equal(demo.shop.store.sales(), 0);
+      await screenshot(page, 'expired');
+    }));
+
+  it('closing the popup without paying ends cancelled, and nothing is sold', () =>
+    withShop({}, async ({ page, demo }) => {
+      await addToCart(page, 'Ceramic cup from Kasongan');
+      const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
+      await popup.waitForURL(/\/pay\?orderNum=/);
+      await popup.close();
+      await page.locator('#pay-result').filter({ hasText: 'Payment cancelled' }).waitFor({ timeout: 20_000 });
+      assert.equal(await page.locator('pay-button').getAttribute('state'), 'cancelled');
+      assert.equal(demo.shop.store.sales(), 0);
+      await screenshot(page, 'cancelled');
+    }));
+
+  it("the shop's notify endpoint failing at first still ends paid after the gateway's retries", () =>
+    withShop({ failFirstNotifications: 2 }, async ({ page, demo }) => {
+      await addToCart(page, 'Kopi Gayo, 250 g');
+      const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
+      await payOnHostedPage(popup);
+      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor({ timeout: 30_000 });
+      const orderNum = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
+      // The gateway keeps the log: two refused attempts, then the acknowledged one.
+      let attempts: { httpStatus: number | null }[] = [];
+      for (let tries = 0; tries < 100; tries++) {
+        const log = (await (await fetch(`${demo.gatewayUrl}/sandbox/deliveries?orderNum=${orderNum}`)).json()) as {
+          deliveries: { state: string; attempts: { httpStatus: number | null }[] }[];
+        };
+        const delivery = log.deliveries[0];
+        attempts = delivery?.attempts ?? [];
+        if (delivery?.state === 'delivered') break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      assert.deepEqual(attempts.map((attempt) => attempt.httpStatus), [500, 500, 200]);
+      assert.equal(demo.shop.store.sales(), 1);
+    }));
+
+  it('a VA shown inline on the shop page ends paid when the customer transfers', () =>
+    withShop({}, async ({ page, demo }) => {
+      await addToCart(page, 'Kopi Toraja, 1 kg');
+      await page.getByText('Or pay by bank transfer right here').click();
+      await page.getByLabel('Bank').selectOption('VA_BNI');
+      await page.locator('pay-va button').first().click();
+      await page.locator('pay-va').and(page.locator('[state="pending"]')).waitFor();
+      const orderNum = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
+      const order = await demo.shop.payments.getOrder(orderNum);
+      assert.ok(order?.vaNumber, 'the VA number is known');
+      await page.locator('pay-va').getByText(order.vaNumber!).first().waitFor();
+      await screenshot(page, 'va-inline-pending');
+      await sandbox(demo, `orders/${order.platOrderNum}/pay`);
+      await page.locator('#va-result').filter({ hasText: PAID }).waitFor({ timeout: 30_000 });
+      await newestOrderStatus(page).filter({ hasText: 'paid' }).waitFor();
+      await screenshot(page, 'va-inline-paid');
+    }));
+});

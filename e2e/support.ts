@@ -1,0 +1,74 @@
+/**
+ * End-to-end harness: the real demo (gateway in sandbox mode + shop with the plug-in) on free
+ * ports in a fresh data directory, and Debian's Chromium driven by playwright-core, acting as a
+ * customer. Each final state is kept as a screenshot under e2e/artifacts/.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startDemo, type Demo, type DemoOptions } from '../demo/src/demo.ts';
+
+export const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
+
+export const CHROMIUM_ARGS = [
+  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-dev-shm-usage',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export interface Session {
+  readonly demo: Demo;
+  readonly page: Page;
+  close(): Promise<void>;
+}
+
+/** A fresh demo and a fresh browser context (its own storage, like a new customer). */
+export async function openShop(browser: Browser, options: Omit<DemoOptions, 'dataDir' | 'shopPort' | 'gatewayPort'> = {}): Promise<Session> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'paybutton-e2e-'));
+  const demo = await startDemo({ dataDir, shopPort: 0, gatewayPort: 0, log: () => {}, ...options });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.goto(demo.shopUrl);
+  return {
+    demo,
+    page,
+    async close() {
+      await context.close();
+      await demo.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      if (problems.length) throw new Error(problems.join('\n'));
+    },
+  };
+}
+
+export async function addToCart(page: Page, productName: string): Promise<void> {
+  await page.getByRole('button', { name: `Add ${productName} to cart` }).click();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The shop's order list row of the newest order. */
+export function newestOrderStatus(page: Page) {
+  return page.locator('#order-rows tr').first().locator('td.status');
+}
+
+/** Sandbox API of the gateway, as a merchant's own test would call it. */
+export async function sandbox(demo: Demo, path: string, body: unknown = {}): Promise<unknown> {
+  const response = await fetch(`${demo.gatewayUrl}/sandbox/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`sandbox ${path}: HTTP ${response.status} ${await response.text()}`);
+  return response.json();
+}

@@ -1,0 +1,74 @@
+/**
+ * Security headers of every response the page router sends. Set here, not through the core's
+ * helmet configuration, so the page stays strict whatever the host app does.
+ *
+ * - No inline script or style at all: the page loads one script and one stylesheet from itself.
+ * - `img-src data:` for the QR image, which is a PNG data URL.
+ * - `form-action 'self'`: every form posts back to this router, which answers with a redirect to
+ *   itself (POST-redirect-GET). The customer leaves for `redirectUrl` through a link or
+ *   `location.assign`, which `form-action` does not govern.
+ * - Trusted Types with no policy: any string assignment to `innerHTML` and friends throws, so the
+ *   client script cannot build markup from data even by mistake.
+ * - No `Cross-Origin-Opener-Policy: same-origin`: the page is often opened as a popup by
+ *   `<pay-button>`, and the return page (on the merchant's origin, after `redirectUrl`) needs
+ *   `window.opener` to tell the checkout page. COOP would sever it.
+ */
+import type { NextFunction, Request, Response } from 'express';
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
+].join('; ');
+
+/** Header name -> value, applied to every response of the page router. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  // The page URL carries the platform order number; no site it links to needs it.
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+});
+
+export function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  next();
+}
+
+export interface PostProvenance {
+  /** `Sec-Fetch-Site` request header, if the browser sent one. */
+  readonly secFetchSite: string | undefined;
+  /** `Origin` request header, if any. */
+  readonly origin: string | undefined;
+  /** `Host` of the request as the app sees it. */
+  readonly host: string | undefined;
+}
+
+/**
+ * Whether a form POST may be acted on. The page's POSTs carry no credentials (no cookie grants
+ * authority), so this is defence in depth against cross-site forms driving an order's state:
+ * - a browser that sends `Sec-Fetch-Site` must say `same-origin`;
+ * - otherwise an `Origin` header, when present, must name this host (scheme is not compared so
+ *   a TLS-terminating proxy in front of the gateway does not break the check);
+ * - a request with neither header does not come from a browser form (every current browser sends
+ *   `Origin` on POST), so it is not a CSRF vector and is allowed.
+ */
+export function isSameOriginPost(request: PostProvenance): boolean {
+  if (request.secFetchSite !== undefined) return request.secFetchSite === 'same-origin';
+  if (request.origin === undefined) return true;
+  if (request.origin === 'null' || request.host === undefined) return false;
+  try {
+    return new URL(request.origin).host === request.host.toLowerCase();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * zod schemas of everything the page reads from a request. A value that fails gets a 400 page
+ * naming the field; fields that only tune the display (`lang`, `notice`) are dropped when invalid
+ * rather than refused, so a stale or hand-edited link still shows the order.
+ */
+import { methodField, platOrderNumField, resolveMethod } from '@paybutton/protocol';
+import { z } from 'zod';
+import { LOCALES } from './i18n.ts';
+
+/**
+ * A platform order number as it appears in a page URL: the protocol's field rule, and characters
+ * that need no escaping in a URL (the gateway issues them; anything else is not ours).
+ */
+export const pagePlatOrderNum = platOrderNumField.regex(/^[A-Za-z0-9._~-]+$/, {
+  error: 'must be a platform order number (letters, digits, ".", "_", "~" or "-")',
+});
+
+const NOTICES = ['not-found', 'not-pending', 'method-already-chosen', 'method-not-allowed'] as const;
+
+export const pageQuerySchema = z.object({
+  orderNum: pagePlatOrderNum,
+  lang: z.enum(LOCALES).optional().catch(undefined),
+  notice: z.enum(NOTICES).optional().catch(undefined),
+});
+
+export const statusQuerySchema = z.object({ orderNum: pagePlatOrderNum });
+
+/** `method`: a canonical code, or its alias (`BCA`), normalised by the protocol's `resolveMethod`. */
+const pageMethod = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+  .transform((value) => resolveMethod(value) ?? value)
+  .pipe(methodField);
+
+export const chooseMethodBodySchema = z.object({ orderNum: pagePlatOrderNum, method: pageMethod });
+
+export const sandboxBodySchema = z.object({
+  orderNum: pagePlatOrderNum,
+  action: z.enum(['pay', 'expire', 'fail'], { error: 'must be one of pay, expire, fail' }),
+});
+
+/** `lang` (explicit choice) only; used where the request has no other query field. */
+export const langQuerySchema = z.object({ lang: z.enum(LOCALES).optional().catch(undefined) });

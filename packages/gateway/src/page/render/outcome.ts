@@ -1,0 +1,57 @@
+/**
+ * The end states (paid, expired, failed) and the "waiting for your payment" status line of a
+ * pending order. After payment the customer goes back to `redirectUrl`: the link is always there
+ * (it works without JS), and the client script follows it after a short visible countdown that
+ * the customer can stop.
+ */
+import { formatRupiah } from '@paybutton/protocol';
+import type { PageOrder } from '../deps.ts';
+import { html, safeHttpUrl, type SafeHtml } from '../html.ts';
+import { formatJakartaTime } from '../i18n.ts';
+import type { RenderContext } from './context.ts';
+import { totalOf } from './summary.ts';
+
+function returnLink(order: PageOrder, ctx: RenderContext): SafeHtml {
+  const target = safeHttpUrl(order.redirectUrl);
+  if (!target) return html`<p>${ctx.t.canClose}</p>`;
+  return html`<p><a class="button" href="${target}" id="return-link">${ctx.t.returnNow(order.merchantName)}</a></p>`;
+}
+
+export function renderPaid(order: PageOrder, ctx: RenderContext): SafeHtml {
+  const { t } = ctx;
+  const target = safeHttpUrl(order.redirectUrl);
+  const paidAt = order.paidAt === null ? '' : html`<p class="muted">${t.paidAt(formatJakartaTime(order.paidAt, ctx.locale))}</p>`;
+  const auto = target
+    ? html`<div class="auto-return" hidden data-redirect-url="${target}" data-delay-seconds="${ctx.redirectDelaySeconds}">
+<p>${t.returningBefore(order.merchantName)} <span class="seconds">${ctx.redirectDelaySeconds}</span> ${t.returningAfter}</p>
+<p><button type="button" class="link-button stay">${t.stay}</button></p>
+</div>`
+    : '';
+  return html`<section class="card outcome outcome-paid" aria-labelledby="outcome-heading">
+<h1 id="outcome-heading">${t.paidHeading}</h1>
+<p>${t.paidBody(formatRupiah(totalOf(order)), order.merchantName)}</p>
+${paidAt}
+${auto}
+${returnLink(order, ctx)}
+</section>`;
+}
+
+export function renderClosed(order: PageOrder, ctx: RenderContext): SafeHtml {
+  const { t } = ctx;
+  const expired = order.status === 'EXPIRED';
+  return html`<section class="card outcome ${expired ? 'outcome-expired' : 'outcome-failed'}" aria-labelledby="outcome-heading">
+<h1 id="outcome-heading">${expired ? t.expiredHeading : t.failedHeading}</h1>
+<p>${expired ? t.expiredBody(order.merchantName) : t.failedBody(order.merchantName)}</p>
+${safeHttpUrl(order.redirectUrl) ? returnLink(order, ctx) : ''}
+</section>`;
+}
+
+/** Pending with a method: the page updates itself (script) or on the customer's refresh (no script). */
+export function renderWaiting(order: PageOrder, ctx: RenderContext): SafeHtml {
+  const { t } = ctx;
+  return html`<section class="waiting" aria-labelledby="waiting-heading">
+<h2 id="waiting-heading" class="waiting-heading">${t.waiting}</h2>
+<p class="muted js-only" hidden>${t.autoUpdate}</p>
+<p><a href="${ctx.urls.page(order.platOrderNum)}" class="refresh">${t.refreshStatus}</a></p>
+</section>`;
+}

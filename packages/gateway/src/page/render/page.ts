@@ -1,0 +1,67 @@
+/**
+ * The hosted page of one order, in each of its states, composed from the section renderers.
+ * Pure: everything it shows comes from its arguments, so it is unit-tested without a server.
+ */
+import type { PageActionRefusal, PageOrder } from '../deps.ts';
+import { html, type SafeHtml } from '../html.ts';
+import type { QrImage } from '../qr.ts';
+import type { RenderContext } from './context.ts';
+import { renderDocument } from './layout.ts';
+import { renderClosed, renderPaid, renderWaiting } from './outcome.ts';
+import { renderInstructions } from './instructions.ts';
+import { renderPicker } from './picker.ts';
+import { renderSandboxControls } from './sandbox.ts';
+import { renderCountdown, renderSummary } from './summary.ts';
+
+export interface OrderPageInput {
+  readonly order: PageOrder;
+  /** The gateway's clock when the page was rendered. */
+  readonly now: number;
+  /** The outcome of the customer's last action, when it was refused. */
+  readonly notice?: PageActionRefusal | undefined;
+  /** The QR image, for QRIS orders. */
+  readonly qr?: QrImage | undefined;
+}
+
+function renderPending(input: OrderPageInput, ctx: RenderContext): SafeHtml {
+  const { order, now, qr } = input;
+  const body = order.method === null
+    ? renderPicker(order, ctx)
+    : html`${renderInstructions(order, order.method, ctx, qr)}${renderWaiting(order, ctx)}`;
+  return html`<h1>${ctx.t.title(order.merchantName)}</h1>
+${renderSummary(order, ctx)}
+${renderCountdown(order, ctx, now)}
+${body}`;
+}
+
+function renderBody(input: OrderPageInput, ctx: RenderContext): SafeHtml {
+  const { order } = input;
+  switch (order.status) {
+    case 'PENDING':
+      return renderPending(input, ctx);
+    case 'PAID':
+      return html`${renderPaid(order, ctx)}${renderSummary(order, ctx)}`;
+    case 'EXPIRED':
+    case 'FAILED':
+      return html`${renderClosed(order, ctx)}${renderSummary(order, ctx)}`;
+  }
+}
+
+export function renderOrderPage(input: OrderPageInput, ctx: RenderContext): string {
+  const { order } = input;
+  const notice = input.notice ? html`<p class="notice" role="alert">${ctx.t.notices[input.notice]}</p>` : '';
+  const title = {
+    PENDING: ctx.t.title(order.merchantName),
+    PAID: `${ctx.t.paidHeading} · ${order.merchantName}`,
+    EXPIRED: `${ctx.t.expiredHeading} · ${order.merchantName}`,
+    FAILED: `${ctx.t.failedHeading} · ${order.merchantName}`,
+  }[order.status];
+  return renderDocument(ctx, {
+    title,
+    merchantName: order.merchantName,
+    languageHref: (locale) => ctx.urls.page(order.platOrderNum, locale),
+    mainAttributes: html` data-status="${order.status}" data-method="${order.method ?? ''}" data-status-url="${ctx.urls.status(order.platOrderNum)}"`,
+    body: html`${notice}${renderBody(input, ctx)}${renderSandboxControls(order, ctx)}`,
+    footer: html`<p>${ctx.t.reference}: <span class="mono">${order.platOrderNum}</span></p>`,
+  });
+}

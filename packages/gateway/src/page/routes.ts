@@ -1,0 +1,200 @@
+/**
+ * HTTP routes of the hosted page, all under `/pay`:
+ *
+ * | route | what |
+ * |---|---|
+ * | `GET /pay?orderNum=` | the page (HTML) |
+ * | `GET /pay/status?orderNum=` | `{status, method, remainingMs}` for the client script |
+ * | `POST /pay/method` | fix the method, then 303 back to the page |
+ * | `POST /pay/sandbox` | sandbox only: pay / expire / fail, then 303 back to the page |
+ * | `GET /pay/assets/page.css`, `/pay/assets/page.js` | the stylesheet and the script |
+ *
+ * Every response carries the strict security headers of `csp.ts`. Any other path under `/pay`
+ * gets the 404 page, so in production `/pay/sandbox` does not exist.
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { parseWith } from '@paybutton/protocol';
+import { PageActionError, type PageActionRefusal, type PaymentPageDeps } from './deps.ts';
+import { isSameOriginPost, securityHeaders } from './csp.ts';
+import { LOCALE_COOKIE, messagesFor, negotiateLocale, type Locale } from './i18n.ts';
+import { chooseMethodBodySchema, langQuerySchema, pageQuerySchema, sandboxBodySchema, statusQuerySchema } from './input.ts';
+import { pageAssets, type PageAssets } from './assets.ts';
+import { qrImage } from './qr.ts';
+import { pageUrls, type RenderContext } from './render/context.ts';
+import { renderErrorPage, type ErrorKind } from './render/errors.ts';
+import { renderOrderPage } from './render/page.ts';
+
+export interface PaymentPageOptions {
+  /** Sandbox mode: the page is marked SANDBOX and gets the simulate buttons. Needs `deps.sandbox`. */
+  readonly sandbox: boolean;
+  /** Language when neither the customer's choice nor Accept-Language names one we have. */
+  readonly defaultLocale?: Locale;
+  /** Seconds between the paid confirmation and the automatic return to `redirectUrl` (default 5). */
+  readonly redirectDelaySeconds?: number;
+  /** Where unexpected errors go (the customer sees a generic 500 page). Default: `console.error`. */
+  readonly onError?: (error: unknown) => void;
+}
+
+const YEAR_SECONDS = 365 * 24 * 3600;
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOptions): Router {
+  const sandbox = options.sandbox;
+  const sandboxDeps = deps.sandbox;
+  if (sandbox && !sandboxDeps) throw new TypeError('createPaymentPageRouter: options.sandbox is true but deps.sandbox is missing');
+  const fallback = options.defaultLocale ?? 'en';
+  const redirectDelaySeconds = options.redirectDelaySeconds ?? 5;
+  const onError = options.onError ?? ((error: unknown) => console.error('payment page error', error));
+  // Start building the assets now so the first customer does not wait for esbuild.
+  pageAssets().catch(() => undefined);
+
+  function localeOf(req: Request, explicit?: Locale): Locale {
+    return negotiateLocale({
+      query: explicit,
+      cookie: cookieValue(req.headers.cookie, LOCALE_COOKIE),
+      acceptLanguage: single(req.headers['accept-language']),
+      fallback,
+    });
+  }
+
+  function contextFor(req: Request, locale: Locale, assets: PageAssets): RenderContext {
+    return {
+      locale,
+      t: messagesFor(locale),
+      sandbox,
+      urls: pageUrls(req.baseUrl.replace(/\/pay$/, ''), { css: assets.css.version, js: assets.js?.version }),
+      redirectDelaySeconds,
+    };
+  }
+
+  function sendHtml(res: Response, status: number, body: string): void {
+    res.status(status).set('Cache-Control', 'no-store').type('html').send(body);
+  }
+
+  async function sendError(req: Request, res: Response, status: number, kind: ErrorKind, problems?: readonly string[], orderNum?: string): Promise<void> {
+    const explicit = parseWith(langQuerySchema, req.query);
+    const ctx = contextFor(req, localeOf(req, explicit.ok ? explicit.value.lang : undefined), await pageAssets());
+    const languageHref = orderNum === undefined ? undefined : (locale: Locale) => ctx.urls.page(orderNum, locale);
+    sendHtml(res, status, renderErrorPage({ kind, ...(problems ? { problems } : {}), ...(languageHref ? { languageHref } : {}) }, ctx));
+  }
+
+  /** 303 back to the page (POST-redirect-GET), with the reason when the action was refused. */
+  function backToPage(req: Request, res: Response, platOrderNum: string, notice?: PageActionRefusal): void {
+    const url = pageUrls(req.baseUrl.replace(/\/pay$/, ''), { css: '', js: undefined }).page(platOrderNum);
+    res.redirect(303, notice ? `${url}&notice=${notice}` : url);
+  }
+
+  const pay = express.Router();
+  pay.use(securityHeaders);
+
+  pay.get('/', async (req, res) => {
+    const query = parseWith(pageQuerySchema, req.query);
+    if (!query.ok) return sendError(req, res, 400, 'bad-request', query.issues.map((i) => `${i.field}: ${i.message}`));
+    const { orderNum, lang, notice } = query.value;
+    if (lang) {
+      res.cookie(LOCALE_COOKIE, lang, { path: `${req.baseUrl}`, maxAge: YEAR_SECONDS * 1000, sameSite: 'lax', httpOnly: true, secure: req.secure });
+    }
+    const order = await deps.findOrder(orderNum);
+    if (!order) return sendError(req, res, 404, 'not-found', undefined, orderNum);
+    const ctx = contextFor(req, localeOf(req, lang), await pageAssets());
+    const qr = order.status === 'PENDING' && order.method === 'QRIS' && order.vaNumber ? await qrImage(order.vaNumber) : undefined;
+    sendHtml(res, 200, renderOrderPage({ order, now: deps.now(), notice, qr }, ctx));
+  });
+
+  pay.get('/status', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const query = parseWith(statusQuerySchema, req.query);
+    if (!query.ok) return void res.status(400).json({ error: query.message });
+    const order = await deps.findOrder(query.value.orderNum);
+    if (!order) return void res.status(404).json({ error: 'orderNum: no such order' });
+    res.json({ status: order.status, method: order.method, remainingMs: Math.max(0, order.expiresAt - deps.now()) });
+  });
+
+  const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
+
+  function sameOrigin(req: Request, res: Response, next: NextFunction): void {
+    const allowed = isSameOriginPost({
+      secFetchSite: single(req.headers['sec-fetch-site']),
+      origin: single(req.headers.origin),
+      host: req.headers.host,
+    });
+    if (allowed) return next();
+    sendError(req, res, 403, 'forbidden').catch(next);
+  }
+
+  /** Runs a page action; a refusal becomes a notice on the page (or the 404 page), never a 500. */
+  async function act(req: Request, res: Response, platOrderNum: string, action: () => Promise<unknown>): Promise<void> {
+    try {
+      await action();
+    } catch (error) {
+      if (!(error instanceof PageActionError)) throw error;
+      if (error.reason === 'not-found') return sendError(req, res, 404, 'not-found', undefined, platOrderNum);
+      return backToPage(req, res, platOrderNum, error.reason);
+    }
+    backToPage(req, res, platOrderNum);
+  }
+
+  pay.post('/method', sameOrigin, form, async (req, res) => {
+    const body = parseWith(chooseMethodBodySchema, req.body ?? {});
+    if (!body.ok) return sendError(req, res, 400, 'bad-request', body.issues.map((i) => `${i.field}: ${i.message}`));
+    const { orderNum, method } = body.value;
+    await act(req, res, orderNum, () => deps.chooseMethod(orderNum, method));
+  });
+
+  if (sandbox && sandboxDeps) {
+    pay.post('/sandbox', sameOrigin, form, async (req, res) => {
+      const body = parseWith(sandboxBodySchema, req.body ?? {});
+      if (!body.ok) return sendError(req, res, 400, 'bad-request', body.issues.map((i) => `${i.field}: ${i.message}`));
+      const { orderNum, action } = body.value;
+      await act(req, res, orderNum, () => sandboxDeps[action](orderNum));
+    });
+  }
+
+  pay.get('/assets/page.css', async (req, res) => {
+    const { css } = await pageAssets();
+    sendAsset(req, res, 'text/css; charset=utf-8', css.body, css.version);
+  });
+
+  pay.get('/assets/page.js', async (req, res, next) => {
+    const { js } = await pageAssets();
+    if (!js) return next();
+    sendAsset(req, res, 'text/javascript; charset=utf-8', js.body, js.version);
+  });
+
+  pay.use((req, res, next) => {
+    sendError(req, res, 404, 'not-found').catch(next);
+  });
+
+  pay.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const status = (error as { status?: unknown }).status;
+    const type = (error as { type?: unknown }).type;
+    // body-parser's own errors: too large, too many fields, bad encoding. The customer's input, not our fault.
+    if (typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500) {
+      return void sendError(req, res, status === 413 ? 413 : 400, 'bad-request', [`body: ${type.replace(/^(entity|parameters|request)\./, '').replace(/\./g, ' ')}`]).catch(next);
+    }
+    onError(error);
+    sendError(req, res, 500, 'internal').catch(next);
+  });
+
+  const router = express.Router();
+  router.use('/pay', pay);
+  return router;
+}
+
+function sendAsset(req: Request, res: Response, type: string, body: string, version: string): void {
+  const cacheable = req.query.v === version;
+  res.set('Cache-Control', cacheable ? 'public, max-age=31536000, immutable' : 'no-cache');
+  res.type(type).send(body);
+}

@@ -1,0 +1,172 @@
+/**
+ * The hosted page's pure decisions: payment steps, countdown text, language choice, the CSRF
+ * decision, input schemas, the CSP, and the client bundle.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { METHOD_CODES, METHODS, parseWith, type MethodCode } from '@paybutton/protocol';
+import { CONTENT_SECURITY_POLICY, isSameOriginPost } from '../src/page/csp.ts';
+import { localeFromAcceptLanguage, negotiateLocale, type Locale } from '../src/page/i18n.ts';
+import { chooseMethodBodySchema, pageQuerySchema, sandboxBodySchema } from '../src/page/input.ts';
+import { formatCountdown, isoDuration } from '../src/page/shared/countdown.ts';
+import { paymentSteps } from '../src/page/steps.ts';
+import { buildClientScript } from '../src/page/assets.ts';
+
+describe('payment steps', () => {
+  it('exist for every method in both languages and mention the code and the total', () => {
+    for (const method of METHOD_CODES) {
+      for (const locale of ['en', 'id'] as const) {
+        const groups = paymentSteps(method, locale, { code: 'CODE123', total: 'Rp 154.000', merchant: 'Toko Budi' });
+        assert.ok(groups.length > 0, `${method} ${locale}`);
+        const text = groups.flatMap((group) => group.steps).join(' ');
+        assert.ok(groups.every((group) => group.title && group.steps.length >= 3), `${method} ${locale} groups`);
+        assert.ok(text.includes('Rp 154.000'), `${method} ${locale} total`);
+        if (METHODS[method].kind !== 'qr') assert.ok(text.includes('CODE123'), `${method} ${locale} code`);
+      }
+    }
+  });
+
+  it('give each bank its own menus and an interbank route with its bank code', () => {
+    const codes = new Map<MethodCode, string>([['VA_BCA', '014'], ['VA_BRI', '002'], ['VA_BNI', '009'], ['VA_SAMPOERNA', '523']]);
+    for (const [method, bankCode] of codes) {
+      const groups = paymentSteps(method, 'en', { code: '1', total: 'Rp 1', merchant: 'M' });
+      assert.equal(groups.at(-1)?.title, 'From another bank');
+      assert.ok(groups.at(-1)?.steps.some((step) => step.includes(`bank code ${bankCode}`)), `${method} interbank code`);
+    }
+    const bri = paymentSteps('VA_BRI', 'en', { code: '1', total: 'Rp 1', merchant: 'M' });
+    assert.deepEqual(bri.map((group) => group.title), ['ATM BRI', 'BRImo', 'Internet Banking BRI', 'From another bank']);
+  });
+});
+
+describe('countdown text', () => {
+  const days = { one: 'day', other: 'days' };
+  it('prints hours, minutes and seconds, rounding up, with days above 24 hours', () => {
+    const table: Array<[number, string]> = [
+      [0, '00:00:00'],
+      [-5000, '00:00:00'],
+      [Number.NaN, '00:00:00'],
+      [1, '00:00:01'],
+      [999, '00:00:01'],
+      [1000, '00:00:01'],
+      [1001, '00:00:02'],
+      [59 * 60_000 + 59_000, '00:59:59'],
+      [3_600_000, '01:00:00'],
+      [86_400_000, '1 day 00:00:00'],
+      [5 * 86_400_000 - 1000, '4 days 23:59:59'],
+    ];
+    for (const [ms, text] of table) assert.equal(formatCountdown(ms, days), text, String(ms));
+  });
+
+  it('gives the machine-readable duration', () => {
+    assert.equal(isoDuration(90_061_000), 'P1DT1H1M1S');
+    assert.equal(isoDuration(0), 'PT0H0M0S');
+  });
+});
+
+describe('language choice', () => {
+  it('reads Accept-Language by quality, then order', () => {
+    const table: Array<[string | undefined, Locale | undefined]> = [
+      [undefined, undefined],
+      ['', undefined],
+      ['id-ID,id;q=0.9,en-US;q=0.8,en;q=0.7', 'id'],
+      ['en-GB,en;q=0.9,id;q=0.8', 'en'],
+      ['fr-FR, id;q=0.5, en;q=0.4', 'id'],
+      ['en;q=0.2, id;q=0.8', 'id'],
+      ['in', 'id'],
+      ['fr, de', undefined],
+      ['id;q=0, en', 'en'],
+      ['*', undefined],
+      ['en;q=abc, id;q=0.1', 'id'],
+    ];
+    for (const [header, expected] of table) assert.equal(localeFromAcceptLanguage(header), expected, String(header));
+  });
+
+  it('prefers an explicit choice, then the remembered one, then the browser, then the default', () => {
+    assert.equal(negotiateLocale({ query: 'id', cookie: 'en', acceptLanguage: 'en', fallback: 'en' }), 'id');
+    assert.equal(negotiateLocale({ query: undefined, cookie: 'id', acceptLanguage: 'en', fallback: 'en' }), 'id');
+    assert.equal(negotiateLocale({ query: 'fr', cookie: 'xx', acceptLanguage: 'id', fallback: 'en' }), 'id');
+    assert.equal(negotiateLocale({ query: undefined, cookie: undefined, acceptLanguage: 'de', fallback: 'id' }), 'id');
+  });
+});
+
+describe('form POST provenance', () => {
+  it('accepts same-origin forms and refuses cross-site ones', () => {
+    const table: Array<[Parameters<typeof isSameOriginPost>[0], boolean]> = [
+      [{ secFetchSite: 'same-origin', origin: 'http://gw.example', host: 'gw.example' }, true],
+      [{ secFetchSite: 'cross-site', origin: 'http://gw.example', host: 'gw.example' }, false],
+      [{ secFetchSite: 'same-site', origin: 'http://shop.gw.example', host: 'gw.example' }, false],
+      [{ secFetchSite: 'none', origin: undefined, host: 'gw.example' }, false],
+      [{ secFetchSite: undefined, origin: 'https://gw.example:8443', host: 'gw.example:8443' }, true],
+      [{ secFetchSite: undefined, origin: 'https://evil.example', host: 'gw.example' }, false],
+      [{ secFetchSite: undefined, origin: 'null', host: 'gw.example' }, false],
+      [{ secFetchSite: undefined, origin: 'not a url', host: 'gw.example' }, false],
+      [{ secFetchSite: undefined, origin: 'http://gw.example', host: undefined }, false],
+      [{ secFetchSite: undefined, origin: undefined, host: 'gw.example' }, true],
+    ];
+    for (const [request, expected] of table) assert.equal(isSameOriginPost(request), expected, JSON.stringify(request));
+  });
+});
+
+describe('input schemas', () => {
+  it('name the field that is wrong', () => {
+    const table: Array<[unknown, string]> = [
+      [{}, 'orderNum: is required'],
+      [{ orderNum: '' }, 'orderNum: is required'],
+      [{ orderNum: ['a', 'b'] }, 'orderNum: must be a string'],
+      [{ orderNum: 'x'.repeat(65) }, 'orderNum: must be at most 64 characters'],
+      [{ orderNum: 'a b' }, 'orderNum: must be a platform order number (letters, digits, ".", "_", "~" or "-")'],
+      [{ orderNum: '<script>' }, 'orderNum: must be a platform order number (letters, digits, ".", "_", "~" or "-")'],
+    ];
+    for (const [input, message] of table) {
+      const result = parseWith(pageQuerySchema, input);
+      assert.equal(result.ok ? 'ok' : result.message, message, JSON.stringify(input));
+    }
+  });
+
+  it('drop a bad language or notice instead of refusing the page', () => {
+    const result = parseWith(pageQuerySchema, { orderNum: 'P1', lang: 'fr', notice: '<b>' });
+    assert.deepEqual(result.ok && result.value, { orderNum: 'P1', lang: undefined, notice: undefined });
+  });
+
+  it('accept a method code or its alias, and refuse anything else with the list of codes', () => {
+    const alias = parseWith(chooseMethodBodySchema, { orderNum: 'P1', method: 'BCA' });
+    assert.equal(alias.ok && alias.value.method, 'VA_BCA');
+    const code = parseWith(chooseMethodBodySchema, { orderNum: 'P1', method: 'EWALLET_OVO' });
+    assert.equal(code.ok && code.value.method, 'EWALLET_OVO');
+    const bad = parseWith(chooseMethodBodySchema, { orderNum: 'P1', method: 'bca' });
+    assert.match(bad.ok ? 'ok' : bad.message, /^method: must be one of VA_BCA, VA_MANDIRI/);
+    const missing = parseWith(chooseMethodBodySchema, { orderNum: 'P1' });
+    assert.equal(missing.ok ? 'ok' : missing.message, 'method: is required');
+  });
+
+  it('accept only the three sandbox actions', () => {
+    assert.ok(parseWith(sandboxBodySchema, { orderNum: 'P1', action: 'expire' }).ok);
+    const bad = parseWith(sandboxBodySchema, { orderNum: 'P1', action: 'refund' });
+    assert.equal(bad.ok ? 'ok' : bad.message, 'action: must be one of pay, expire, fail');
+  });
+});
+
+describe('content security policy', () => {
+  it('allows no inline script or style and nothing from other origins', () => {
+    const directives = new Map(CONTENT_SECURITY_POLICY.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
+    assert.equal(directives.get('default-src'), "'none'");
+    assert.equal(directives.get('script-src'), "'self'");
+    assert.equal(directives.get('style-src'), "'self'");
+    assert.equal(directives.get('img-src'), "'self' data:");
+    assert.equal(directives.get('connect-src'), "'self'");
+    assert.equal(directives.get('form-action'), "'self'");
+    assert.equal(directives.get('frame-ancestors'), "'none'");
+    assert.equal(directives.get('base-uri'), "'none'");
+    assert.doesNotMatch(CONTENT_SECURITY_POLICY, /unsafe/);
+  });
+});
+
+describe('client script', () => {
+  it('bundles from TypeScript and never builds markup from strings', async () => {
+    const script = await buildClientScript();
+    assert.ok(script.length > 500 && script.length < 20_000, `size ${script.length}`);
+    for (const sink of ['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function']) {
+      assert.ok(!script.includes(sink), sink);
+    }
+  });
+});
