@@ -85,9 +85,10 @@ export const methodField = z.enum(METHOD_CODES, { error: ruleError(METHOD_RULE) 
  * a code, or a code without its prefix (`BCA`), normalised to the canonical code.
  */
 export const optionalMethodField = z
-  .union([z.null(), z.undefined(), z.string({ error: ruleError(METHOD_RULE) })], {
+  .union([z.null(), z.string({ error: ruleError(METHOD_RULE) })], {
     error: ruleError(`must be null or ${METHOD_RULE.slice('must be '.length)}`),
   })
+  .optional()
   .transform((value, ctx): MethodCode | null => {
     if (value === null || value === undefined || value === '') return null;
     const code = resolveMethod(value);
@@ -98,5 +99,6 @@ export const optionalMethodField = z
 
 /** `redirectUrl`: optional; `""` counts as absent, as the signature drops it. */
 export const optionalUrlField = z
-  .union([z.undefined(), z.null(), z.literal(''), urlField], { error: URL_RULE })
+  .union([z.null(), z.literal(''), urlField], { error: URL_RULE })
+  .optional()
   .transform((value) => (value ? value : undefined));

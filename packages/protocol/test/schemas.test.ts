@@ -102,6 +102,17 @@ describe('method', () => {
       if (!result.ok) assert.match(result.message, /^method: must be null or one of VA_BCA/);
     }
   });
+  it('method and redirectUrl may be left out of a payment link altogether', () => {
+    const without: Record<string, unknown> = { ...linkRequest };
+    delete without.method;
+    delete without.redirectUrl;
+    const result = parseWith(createPaymentLinkRequestSchema, without);
+    assert.equal(result.ok, true, result.ok ? '' : result.message);
+    if (result.ok) {
+      assert.equal(result.value.method, null);
+      assert.equal(result.value.redirectUrl, undefined);
+    }
+  });
   it('redirectUrl is optional on payment links and must be a URL when given', () => {
     assert.equal(parseWith(createPaymentLinkRequestSchema, { ...linkRequest, redirectUrl: undefined }).ok, true);
     assert.equal(parseWith(createPaymentLinkRequestSchema, { ...linkRequest, redirectUrl: '' }).ok, true);

@@ -1,0 +1,122 @@
+/**
+ * Observability without a logger dependency: the router emits typed events, and the merchant wires
+ * them to pino, OpenTelemetry or a metrics counter. A throwing listener never breaks a payment:
+ * each listener runs in its own try/catch. No event carries a key or a signature.
+ */
+import { EventEmitter } from 'node:events';
+import type { OrderKind, OrderStatus } from './store/schema.ts';
+
+export type GatewayOperation = 'prepaidOrder' | 'pay' | 'query';
+
+/** How one HTTP exchange with the gateway ended. */
+export type GatewayCallOutcome =
+  | 'success'
+  | 'refused'
+  | 'not_exist'
+  | 'unknown'
+  | 'error'
+  | 'http_error'
+  | 'timeout'
+  | 'network_error'
+  | 'invalid_response';
+
+export interface OrderTransitionEvent {
+  readonly orderNum: string;
+  readonly kind: OrderKind;
+  /** `null` when the order was just stored. */
+  readonly from: OrderStatus | null;
+  readonly to: OrderStatus;
+  /** What caused it: the create call, a notification, a gateway query (status poll / reconcile). */
+  readonly source: 'create' | 'notification' | 'query' | 'reconcile';
+  readonly at: Date;
+}
+
+export interface GatewayCallEvent {
+  readonly operation: GatewayOperation;
+  readonly orderNum: string;
+  /** 1 for the first try of this operation within one create/query sequence. */
+  readonly attempt: number;
+  readonly durationMs: number;
+  readonly outcome: GatewayCallOutcome;
+  readonly httpStatus?: number;
+  readonly platRespCode?: string;
+  /** A short description for failures (`platRespMessage`, the network error code, the schema issue). */
+  readonly message?: string;
+}
+
+export type NotificationRejectReason =
+  | 'body_consumed'
+  | 'unreadable_body'
+  | 'bad_signature'
+  | 'invalid_fields'
+  | 'unknown_order'
+  | 'amount_mismatch'
+  | 'merchant_mismatch'
+  | 'order_mismatch';
+
+export interface NotificationRejectedEvent {
+  readonly reason: NotificationRejectReason;
+  readonly orderNum?: string;
+  readonly message: string;
+  /** The HTTP status answered to the gateway (never 200: the gateway will resend). */
+  readonly httpStatus: number;
+}
+
+export interface NotificationAcceptedEvent {
+  readonly orderNum: string;
+  /** The status the notification reported. */
+  readonly reported: 'paid' | 'expired' | 'failed';
+  /** The order's status after applying it (a late or duplicated notification changes nothing). */
+  readonly status: OrderStatus;
+  /** False when the notification repeated or contradicted what was already recorded. */
+  readonly changed: boolean;
+}
+
+export interface FulfilmentEvent {
+  readonly orderNum: string;
+  /** 1 for the first run of `onPaid` for this order. */
+  readonly attempt: number;
+  readonly durationMs: number;
+  /** Set when `onPaid` threw; the router keeps the original error object for the merchant's logs. */
+  readonly error?: unknown;
+}
+
+export interface WarningEvent {
+  readonly code: string;
+  readonly message: string;
+  readonly error?: unknown;
+}
+
+export interface PayButtonEventMap {
+  'order.transition': [OrderTransitionEvent];
+  'gateway.call': [GatewayCallEvent];
+  'notification.accepted': [NotificationAcceptedEvent];
+  'notification.rejected': [NotificationRejectedEvent];
+  'fulfilment.succeeded': [FulfilmentEvent];
+  'fulfilment.failed': [FulfilmentEvent];
+  /** Something the merchant should look at that did not fail a request (quote() threw, misconfiguration). */
+  warning: [WarningEvent];
+}
+
+export type PayButtonEventName = keyof PayButtonEventMap;
+
+/** A Node EventEmitter whose `emit` isolates listeners from each other and from the caller. */
+export class PayButtonEvents extends EventEmitter<PayButtonEventMap> {
+  override emit<K extends PayButtonEventName>(name: K, ...args: PayButtonEventMap[K]): boolean {
+    const listeners = this.listeners(name) as Array<(...values: PayButtonEventMap[K]) => unknown>;
+    for (const listener of listeners) {
+      try {
+        const result = listener(...args);
+        // An async listener's rejection must not become an unhandled rejection either.
+        if (result && typeof (result as Promise<unknown>).catch === 'function') (result as Promise<unknown>).catch(() => {});
+      } catch {
+        // Observability must never break a payment.
+      }
+    }
+    // `once` listeners: `listeners()` returned unwrapped functions, so remove them explicitly.
+    for (const raw of this.rawListeners(name) as Array<{ listener?: unknown }>) {
+      if (typeof raw.listener === 'function') this.removeListener(name, raw.listener as never);
+    }
+    return listeners.length > 0;
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * The signed calls to the gateway: Create Payment Link, Create VA and Query. Each call is one
+ * HTTP exchange; the retry policy lives in `create.ts`. Nothing from an answer is trusted until
+ * its `platSign` verifies over every received field (with any configured platform key), it parses
+ * with the protocol's response schema, and it matches what was asked (orderNum, payMoney, method,
+ * the payment page's origin). Every call emits `gateway.call` with its duration and outcome.
+ */
+import type { KeyObject } from 'node:crypto';
+import {
+  createPaymentLinkRequestSchema, createPaymentLinkResponseSchema, createVaRequestSchema, createVaResponseSchema,
+  formatDateTime, parseWith, queryRequestSchema, queryResponseSchema,
+  type CreatePaymentLinkSuccess, type CreateVaSuccess, type QuerySuccess,
+} from '@paybutton/protocol';
+import { checkSignatureFits, keyBytes, sign, verify, type SignableFields } from '@paybutton/protocol/node';
+import type { z } from 'zod';
+import { PayButtonError } from '../errors.ts';
+import type { GatewayCallOutcome, GatewayOperation, PayButtonEvents } from '../events.ts';
+import { TransportError, type Transport } from './http.ts';
+import { parseRetryAfter, type AttemptOutcome } from './retry.ts';
+
+export interface GatewayClientConfig {
+  readonly gatewayUrl: URL;
+  readonly merchantCode: string;
+  readonly privateKey: KeyObject;
+  readonly platformPublicKeys: readonly KeyObject[];
+  readonly paymentPageOrigins: readonly string[];
+  readonly transport: Transport;
+  readonly events: PayButtonEvents;
+  readonly now: () => number;
+  /** Per call, covering connect, headers and body. */
+  readonly timeoutMs: number;
+}
+
+/** A call that did not produce a trusted success: how it ended and the error it would raise. */
+export interface CallFailure {
+  readonly ok: false;
+  readonly outcome: AttemptOutcome;
+  readonly error: PayButtonError;
+}
+
+export type CallResult<T> = { readonly ok: true; readonly value: T } | CallFailure;
+
+/** The order fields a create sends, besides merchantCode, dateTime and sign. */
+export interface CreateFields {
+  readonly orderNum: string;
+  readonly payMoney: string;
+  readonly productDetail: string;
+  readonly name: string;
+  readonly email: string;
+  readonly phone: string;
+  readonly notifyUrl: string;
+  readonly expiryPeriod: string;
+  readonly method?: string | null | undefined;
+  readonly redirectUrl?: string | undefined;
+}
+
+const PATHS: Record<GatewayOperation, string> = { prepaidOrder: '/gateway/prepaidOrder', pay: '/gateway/pay', query: '/gateway/query' };
+
+/** Fields we sign and send: drop absent values, as the signature does, so the JSON matches it. */
+function present(fields: Record<string, string | null | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== null && value !== undefined && value !== '') out[key] = value;
+  return out;
+}
+
+export class GatewayClient {
+  constructor(private readonly config: GatewayClientConfig) {}
+
+  /**
+   * Most bytes of canonical string a request may have for its `sign` to stay within 512
+   * characters: 351 with the family's 1024-bit keys.
+   */
+  get signBudgetBytes(): number {
+    const k = keyBytes(this.config.privateKey);
+    return Math.floor(384 / k) * (k - 11);
+  }
+
+  /** Sign the fields, refusing (before any I/O) a request whose `sign` would exceed 512 characters. */
+  private signed(fields: Record<string, string>): Record<string, string> {
+    const fits = checkSignatureFits(fields as SignableFields, this.config.privateKey);
+    if (!fits.fits) {
+      const bytes = Buffer.byteLength(Object.values(fields).join(''), 'utf8');
+      throw new PayButtonError(
+        'signature_too_long',
+        `The signed request would carry a ${fits.length}-character sign; the gateway allows ${fits.limit}. ` +
+          `Its signed fields total ${bytes} bytes and at most ${this.signBudgetBytes} fit: shorten productDetail, name or email, ` +
+          'or use a shorter publicUrl / mount path (notifyUrl and redirectUrl are signed too).',
+      );
+    }
+    return { ...fields, sign: sign(fields as SignableFields, this.config.privateKey) };
+  }
+
+  /** Our own request, checked against the protocol before it leaves: a bug here is named, not sent. */
+  private checkRequest(schema: z.ZodType, body: Record<string, string>): void {
+    const parsed = parseWith(schema, body);
+    if (parsed.ok) return;
+    const urlIssue = parsed.issues.some((issue) => issue.field === 'notifyUrl' || issue.field === 'redirectUrl');
+    throw new PayButtonError(
+      urlIssue ? 'config_invalid' : 'quote_invalid',
+      `The request to the gateway would be invalid: ${parsed.message}${urlIssue ? ' (check publicUrl and the mount path)' : ''}`,
+      { issues: parsed.issues },
+    );
+  }
+
+  async createPaymentLink(fields: CreateFields, attempt: number, timeoutMs = this.config.timeoutMs): Promise<CallResult<CreatePaymentLinkSuccess>> {
+    const body = this.signed(present({ ...fields, merchantCode: this.config.merchantCode, dateTime: formatDateTime(this.config.now()) }));
+    this.checkRequest(createPaymentLinkRequestSchema, body);
+    const result = await this.exchange('prepaidOrder', fields.orderNum, attempt, body, createPaymentLinkResponseSchema, timeoutMs);
+    if (!result.ok) return result;
+    const answer = result.value as CreatePaymentLinkSuccess;
+    const mismatch = this.mismatch(answer, fields);
+    if (mismatch) return this.fail('prepaidOrder', fields.orderNum, attempt, result.started, { kind: 'invalid_response' }, 'gateway_response_invalid', mismatch);
+    if (!this.urlAllowed(answer.url)) {
+      return this.fail('prepaidOrder', fields.orderNum, attempt, result.started, { kind: 'result', code: 'FAIL' }, 'gateway_url_untrusted',
+        `The payment link is not on an allowed payment-page origin (${this.config.paymentPageOrigins.join(', ')}); it was not given to the customer.`);
+    }
+    this.report('prepaidOrder', fields.orderNum, attempt, result.started, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
+    return { ok: true, value: answer };
+  }
+
+  async createVa(fields: CreateFields & { readonly method: string }, attempt: number, timeoutMs = this.config.timeoutMs): Promise<CallResult<CreateVaSuccess>> {
+    const body = this.signed(present({ ...fields, merchantCode: this.config.merchantCode, dateTime: formatDateTime(this.config.now()) }));
+    this.checkRequest(createVaRequestSchema, body);
+    const result = await this.exchange('pay', fields.orderNum, attempt, body, createVaResponseSchema, timeoutMs);
+    if (!result.ok) return result;
+    const answer = result.value as CreateVaSuccess;
+    const mismatch = this.mismatch(answer, fields) ?? (answer.method !== fields.method ? `method is ${answer.method}, ${fields.method} was asked` : undefined);
+    if (mismatch) return this.fail('pay', fields.orderNum, attempt, result.started, { kind: 'invalid_response' }, 'gateway_response_invalid', mismatch);
+    this.report('pay', fields.orderNum, attempt, result.started, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
+    return { ok: true, value: answer };
+  }
+
+  /** `/gateway/query` by orderNum. `NOTEXIST` comes back as a failure with that result code. */
+  async query(orderNum: string, attempt: number, timeoutMs = this.config.timeoutMs): Promise<CallResult<QuerySuccess>> {
+    const body = this.signed({ merchantCode: this.config.merchantCode, orderNum, queryType: 'ORDER_QUERY', dateTime: formatDateTime(this.config.now()) });
+    this.checkRequest(queryRequestSchema, body);
+    const result = await this.exchange('query', orderNum, attempt, body, queryResponseSchema, timeoutMs);
+    if (!result.ok) return result;
+    const answer = result.value as QuerySuccess;
+    if (answer.orderNum !== orderNum) {
+      return this.fail('query', orderNum, attempt, result.started, { kind: 'invalid_response' }, 'gateway_response_invalid', `the answer is about order ${answer.orderNum}`);
+    }
+    if (answer.url !== undefined && !this.urlAllowed(answer.url)) {
+      return this.fail('query', orderNum, attempt, result.started, { kind: 'invalid_response' }, 'gateway_url_untrusted', 'The payment link is not on an allowed payment-page origin.');
+    }
+    this.report('query', orderNum, attempt, result.started, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
+    return { ok: true, value: answer };
+  }
+
+  private mismatch(answer: { orderNum: string; payMoney: string }, fields: CreateFields): string | undefined {
+    if (answer.orderNum !== fields.orderNum) return `the answer is about order ${answer.orderNum}, not ${fields.orderNum}`;
+    if (answer.payMoney !== fields.payMoney) return `payMoney is ${answer.payMoney}, ${fields.payMoney} was asked`;
+    return undefined;
+  }
+
+  private urlAllowed(url: string): boolean {
+    try {
+      const parsed = new URL(url);
+      return (parsed.protocol === 'https:' || parsed.protocol === 'http:') && this.config.paymentPageOrigins.includes(parsed.origin);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * POST, then verify and parse. A non-SUCCESS answer that verifies (or carries no signature) is
+   * returned as a failure with its result code; only a SUCCESS is returned as `ok` (still to be
+   * cross-checked by the caller, which also reports the final outcome).
+   */
+  private async exchange<S extends z.ZodType>(
+    operation: GatewayOperation, orderNum: string, attempt: number, body: Record<string, string>, schema: S, timeoutMs = this.config.timeoutMs,
+  ): Promise<{ ok: true; value: z.infer<S>; started: number } | CallFailure> {
+    const started = performance.now();
+    let response;
+    try {
+      response = await this.config.transport.post(new URL(this.config.gatewayUrl.href.replace(/\/+$/, '') + PATHS[operation]), JSON.stringify(body), timeoutMs);
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      if (error.kind === 'timeout') {
+        return this.fail(operation, orderNum, attempt, started, { kind: 'timeout', maybeReceived: error.maybeReceived }, 'gateway_timeout', error.message, undefined, 'timeout');
+      }
+      return this.fail(operation, orderNum, attempt, started, { kind: 'network', maybeReceived: error.maybeReceived }, 'gateway_unavailable', error.message, undefined, 'network_error');
+    }
+    if (response.status !== 200) {
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.config.now());
+      const code = response.status === 429 || response.status >= 500 ? 'gateway_unavailable' : 'gateway_refused';
+      let detail = '';
+      try {
+        const parsed = JSON.parse(response.body) as { platRespMessage?: unknown };
+        if (typeof parsed.platRespMessage === 'string') detail = `: ${parsed.platRespMessage.slice(0, 300)}`;
+      } catch {
+        // not JSON: the status says enough
+      }
+      return this.fail(operation, orderNum, attempt, started, { kind: 'http', status: response.status, retryAfterMs }, code, `the gateway answered HTTP ${response.status}${detail}`, undefined, 'http_error', response.status);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(response.body);
+    } catch {
+      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', 'the gateway answered with something that is not JSON');
+    }
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', 'the gateway answered with JSON that is not an object');
+    }
+    const fields = json as Record<string, unknown>;
+    // Authenticity first: over every received field, before any of them is looked at.
+    if (fields.platSign !== undefined && !verify(fields as SignableFields, fields.platSign, this.config.platformPublicKeys)) {
+      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', "the answer's platSign does not verify with the platform public key(s)");
+    }
+    const parsed = parseWith(schema, fields);
+    if (!parsed.ok) {
+      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', `the answer does not match the protocol: ${parsed.message}`);
+    }
+    const value = parsed.value as { platRespCode: string; platRespMessage: string };
+    if (value.platRespCode === 'SUCCESS') return { ok: true, value: parsed.value, started };
+    const resultCode = value.platRespCode as 'FAIL' | 'NOTEXIST' | 'UNKNOWN' | 'ERROR';
+    const message = value.platRespMessage.slice(0, 300);
+    const mapping: Record<typeof resultCode, { code: 'gateway_refused' | 'gateway_merchant_unknown' | 'gateway_unknown_outcome'; outcome: GatewayCallOutcome; text: string }> = {
+      FAIL: { code: 'gateway_refused', outcome: 'refused', text: `The gateway refused the order: ${message}` },
+      NOTEXIST: {
+        code: 'gateway_merchant_unknown',
+        outcome: 'not_exist',
+        text: operation === 'query' ? `The gateway has no such order: ${message}` : `The gateway does not know merchant ${this.config.merchantCode} (check merchantCode and gatewayUrl): ${message}`,
+      },
+      UNKNOWN: { code: 'gateway_unknown_outcome', outcome: 'unknown', text: `The gateway could not tell the outcome: ${message}` },
+      ERROR: { code: 'gateway_unknown_outcome', outcome: 'error', text: `The gateway reported an internal error: ${message}` },
+    };
+    const { code, outcome, text } = mapping[resultCode];
+    return this.fail(operation, orderNum, attempt, started, { kind: 'result', code: resultCode }, code, text, resultCode, outcome, 200);
+  }
+
+  private fail(
+    operation: GatewayOperation, orderNum: string, attempt: number, started: number, outcome: AttemptOutcome,
+    code: ConstructorParameters<typeof PayButtonError>[0], message: string, gatewayCode?: string,
+    reported: GatewayCallOutcome = 'invalid_response', httpStatus?: number,
+  ): CallFailure {
+    this.report(operation, orderNum, attempt, started, reported, { ...(httpStatus ? { httpStatus } : {}), ...(gatewayCode ? { platRespCode: gatewayCode } : {}), message });
+    return { ok: false, outcome, error: new PayButtonError(code, message, { gatewayCode }) };
+  }
+
+  private report(
+    operation: GatewayOperation, orderNum: string, attempt: number, started: number, outcome: GatewayCallOutcome,
+    extra: { httpStatus?: number; platRespCode?: string; message?: string },
+  ): void {
+    this.config.events.emit('gateway.call', { operation, orderNum, attempt, durationMs: Math.round((performance.now() - started) * 100) / 100, outcome, ...extra });
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Body reading owned by the router, so it works the same with or without the host app's global
+ * parsers (stripe-node's most reported problem: a parser that ran first and ate the raw body).
+ *
+ * - Browser routes take JSON. If a global `express.json()` already parsed it, that object is used
+ *   (it is checked by zod anyway); otherwise the raw stream is read here, within the route's limit.
+ * - `/notify` takes the gateway's form-urlencoded (or JSON) body. It needs the exact fields, so it
+ *   reads the raw stream; if a parser consumed it first, a flat object of strings (what
+ *   `express.urlencoded()` produces) or a raw Buffer/string is still usable: the signature decides.
+ *   Anything else is refused with a message that says which parser to move.
+ */
+import type { Request } from 'express';
+import { PayButtonError } from '../errors.ts';
+
+/** True when something before us already read the request stream. */
+export function bodyConsumed(req: Request): boolean {
+  return req.readableEnded || (req as { _body?: boolean })._body === true || (req.complete && !req.readable);
+}
+
+function tooLarge(limit: number): PayButtonError {
+  return new PayButtonError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+}
+
+/** Read the raw body, refusing more than `limit` bytes (by Content-Length up front, then while reading). */
+export function readRaw(req: Request, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (encoding !== 'identity') {
+    return Promise.reject(new PayButtonError('unsupported_media_type', `Content-Encoding ${encoding} is not accepted; send the body uncompressed.`));
+  }
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return Promise.reject(tooLarge(limit));
+  }
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const fail = (error: PayButtonError): void => {
+      if (done) return;
+      done = true;
+      cleanup();
+      // Drain the rest so the connection can still carry our answer.
+      req.resume();
+      reject(error);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) fail(tooLarge(limit));
+      else chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      if (done) return;
+      done = true;
+      cleanup();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (): void => fail(new PayButtonError('invalid_request', 'The request body could not be read (the connection broke off).'));
+    const onAborted = (): void => fail(new PayButtonError('invalid_request', 'The request was aborted before its body arrived.'));
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}
+
+function mediaType(req: Request): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+
+/** The JSON body of a browser route, as an object (validated by the caller). */
+export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
+  const type = mediaType(req);
+  const isJson = type === 'application/json' || type.endsWith('+json');
+  if (bodyConsumed(req)) {
+    // Whatever an earlier parser made of it, the browser routes speak JSON only.
+    if (!isJson) throw new PayButtonError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}.`);
+    if (isPlainObject(req.body)) return req.body;
+    if (typeof req.body === 'string' || Buffer.isBuffer(req.body)) return parseJson(Buffer.from(req.body));
+    throw new PayButtonError('invalid_request', 'The request body was consumed by another body parser before payButton() could read it; send JSON (Content-Type: application/json).');
+  }
+  if (!isJson) {
+    req.resume();
+    throw new PayButtonError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}.`);
+  }
+  return parseJson(await readRaw(req, limit));
+}
+
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) throw new PayButtonError('invalid_request', 'body: is required (a JSON object)', { issues: [{ field: 'body', message: 'is required (a JSON object)' }] });
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new PayButtonError('invalid_request', 'body: is not valid JSON', { issues: [{ field: 'body', message: 'is not valid JSON' }] });
+  }
+}
+
+/** A notification's fields as received: every value a string (numbers from JSON are stringified). */
+export type ReceivedFields = Record<string, string>;
+
+export class NotifyBodyError extends Error {
+  constructor(readonly reason: 'body_consumed' | 'unreadable_body', readonly httpStatus: number, message: string) {
+    super(message);
+  }
+}
+
+function fromForm(text: string): ReceivedFields {
+  const fields: ReceivedFields = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    if (Object.prototype.hasOwnProperty.call(fields, key)) throw new NotifyBodyError('unreadable_body', 400, `field ${key} appears more than once`);
+    fields[key] = value;
+  }
+  return fields;
+}
+
+function fromObject(value: unknown, what: string): ReceivedFields {
+  if (!isPlainObject(value)) throw new NotifyBodyError('unreadable_body', 400, `${what} is not a flat object of fields`);
+  const fields: ReceivedFields = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (typeof field === 'string') fields[key] = field;
+    else if (typeof field === 'number' && Number.isFinite(field)) fields[key] = String(field);
+    else if (field === null) continue;
+    else throw new NotifyBodyError('unreadable_body', 400, `field ${key} is not a string`);
+  }
+  return fields;
+}
+
+function parseNotifyText(text: string, type: string): ReceivedFields {
+  if (type === 'application/json' || type.endsWith('+json')) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new NotifyBodyError('unreadable_body', 400, 'the JSON body does not parse');
+    }
+    return fromObject(json, 'the JSON body');
+  }
+  return fromForm(text);
+}
+
+/** Read a notification's fields from the raw body, or from what an earlier parser left. */
+export async function readNotifyFields(req: Request, limit: number): Promise<ReceivedFields> {
+  const type = mediaType(req);
+  if (type && type !== 'application/x-www-form-urlencoded' && type !== 'application/json' && !type.endsWith('+json') && type !== 'text/plain') {
+    req.resume();
+    throw new NotifyBodyError('unreadable_body', 415, `content type ${type} is not a notification (expected application/x-www-form-urlencoded)`);
+  }
+  if (!bodyConsumed(req)) {
+    let raw: Buffer;
+    try {
+      raw = await readRaw(req, limit);
+    } catch (error) {
+      const status = error instanceof PayButtonError ? error.httpStatus : 400;
+      throw new NotifyBodyError('unreadable_body', status, error instanceof Error ? error.message : 'unreadable body');
+    }
+    return parseNotifyText(raw.toString('utf8'), type);
+  }
+  const body: unknown = req.body;
+  if (Buffer.isBuffer(body)) return parseNotifyText(body.toString('utf8'), type);
+  if (typeof body === 'string') return parseNotifyText(body, type);
+  if (isPlainObject(body) && Object.keys(body).length > 0) return fromObject(body, 'the body parsed by an earlier parser');
+  throw new NotifyBodyError(
+    'body_consumed',
+    500,
+    'The notification body was consumed by a body parser that ran before payButton() and left nothing usable. ' +
+      'Mount payButton() before global body parsers (app.use("/pay", payButton(...)) first), or exclude its /notify route from them.',
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * Edge hygiene for the browser routes: a same-origin check (with CORS for the origins the merchant
+ * allows), rate limiting per client IP, and the JSON error answer. The origin check is what stops
+ * another site from creating orders in a visitor's name (CSRF); the rate limit stops a script from
+ * filling the order table.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import type { Context } from '../context.ts';
+import { PayButtonError, isPayButtonError } from '../errors.ts';
+
+/** This server's own origin as the browser sees it (trust-proxy aware through `req.protocol`/`req.host`). */
+export function ownOrigin(req: Request): string | undefined {
+  const host = req.host;
+  return host ? `${req.protocol}://${host}` : undefined;
+}
+
+/** Origins whose pages may call the browser routes. */
+export function allowedOrigins(context: Context, req: Request): Set<string> {
+  const origins = new Set<string>([context.options.publicUrl.origin, ...context.options.allowedOrigins]);
+  const own = ownOrigin(req);
+  if (own) origins.add(own);
+  return origins;
+}
+
+function setCors(res: Response, origin: string): void {
+  res.vary('Origin');
+  res.set('Access-Control-Allow-Origin', origin);
+  res.set('Access-Control-Allow-Methods', 'GET, POST');
+  res.set('Access-Control-Allow-Headers', 'Content-Type');
+  res.set('Access-Control-Expose-Headers', 'Idempotent-Replayed, Retry-After, RateLimit, RateLimit-Policy');
+  res.set('Access-Control-Max-Age', '600');
+}
+
+/**
+ * Refuse a browser request from another site. A request with `Origin` must come from an allowed
+ * origin; one without it (same-origin GET) must not be marked cross-site by `Sec-Fetch-Site`.
+ * Requests with neither header come from non-browser clients, which CSRF cannot use.
+ */
+export function originGuard(context: Context): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.get('origin');
+    res.vary('Origin');
+    if (origin !== undefined) {
+      if (!allowedOrigins(context, req).has(origin)) {
+        next(new PayButtonError('origin_not_allowed', `Requests from ${origin === 'null' ? 'an opaque origin' : 'this origin'} are not allowed; add it to allowedOrigins if it is yours.`));
+        return;
+      }
+      if (origin !== ownOrigin(req)) setCors(res, origin);
+    } else {
+      const site = req.get('sec-fetch-site');
+      if (site === 'cross-site' || site === 'same-site') {
+        next(new PayButtonError('origin_not_allowed', 'Cross-site requests are not allowed.'));
+        return;
+      }
+    }
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}
+
+/** Per-IP limit on order creation; proxy-aware through Express's `trust proxy` setting. */
+export function createLimiter(context: Context): RequestHandler {
+  const setting = context.options.rateLimit;
+  if (setting === false) return (_req, _res, next) => next();
+  return rateLimit({
+    windowMs: setting.windowMs,
+    limit: setting.limit,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_req, _res, next) => {
+      next(new PayButtonError('rate_limited', 'Too many payment requests from this address; wait a minute and try again.'));
+    },
+  });
+}
+
+/** `405` with `Allow`, for a known path called with another method. */
+export function methodNotAllowed(allow: string): RequestHandler {
+  return (_req, res) => {
+    res.set('Allow', allow).status(405).json({ error: { code: 'method_not_allowed', message: `Use ${allow}.`, retryable: false } });
+  };
+}
+
+/** The router's own error handler: JSON, no stack, nothing secret; unexpected errors go to events. */
+export function errorHandler(context: Context) {
+  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    let known: PayButtonError;
+    if (isPayButtonError(error)) known = error;
+    else {
+      const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+      if (status === 413) known = new PayButtonError('payload_too_large', 'The request body is too large.');
+      else if (status === 400 && (error as { type?: unknown }).type === 'entity.parse.failed') {
+        known = new PayButtonError('invalid_request', 'body: is not valid JSON', { issues: [{ field: 'body', message: 'is not valid JSON' }] });
+      } else {
+        context.events.emit('warning', { code: 'internal', message: 'unexpected error in a payButton() route', error });
+        known = new PayButtonError('internal', 'Something went wrong; please try again.');
+      }
+    }
+    if (known.code === 'rate_limited' && !res.get('Retry-After')) res.set('Retry-After', String(Math.ceil((context.options.rateLimit || { windowMs: 60_000 }).windowMs / 1000)));
+    res.set('Cache-Control', 'no-store').status(known.httpStatus).json(known.toJSON());
+  };
+}

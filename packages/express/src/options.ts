@@ -1,0 +1,308 @@
+/**
+ * The options of `payButton()`, checked by zod once at start-up. A mistake stops the server with
+ * a message per option saying what to fix; a key is never echoed (the messages never contain the
+ * values, only the rules).
+ */
+import type { KeyObject } from 'node:crypto';
+import { merchantCodeField } from '@paybutton/protocol';
+import { SignatureKeyError, toPrivateKey, toPublicKey, type KeyInput } from '@paybutton/protocol/node';
+import type { Request } from 'express';
+import { z } from 'zod';
+import { PayButtonError } from './errors.ts';
+import type { QuoteResult } from './quote.ts';
+import { DEFAULT_SQLITE_FILE, SCHEMA_NAME, type DatabaseOption } from './store/database.ts';
+import type { Order } from './store/orders.ts';
+import { isZodSchema, parseStrict } from './validation.ts';
+
+/** What the browser sent, parsed: the reserved fields plus the merchant's own `fields`. */
+export interface QuoteRequestBody {
+  readonly item?: string | undefined;
+  readonly method?: string | null | undefined;
+  readonly idempotencyKey: string;
+  readonly returnTo?: string | undefined;
+  readonly [field: string]: unknown;
+}
+
+/** Prices the order on the server. Throw `NotForSaleError` to refuse. */
+export type QuoteFunction = (req: Request, body: QuoteRequestBody) => QuoteResult | Promise<QuoteResult>;
+
+export interface PaidContext {
+  /** 1 on the first run; higher when an earlier run threw. */
+  readonly attempt: number;
+  /** What told us the order was paid. */
+  readonly source: 'notification' | 'query' | 'reconcile';
+}
+
+/** Runs once per paid order, until it returns without throwing. Make it idempotent per `orderNum`. */
+export type OnPaidFunction = (order: Order, context: PaidContext) => void | Promise<void>;
+
+export interface PayButtonOptions {
+  /** Base URL of the gateway, e.g. `https://openapi.bdpay.co.id` or the sandbox. */
+  readonly gatewayUrl: string;
+  readonly merchantCode: string;
+  /** The merchant's RSA private key (PKCS#8 PEM or a KeyObject). Never leaves the server. */
+  readonly privateKey: KeyInput;
+  /** The platform's public key, or several during a key rotation. */
+  readonly platformPublicKey: KeyInput | readonly KeyInput[];
+  /** The public origin of this server as the gateway and the browser reach it, e.g. `https://shop.example`. */
+  readonly publicUrl: string;
+  /** Where the router is mounted (`/pay`); learned from requests when omitted. */
+  readonly mountPath?: string;
+  readonly quote: QuoteFunction;
+  readonly onPaid: OnPaidFunction;
+  readonly database?: DatabaseOption;
+  /** Origins besides this server's own that may call the browser routes (CORS + origin check). */
+  readonly allowedOrigins?: readonly string[];
+  /** Origins a payment `url` may point to; default: the gateway's origin only. */
+  readonly paymentPageOrigins?: readonly string[];
+  /** Minutes before an unpaid order expires, 30 to 7200; `quote()` may override per order. */
+  readonly expiryPeriod?: number;
+  /** Start of every order number, 0 to 8 upper-case letters or digits. */
+  readonly orderNumPrefix?: string;
+  /** zod schemas of the merchant's own body fields (`{ quantity: z.number().int().min(1) }`). */
+  readonly fields?: Readonly<Record<string, z.ZodType>>;
+  /** Per gateway call, covering connect, headers and body. */
+  readonly timeoutMs?: number;
+  /** For a whole create (every try, every wait). */
+  readonly totalTimeoutMs?: number;
+  /** Retries after the first try, on network errors, timeouts, 5xx, 429, UNKNOWN and ERROR. */
+  readonly maxRetries?: number;
+  readonly retryBaseDelayMs?: number;
+  readonly retryMaxDelayMs?: number;
+  /** Per client IP on `POST /links` and `POST /va`; `false` turns it off (do it at your proxy then). */
+  readonly rateLimit?: { readonly windowMs?: number; readonly limit?: number } | false;
+  /** Largest JSON body of the browser routes, in bytes. */
+  readonly bodyLimitBytes?: number;
+  /** Largest notification body, in bytes. */
+  readonly notifyBodyLimitBytes?: number;
+  /** A pending order's status asks the gateway at most this often (ms); `false`: never. */
+  readonly statusRefreshMs?: number | false;
+  /** How long one `onPaid` run may hold the order before another may start (ms). */
+  readonly fulfilmentLeaseMs?: number;
+  /** Path of the element's script-tag bundle, if not the installed `@paybutton/pay-button`. */
+  readonly payButtonScript?: string;
+  /** The clock (ms since epoch); for tests and simulations. */
+  readonly now?: () => number;
+}
+
+export interface ResolvedOptions {
+  readonly gatewayUrl: URL;
+  readonly merchantCode: string;
+  readonly privateKey: KeyObject;
+  readonly platformPublicKeys: readonly KeyObject[];
+  readonly publicUrl: URL;
+  readonly mountPath: string | undefined;
+  readonly quote: QuoteFunction;
+  readonly onPaid: OnPaidFunction;
+  readonly database: DatabaseOption;
+  readonly allowedOrigins: readonly string[];
+  readonly paymentPageOrigins: readonly string[];
+  readonly expiryPeriod: number;
+  readonly orderNumPrefix: string;
+  readonly fields: Readonly<Record<string, z.ZodType>>;
+  readonly timeoutMs: number;
+  readonly totalTimeoutMs: number;
+  readonly maxRetries: number;
+  readonly retryBaseDelayMs: number;
+  readonly retryMaxDelayMs: number;
+  readonly rateLimit: { readonly windowMs: number; readonly limit: number } | false;
+  readonly bodyLimitBytes: number;
+  readonly notifyBodyLimitBytes: number;
+  readonly statusRefreshMs: number | false;
+  readonly fulfilmentLeaseMs: number;
+  readonly payButtonScript: string | undefined;
+  readonly now: () => number;
+}
+
+/** Body fields the router itself reads; `fields` cannot redefine them. */
+export const RESERVED_FIELDS = ['item', 'method', 'idempotencyKey', 'returnTo'] as const;
+
+const isKeyObject = (value: unknown): value is KeyObject =>
+  typeof value === 'object' && value !== null && typeof (value as KeyObject).export === 'function' && 'asymmetricKeyType' in value;
+
+function privateKeyMessage(value: unknown): string | undefined {
+  if (typeof value === 'string' && /PUBLIC KEY-----/.test(value)) return "is a public key; pass the merchant's private key (-----BEGIN PRIVATE KEY-----)";
+  if (typeof value !== 'string' && !isKeyObject(value)) return 'is required: the merchant\'s RSA private key as PKCS#8 PEM (-----BEGIN PRIVATE KEY-----) or a KeyObject';
+  try {
+    toPrivateKey(value);
+    return undefined;
+  } catch (error) {
+    if (error instanceof SignatureKeyError && /RSA/.test(error.message)) return 'must be an RSA key';
+    return 'is not a usable private key: give the PEM text (-----BEGIN PRIVATE KEY-----...), not a file path or a base64 fragment';
+  }
+}
+
+function publicKeyMessage(value: unknown): string | undefined {
+  if (typeof value === 'string' && /PRIVATE KEY-----/.test(value)) {
+    return "is a private key: pass the platform's PUBLIC key (-----BEGIN PUBLIC KEY-----); a private key never belongs here";
+  }
+  if (isKeyObject(value) && value.type === 'private') return "is a private KeyObject: pass the platform's public key";
+  if (typeof value !== 'string' && !isKeyObject(value)) return "is required: the platform's RSA public key as SPKI PEM (-----BEGIN PUBLIC KEY-----)";
+  try {
+    toPublicKey(value);
+    return undefined;
+  } catch {
+    return 'is not a usable public key: give the PEM text (-----BEGIN PUBLIC KEY-----...)';
+  }
+}
+
+const keyField = (check: (value: unknown) => string | undefined) =>
+  z.unknown().superRefine((value, ctx) => {
+    const message = check(value);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
+
+const httpUrl = (what: string) =>
+  z
+    .string({ error: `is required: ${what}` })
+    .refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'https:' || url.protocol === 'http:') && !url.search && !url.hash && !url.username && !url.password;
+        } catch {
+          return false;
+        }
+      },
+      { error: `must be an absolute http(s) URL without query, fragment or credentials: ${what}` },
+    );
+
+const originField = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value.replace(/\/$/, '');
+    } catch {
+      return false;
+    }
+  },
+  { error: 'must be an origin: scheme, host and optional port, e.g. https://shop.example' },
+);
+
+const positiveMs = (rule: string) => z.number({ error: rule }).int({ error: rule }).min(1, { error: rule }).max(600_000, { error: rule });
+
+const databaseField = z.union(
+  [
+    z.object({ kind: z.literal('sqlite'), file: z.string().min(1, { error: 'must name a file' }) }).strict(),
+    z.object({
+      kind: z.literal('postgres'),
+      url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' }),
+      schema: z.string().regex(SCHEMA_NAME, { error: 'must be a plain identifier (letters, digits, underscore)' }).optional(),
+      maxConnections: z.number().int().min(1).max(100).optional(),
+    }).strict(),
+    z.object({
+      kind: z.literal('postgres'),
+      pool: z.custom<import('pg').Pool>((value) => typeof (value as { query?: unknown })?.query === 'function', { error: 'must be a pg.Pool' }),
+      schema: z.string().regex(SCHEMA_NAME, { error: 'must be a plain identifier (letters, digits, underscore)' }).optional(),
+    }).strict(),
+    z.object({
+      kind: z.literal('kysely'),
+      db: z.custom<import('kysely').Kysely<any>>((value) => typeof (value as { selectFrom?: unknown })?.selectFrom === 'function', { error: 'must be a Kysely instance' }),
+      engine: z.enum(['sqlite', 'postgres'], { error: 'must be "sqlite" or "postgres"' }),
+      schema: z.string().regex(SCHEMA_NAME, { error: 'must be a plain identifier (letters, digits, underscore)' }).optional(),
+    }).strict(),
+  ],
+  { error: 'must be { kind: "sqlite", file }, { kind: "postgres", url | pool, schema? } or { kind: "kysely", db, engine }' },
+);
+
+const fn = (rule: string) => z.custom<(...args: any[]) => unknown>((value) => typeof value === 'function', { error: rule });
+
+const optionsSchema = z
+  .object({
+    gatewayUrl: httpUrl('the gateway base URL, e.g. https://openapi.bdpay.co.id'),
+    merchantCode: merchantCodeField,
+    privateKey: keyField(privateKeyMessage),
+    platformPublicKey: z.unknown().superRefine((value, ctx) => {
+      if (Array.isArray(value) && value.length === 0) {
+        ctx.addIssue({ code: 'custom', message: "must list at least one of the platform's public keys" });
+        return;
+      }
+      const keys: unknown[] = Array.isArray(value) ? value : [value];
+      keys.forEach((key, index) => {
+        const message = publicKeyMessage(key);
+        if (message) ctx.addIssue({ code: 'custom', message, ...(Array.isArray(value) ? { path: [index] } : {}) });
+      });
+    }),
+    publicUrl: httpUrl("this server's public base URL as the gateway reaches it, e.g. https://shop.example"),
+    mountPath: z.string().regex(/^(\/[A-Za-z0-9._~-]+)+$/, { error: 'must be the path the router is mounted at, e.g. "/pay"' }).optional(),
+    quote: fn('is required: a function (req, body) => ({ payMoney, productDetail, name, email, phone }) that prices the order on the server'),
+    onPaid: fn('is required: a function (order) => void that fulfils a paid order'),
+    database: databaseField.optional(),
+    allowedOrigins: z.array(originField).optional(),
+    paymentPageOrigins: z.array(originField).optional(),
+    expiryPeriod: z.number({ error: 'must be a number of minutes from 30 to 7200' }).int().min(30, { error: 'must be at least 30 minutes' }).max(7200, { error: 'must be at most 7200 minutes' }).optional(),
+    orderNumPrefix: z.string().regex(/^[A-Z0-9]{0,8}$/, { error: 'must be 0 to 8 upper-case letters or digits' }).optional(),
+    fields: z
+      .record(z.string(), z.custom<z.ZodType>(isZodSchema, { error: 'must be a zod schema' }), { error: 'must be an object of zod schemas' })
+      .superRefine((fields, ctx) => {
+        for (const name of Object.keys(fields)) {
+          if ((RESERVED_FIELDS as readonly string[]).includes(name)) {
+            ctx.addIssue({ code: 'custom', path: [name], message: `cannot redefine the router's own fields (${RESERVED_FIELDS.join(', ')})` });
+          } else if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name)) {
+            ctx.addIssue({ code: 'custom', path: [name], message: 'field names must be identifiers' });
+          }
+        }
+      })
+      .optional(),
+    timeoutMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
+    totalTimeoutMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
+    maxRetries: z.number({ error: 'must be a whole number from 0 to 10' }).int().min(0).max(10, { error: 'must be at most 10' }).optional(),
+    retryBaseDelayMs: z.number().int().min(0).max(60_000).optional(),
+    retryMaxDelayMs: z.number().int().min(0).max(600_000).optional(),
+    rateLimit: z
+      .union([z.literal(false), z.object({ windowMs: positiveMs('must be 1 to 600000 ms').optional(), limit: z.number().int().min(1).max(100_000).optional() }).strict()], {
+        error: 'must be false or { windowMs?, limit? }',
+      })
+      .optional(),
+    bodyLimitBytes: z.number().int().min(256, { error: 'must be at least 256 bytes' }).max(1_048_576, { error: 'must be at most 1 MiB' }).optional(),
+    notifyBodyLimitBytes: z.number().int().min(1024, { error: 'must be at least 1024 bytes' }).max(1_048_576, { error: 'must be at most 1 MiB' }).optional(),
+    statusRefreshMs: z.union([z.literal(false), z.number().int().min(0).max(3_600_000)], { error: 'must be false or a number of milliseconds' }).optional(),
+    fulfilmentLeaseMs: z.number().int().min(1000, { error: 'must be at least 1000 ms' }).max(86_400_000).optional(),
+    payButtonScript: z.string().min(1).optional(),
+    now: fn('must be a function returning milliseconds since the epoch').optional(),
+  })
+  .strict();
+
+const trimSlash = (value: string): string => value.replace(/\/+$/, '');
+
+/** Check and complete the options; throws `PayButtonError('config_invalid')` listing every problem. */
+export function resolveOptions(input: unknown): ResolvedOptions {
+  const parsed = parseStrict(optionsSchema, input, 'is not an option of payButton() (check the spelling)');
+  if (!parsed.ok) {
+    const lines = parsed.issues.map((issue) => `  - ${issue.field}: ${issue.message}`).join('\n');
+    throw new PayButtonError('config_invalid', `payButton(): fix these options:\n${lines}`, { issues: parsed.issues });
+  }
+  const options = parsed.value;
+  const gatewayUrl = new URL(trimSlash(options.gatewayUrl));
+  const publicUrl = new URL(trimSlash(options.publicUrl));
+  const keys = Array.isArray(options.platformPublicKey) ? options.platformPublicKey : [options.platformPublicKey];
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  return {
+    gatewayUrl,
+    merchantCode: options.merchantCode,
+    privateKey: toPrivateKey(options.privateKey as KeyInput),
+    platformPublicKeys: keys.map((key) => toPublicKey(key as KeyInput)),
+    publicUrl,
+    mountPath: options.mountPath,
+    quote: options.quote as QuoteFunction,
+    onPaid: options.onPaid as OnPaidFunction,
+    database: (options.database as DatabaseOption | undefined) ?? { kind: 'sqlite', file: DEFAULT_SQLITE_FILE },
+    allowedOrigins: (options.allowedOrigins ?? []).map(trimSlash),
+    paymentPageOrigins: (options.paymentPageOrigins ?? [gatewayUrl.origin]).map(trimSlash),
+    expiryPeriod: options.expiryPeriod ?? 60,
+    orderNumPrefix: options.orderNumPrefix ?? 'PB',
+    fields: options.fields ?? {},
+    timeoutMs,
+    totalTimeoutMs: options.totalTimeoutMs ?? Math.max(timeoutMs, 30_000),
+    maxRetries: options.maxRetries ?? 2,
+    retryBaseDelayMs: options.retryBaseDelayMs ?? 250,
+    retryMaxDelayMs: options.retryMaxDelayMs ?? 4_000,
+    rateLimit: options.rateLimit === false ? false : { windowMs: options.rateLimit?.windowMs ?? 60_000, limit: options.rateLimit?.limit ?? 20 },
+    bodyLimitBytes: options.bodyLimitBytes ?? 8 * 1024,
+    notifyBodyLimitBytes: options.notifyBodyLimitBytes ?? 16 * 1024,
+    statusRefreshMs: options.statusRefreshMs ?? 10_000,
+    fulfilmentLeaseMs: options.fulfilmentLeaseMs ?? 60_000,
+    payButtonScript: options.payButtonScript,
+    now: (options.now as (() => number) | undefined) ?? Date.now,
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * Creating an order, once per idempotency key:
+ *
+ * 1. A known key is answered from the store (the same link, never a second order), without
+ *    asking `quote()` again: the item may have sold out in between, but this customer already
+ *    holds the order.
+ * 2. Otherwise `quote()` prices it, the order is stored in `creating` with a fresh orderNum and a
+ *    create lease, and only then is the gateway called (a notification can never arrive for an
+ *    order we do not have).
+ * 3. A concurrent duplicate (double click) waits for the first to finish, in-process through a
+ *    shared promise, across processes by polling the row; an order left in `creating` by a failed
+ *    or crashed request is resumed by the next request with its key, query first.
+ */
+import { createHash } from 'node:crypto';
+import { parseDateTime, type MethodCode } from '@paybutton/protocol';
+import { inBackground, type Context } from '../context.ts';
+import { PayButtonError, isPayButtonError } from '../errors.ts';
+import type { CreateFields } from '../gateway/client.ts';
+import { CreateFailure, registerAtGateway } from '../gateway/create.ts';
+import { newOrderNum, newStatusToken } from '../ids.ts';
+import type { Quote } from '../quote.ts';
+import type { Order } from '../store/orders.ts';
+import type { OrderKind } from '../store/schema.ts';
+import { applyGatewayState, fulfil } from './settle.ts';
+
+export interface CreateInput {
+  readonly kind: OrderKind;
+  readonly idempotencyKey: string | null;
+  /** Fingerprint of what was asked, to refuse one key reused for something else. */
+  readonly requestHash: string | null;
+  readonly method: MethodCode | null;
+  readonly item: string | null;
+  readonly returnTo: string | null;
+  /** Prices the order; called only when the key is new. */
+  readonly quote: () => Promise<Quote>;
+}
+
+export interface CreateResult {
+  readonly order: Order;
+  /** True when the answer comes from an earlier request with the same key. */
+  readonly replayed: boolean;
+}
+
+const POLL_MS = 50;
+
+/**
+ * The short secret in the `redirectUrl` that lets `GET /return` hand the status token to the
+ * page that started the payment: derived from the status token, so it needs no column and does
+ * not reveal the token itself to the gateway or to access logs.
+ */
+export function returnToken(statusToken: string): string {
+  return createHash('sha256').update(`paybutton-return:${statusToken}`, 'utf8').digest('base64url').slice(0, 22);
+}
+
+/** `publicUrl + mount`, the base of notifyUrl and redirectUrl. */
+export function mountUrl(context: Context): string {
+  if (context.mountPath === undefined) {
+    throw new PayButtonError('config_invalid', 'payButton() does not know where it is mounted yet: pass the mountPath option (e.g. "/pay") to create orders before the first request.');
+  }
+  const base = context.options.publicUrl.href.replace(/\/+$/, '');
+  return `${base}${context.mountPath === '/' ? '' : context.mountPath}`;
+}
+
+function createFields(context: Context, order: Order): CreateFields {
+  const base = mountUrl(context);
+  return {
+    orderNum: order.orderNum,
+    payMoney: order.payMoney,
+    productDetail: order.productDetail,
+    name: order.name,
+    email: order.email,
+    phone: order.phone,
+    notifyUrl: `${base}/notify`,
+    expiryPeriod: String(order.expiryPeriod),
+    method: order.method,
+    ...(order.kind === 'link' ? { redirectUrl: `${base}/return?order=${order.orderNum}&rt=${returnToken(order.statusToken)}` } : {}),
+  };
+}
+
+/** Call the gateway for an order this request holds the create lease of, and record the outcome. */
+async function register(context: Context, order: Order, resumed: boolean): Promise<Order> {
+  const { orders } = context.store;
+  try {
+    const registered = await registerAtGateway(context.client, order.kind, createFields(context, order), context.policy, {
+      resumed,
+      parseDate: parseDateTime,
+    });
+    const now = context.now();
+    const facts = {
+      platOrderNum: registered.platOrderNum,
+      url: registered.url,
+      vaNumber: registered.vaNumber,
+      payFee: registered.payFee,
+      method: registered.method,
+      expiresAt: registered.expiresAt ?? new Date(now.getTime() + order.expiryPeriod * 60_000),
+      paidAt: registered.paidAt,
+    };
+    if (await orders.markCreated(order.orderNum, facts, now)) {
+      context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'pending', source: registered.adopted ? 'query' : 'create', at: now });
+    } else {
+      // A notification overtook the create's answer (the order is already paid): keep the link.
+      await orders.recordFacts(order.orderNum, facts, now);
+    }
+    const stored = (await orders.get(order.orderNum)) as Order;
+    if (registered.status !== 'PENDING') {
+      const { order: settled } = await applyGatewayState(context, stored, { status: registered.status, facts }, 'query');
+      if (settled.status === 'paid') inBackground(context, () => fulfil(context, settled.orderNum, 'query'));
+      return settled;
+    }
+    return stored;
+  } catch (caught) {
+    const failure = caught instanceof CreateFailure ? caught : isPayButtonError(caught) ? new CreateFailure(caught, true) : undefined;
+    if (!failure) {
+      await orders.releaseCreateLease(order.orderNum, context.now(), { code: 'internal', message: 'unexpected error while creating' });
+      throw caught;
+    }
+    const error = { code: failure.error.code, message: failure.error.message, gatewayCode: failure.error.gatewayCode };
+    const now = context.now();
+    if (failure.definitive) {
+      if (await orders.markCreateFailed(order.orderNum, now, error)) {
+        context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'failed', source: 'create', at: now });
+      }
+    } else {
+      await orders.releaseCreateLease(order.orderNum, now, error);
+    }
+    throw failure.error;
+  }
+}
+
+/** Run `register` once per order in this process; others wait on the same promise. */
+function registerOnce(context: Context, order: Order, resumed: boolean): Promise<Order> {
+  const running = context.inflight.get(order.orderNum) as Promise<Order> | undefined;
+  if (running) return running;
+  const work = register(context, order, resumed).finally(() => context.inflight.delete(order.orderNum));
+  context.inflight.set(order.orderNum, work);
+  return work;
+}
+
+/** The error a failed creation is replayed with. */
+function storedFailure(order: Order): PayButtonError {
+  const code = (order.errorCode ?? 'internal') as ConstructorParameters<typeof PayButtonError>[0];
+  // The same key will always get this answer: only a new key (a new attempt) can help.
+  return new PayButtonError(code, order.errorMessage ?? 'The order could not be created.', { gatewayCode: order.gatewayCode ?? undefined, retryable: false });
+}
+
+/** Answer a request whose key already has an order: replay it, wait for it, or resume it. */
+async function settleExisting(context: Context, input: CreateInput, existing: Order): Promise<CreateResult> {
+  if (existing.kind !== input.kind || (input.requestHash !== null && existing.requestHash !== input.requestHash)) {
+    throw new PayButtonError('idempotency_mismatch', 'This idempotencyKey was already used for a different request; use a new key for a new order.');
+  }
+  const deadline = performance.now() + context.options.totalTimeoutMs + 1_000;
+  let order: Order | undefined = existing;
+  while (order) {
+    if (order.status !== 'creating') {
+      if (order.status === 'failed' && order.errorCode) throw storedFailure(order);
+      return { order, replayed: true };
+    }
+    const running = context.inflight.get(order.orderNum);
+    if (running) return { order: (await running) as Order, replayed: true };
+    const now = context.now();
+    const leaseUntil = new Date(now.getTime() + context.options.totalTimeoutMs + 5_000);
+    if (await context.store.orders.claimCreateLease(order.orderNum, now, leaseUntil)) {
+      return { order: await registerOnce(context, order, true), replayed: true };
+    }
+    if (performance.now() > deadline) {
+      throw new PayButtonError('idempotency_in_progress', 'The first request with this idempotencyKey is still being processed; try again in a moment.');
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    order = await context.store.orders.get(order.orderNum);
+  }
+  throw new PayButtonError('internal', 'The order disappeared while it was being created.');
+}
+
+export async function createOrder(context: Context, input: CreateInput): Promise<CreateResult> {
+  await context.ready();
+  mountUrl(context); // fail before quote() and before storing when the notifyUrl cannot be built
+  const { orders } = context.store;
+  if (input.idempotencyKey !== null) {
+    const existing = await orders.getByIdempotencyKey(input.idempotencyKey);
+    if (existing) return settleExisting(context, input, existing);
+  }
+  const quote = await input.quote();
+  const now = context.now();
+  const stored = await orders.insertCreating(
+    {
+      orderNum: newOrderNum(context.options.orderNumPrefix),
+      kind: input.kind,
+      idempotencyKey: input.idempotencyKey,
+      requestHash: input.requestHash,
+      statusToken: newStatusToken(),
+      merchantCode: context.options.merchantCode,
+      payMoney: quote.payMoney,
+      productDetail: quote.productDetail,
+      name: quote.name,
+      email: quote.email,
+      phone: quote.phone,
+      method: input.method,
+      expiryPeriod: quote.expiryPeriod,
+      item: input.item,
+      metadata: quote.metadata,
+      returnTo: input.returnTo,
+    },
+    now,
+    new Date(now.getTime() + context.options.totalTimeoutMs + 5_000),
+  );
+  if (!stored.inserted) return settleExisting(context, input, stored.order);
+  context.events.emit('order.transition', { orderNum: stored.order.orderNum, kind: input.kind, from: null, to: 'creating', source: 'create', at: now });
+  return { order: await registerOnce(context, stored.order, false), replayed: false };
+}
+
+/** Resume an order stuck in `creating` (reconcile): query first; never a second order. */
+export async function resumeCreating(context: Context, order: Order): Promise<Order | undefined> {
+  const now = context.now();
+  if (!(await context.store.orders.claimCreateLease(order.orderNum, now, new Date(now.getTime() + context.options.totalTimeoutMs + 5_000)))) return undefined;
+  return registerOnce(context, order, true);
+}

@@ -1,0 +1,119 @@
+/**
+ * `reconcile()`: the safety net behind notifications. Run it from a timer or a cron job.
+ *
+ * - Pending orders past their expiry: the gateway is asked (`/gateway/query`) and its signed
+ *   answer applied: paid (a notification was lost), expired or failed.
+ * - Orders left in `creating` (gateway down, process killed mid-call) older than a create can
+ *   take: adopted when the gateway has them, marked failed when it says it never did. They are
+ *   never re-sent: the customer who asked for them has long been told it failed.
+ * - Paid orders whose `onPaid` has not returned yet: it runs again.
+ */
+import { parseDateTime } from '@paybutton/protocol';
+import type { Context } from '../context.ts';
+import type { Order } from '../store/orders.ts';
+import { applyGatewayState, fulfil } from './settle.ts';
+
+export interface ReconcileOptions {
+  /** Most orders looked at per category in one run (default 100). */
+  readonly limit?: number;
+}
+
+export interface ReconcileReport {
+  /** Orders the gateway was asked about. */
+  readonly checked: number;
+  readonly paid: number;
+  readonly expired: number;
+  readonly failed: number;
+  /** `onPaid` runs that returned. */
+  readonly fulfilled: number;
+  /** `onPaid` runs that threw (retried next time). */
+  readonly fulfilmentFailed: number;
+  /** Orders the gateway could not be asked about this time (kept for the next run). */
+  readonly unreachable: number;
+}
+
+interface Counts {
+  checked: number;
+  paid: number;
+  expired: number;
+  failed: number;
+  fulfilled: number;
+  fulfilmentFailed: number;
+  unreachable: number;
+}
+
+async function askGateway(context: Context, order: Order, counts: Counts): Promise<void> {
+  counts.checked += 1;
+  const answer = await context.client.query(order.orderNum, 1);
+  const { orders } = context.store;
+  if (!answer.ok) {
+    const notExist = answer.outcome.kind === 'result' && answer.outcome.code === 'NOTEXIST';
+    if (notExist && order.status === 'creating') {
+      const now = context.now();
+      const marked = await orders.markCreateFailed(order.orderNum, now, {
+        code: 'gateway_unknown_outcome',
+        message: 'The order never reached the gateway (found by reconcile).',
+        gatewayCode: 'NOTEXIST',
+      });
+      if (marked) {
+        counts.failed += 1;
+        context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'failed', source: 'reconcile', at: now });
+      }
+      return;
+    }
+    if (!notExist) counts.unreachable += 1;
+    return;
+  }
+  const found = answer.value;
+  if (found.payMoney !== order.payMoney) {
+    context.events.emit('warning', { code: 'reconcile_mismatch', message: `order ${order.orderNum}: the gateway holds payMoney ${found.payMoney}, we stored ${order.payMoney}; left unchanged` });
+    return;
+  }
+  const facts = {
+    platOrderNum: found.platOrderNum,
+    url: found.url,
+    vaNumber: found.vaNumber,
+    payFee: found.payFee,
+    method: found.method,
+    expiresAt: parseDateTime(found.expireTime),
+    paidAt: found.paidTime ? parseDateTime(found.paidTime) : undefined,
+  };
+  let current = order;
+  if (order.status === 'creating') {
+    const now = context.now();
+    if (await orders.markCreated(order.orderNum, facts, now)) {
+      context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'pending', source: 'reconcile', at: now });
+    }
+    current = (await orders.get(order.orderNum)) ?? order;
+  }
+  const { changed, order: after } = await applyGatewayState(context, current, { status: found.status, facts }, 'reconcile');
+  if (changed && after.status === 'paid') counts.paid += 1;
+  if (changed && after.status === 'expired') counts.expired += 1;
+  if (changed && after.status === 'failed') counts.failed += 1;
+}
+
+export async function reconcile(context: Context, options: ReconcileOptions = {}): Promise<ReconcileReport> {
+  await context.ready();
+  const limit = options.limit ?? 100;
+  const counts: Counts = { checked: 0, paid: 0, expired: 0, failed: 0, fulfilled: 0, fulfilmentFailed: 0, unreachable: 0 };
+  const now = context.now();
+  const { orders } = context.store;
+
+  const stuckBefore = new Date(now.getTime() - context.options.totalTimeoutMs - 60_000);
+  for (const order of await orders.listStuckCreating(now, stuckBefore, limit)) {
+    const claimed = await orders.claimCreateLease(order.orderNum, now, new Date(now.getTime() + context.options.totalTimeoutMs + 5_000));
+    if (!claimed) continue;
+    try {
+      await askGateway(context, order, counts);
+    } finally {
+      await orders.releaseCreateLease(order.orderNum, context.now(), { code: order.errorCode ?? 'gateway_unknown_outcome', message: order.errorMessage ?? 'outcome unknown' });
+    }
+  }
+  for (const order of await orders.listPendingPastExpiry(now, limit)) await askGateway(context, order, counts);
+  for (const order of await orders.listUnfulfilled(context.now(), limit)) {
+    const result = await fulfil(context, order.orderNum, 'reconcile');
+    if (result === 'fulfilled') counts.fulfilled += 1;
+    if (result === 'failed') counts.fulfilmentFailed += 1;
+  }
+  return { ...counts };
+}

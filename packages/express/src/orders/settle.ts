@@ -1,0 +1,81 @@
+/**
+ * How an order reaches its end, whoever reports it (a notification, a status poll's query,
+ * reconcile): a compare-and-set to the final state, then `onPaid` under a lease until it returns.
+ *
+ * - Paid wins over expired/failed: if the gateway signs that money arrived, the order is paid even
+ *   if an earlier message (or our own expiry) said otherwise. Nothing leaves `paid`.
+ * - `onPaid` runs at most once at a time (lease), is retried until it returns (the gateway resends
+ *   unacknowledged notifications; `reconcile()` picks up the rest), and never runs again after it
+ *   returned: `fulfilled_at` is written before the notification is acknowledged.
+ */
+import type { Context } from '../context.ts';
+import type { OrderTransitionEvent } from '../events.ts';
+import type { GatewayFacts, Order } from '../store/orders.ts';
+import type { OrderStatus } from '../store/schema.ts';
+
+export type FinalStatus = 'paid' | 'expired' | 'failed';
+
+/** Which states may move to `to`. */
+export function allowedFrom(to: FinalStatus): readonly OrderStatus[] {
+  return to === 'paid' ? ['creating', 'pending', 'expired', 'failed'] : ['creating', 'pending'];
+}
+
+export async function settle(
+  context: Context,
+  orderNum: string,
+  to: FinalStatus,
+  facts: GatewayFacts,
+  source: OrderTransitionEvent['source'],
+): Promise<{ readonly changed: boolean; readonly order: Order }> {
+  const now = context.now();
+  const left = await context.store.orders.transition(orderNum, allowedFrom(to), to, facts, now);
+  const order = await context.store.orders.get(orderNum);
+  if (!order) throw new Error(`order ${orderNum} disappeared`);
+  if (left !== undefined) {
+    context.events.emit('order.transition', { orderNum, kind: order.kind, from: left, to, source, at: now });
+  }
+  return { changed: left !== undefined, order };
+}
+
+export type FulfilmentResult = 'fulfilled' | 'already_fulfilled' | 'busy' | 'failed' | 'not_paid';
+
+/**
+ * Run `onPaid` for a paid order unless it already returned once. `busy` means another run holds
+ * the lease right now; `failed` means `onPaid` threw (the lease is released for the next try).
+ */
+export async function fulfil(context: Context, orderNum: string, source: 'notification' | 'query' | 'reconcile'): Promise<FulfilmentResult> {
+  const now = context.now();
+  const attempt = await context.store.orders.claimFulfilment(orderNum, now, new Date(now.getTime() + context.options.fulfilmentLeaseMs));
+  if (attempt === undefined) {
+    const order = await context.store.orders.get(orderNum);
+    if (!order || order.status !== 'paid') return 'not_paid';
+    return order.fulfilledAt ? 'already_fulfilled' : 'busy';
+  }
+  const order = await context.store.orders.get(orderNum);
+  if (!order) return 'not_paid';
+  const started = performance.now();
+  try {
+    await context.options.onPaid(order, { attempt, source });
+  } catch (error) {
+    const durationMs = performance.now() - started;
+    const name = error instanceof Error ? `${error.name}: ${error.message}` : 'onPaid threw a non-Error value';
+    await context.store.orders.failFulfilment(orderNum, context.now(), name);
+    context.events.emit('fulfilment.failed', { orderNum, attempt, durationMs, error });
+    return 'failed';
+  }
+  await context.store.orders.completeFulfilment(orderNum, context.now());
+  context.events.emit('fulfilment.succeeded', { orderNum, attempt, durationMs: performance.now() - started });
+  return 'fulfilled';
+}
+
+/** The gateway's word on an order (query answer), applied the same way as a notification. */
+export async function applyGatewayState(
+  context: Context,
+  order: Order,
+  state: { status: 'PENDING' | 'PAID' | 'EXPIRED' | 'FAILED'; facts: GatewayFacts },
+  source: 'query' | 'reconcile',
+): Promise<{ changed: boolean; order: Order }> {
+  if (state.status === 'PENDING') return { changed: false, order };
+  const to: FinalStatus = state.status === 'PAID' ? 'paid' : state.status === 'EXPIRED' ? 'expired' : 'failed';
+  return settle(context, order.orderNum, to, state.facts, source);
+}

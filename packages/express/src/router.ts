@@ -1,0 +1,162 @@
+/**
+ * `payButton(options)`: the one line a merchant adds,
+ *
+ *     app.use('/pay', payButton({ gatewayUrl, merchantCode, privateKey, platformPublicKey, publicUrl, quote, onPaid }))
+ *
+ * An Express router (so `req.ip`, `trust proxy` and error handling are the host app's) that also
+ * carries the server-side API: `createPaymentLink()`, `createVaOrder()`, `getOrder()`,
+ * `reconcile()`, `events`, `ready()` and `close()`.
+ */
+import { dirname, join } from 'node:path';
+import { resolveMethod, type MethodCode } from '@paybutton/protocol';
+import { Router, type Request, type RequestHandler } from 'express';
+import type { Context } from './context.ts';
+import { PayButtonError } from './errors.ts';
+import { PayButtonEvents, type PayButtonEventMap, type PayButtonEventName } from './events.ts';
+import { GatewayClient } from './gateway/client.ts';
+import { createTransport } from './gateway/http.ts';
+import { createLimiter, errorHandler, methodNotAllowed, originGuard } from './http/guards.ts';
+import { resolveOptions, type PayButtonOptions } from './options.ts';
+import { reconcile, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
+import {
+  createPaymentLinkFor, createVaOrderFor, linksHandler, vaHandler, type PaymentLink, type ServerCreateInput, type VaOrder,
+} from './routes/create.ts';
+import { notifyHandler } from './routes/notify.ts';
+import { returnContinueHandler, returnPageHandler, returnScriptHandler } from './routes/return.ts';
+import { scriptHandler, scriptSource } from './routes/script.ts';
+import { statusHandler } from './routes/status.ts';
+import { createStore } from './store/index.ts';
+import type { Order } from './store/orders.ts';
+
+export interface PayButtonRouter extends Router {
+  /** Order transitions, gateway calls, notifications, fulfilment, warnings. */
+  readonly events: PayButtonEvents;
+  /** Shorthand for `events.on`. */
+  on<K extends PayButtonEventName>(name: K, listener: (...args: PayButtonEventMap[K]) => void): PayButtonRouter;
+  /** A payment link priced by the caller (no browser involved). */
+  createPaymentLink(input: ServerCreateInput & { readonly method?: string | null; readonly returnTo?: string }): Promise<PaymentLink & { readonly order: Order }>;
+  /** Operation 1, Create VA, priced by the caller: for merchants who show the VA number themselves. */
+  createVaOrder(input: ServerCreateInput & { readonly method: string }): Promise<VaOrder & { readonly order: Order }>;
+  getOrder(orderNum: string): Promise<Order | undefined>;
+  /** Ask the gateway about pending orders past expiry and stuck creations; re-run failed `onPaid`. */
+  reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
+  /** Resolves once the store is open and migrated (requests wait for it on their own). */
+  ready(): Promise<void>;
+  /** Waits for background work, then closes the store (if the router opened it) and the sockets. */
+  close(): Promise<void>;
+}
+
+function method(value: string | null | undefined, required: boolean): MethodCode | null {
+  if (value === null || value === undefined || value === '') {
+    if (required) throw new PayButtonError('invalid_request', 'method: is required', { issues: [{ field: 'method', message: 'is required' }] });
+    return null;
+  }
+  const code = resolveMethod(value);
+  if (!code) throw new PayButtonError('invalid_request', 'method: is not a payment method code', { issues: [{ field: 'method', message: 'is not a payment method code' }] });
+  return code;
+}
+
+export function payButton(options: PayButtonOptions): PayButtonRouter {
+  const resolved = resolveOptions(options);
+  const events = new PayButtonEvents();
+  const store = createStore(resolved.database);
+  const transport = createTransport();
+  const client = new GatewayClient({
+    gatewayUrl: resolved.gatewayUrl,
+    merchantCode: resolved.merchantCode,
+    privateKey: resolved.privateKey,
+    platformPublicKeys: resolved.platformPublicKeys,
+    paymentPageOrigins: resolved.paymentPageOrigins,
+    transport,
+    events,
+    now: resolved.now,
+    timeoutMs: resolved.timeoutMs,
+  });
+
+  let migration: Promise<void> | undefined;
+  const ready = (): Promise<void> =>
+    (migration ??= store.migrate().catch((error: unknown) => {
+      migration = undefined; // try again on the next request
+      events.emit('warning', { code: 'store_unavailable', message: 'the order store could not be opened or migrated', error });
+      throw new PayButtonError('store_unavailable', 'The order store is not available; try again later.', { cause: error });
+    }));
+  // Start migrating now; a failure is reported to the requests that need the store.
+  ready().catch(() => {});
+
+  const context: Context = {
+    options: resolved,
+    store,
+    client,
+    transport,
+    events,
+    policy: {
+      maxRetries: resolved.maxRetries,
+      timeoutMs: resolved.timeoutMs,
+      totalTimeoutMs: resolved.totalTimeoutMs,
+      baseDelayMs: resolved.retryBaseDelayMs,
+      maxDelayMs: resolved.retryMaxDelayMs,
+    },
+    ready,
+    inflight: new Map(),
+    background: new Set(),
+    mountPath: resolved.mountPath,
+    now: () => new Date(resolved.now()),
+  };
+
+  let warnedMount = false;
+  const learnMount: RequestHandler = (req: Request, _res, next) => {
+    if (context.mountPath === undefined) context.mountPath = req.baseUrl || '/';
+    else if (resolved.mountPath !== undefined && req.baseUrl !== resolved.mountPath && !warnedMount) {
+      warnedMount = true;
+      events.emit('warning', { code: 'mount_path_mismatch', message: `mountPath is ${resolved.mountPath} but the router is reached at ${req.baseUrl || '/'}; notifyUrl and redirectUrl use mountPath` });
+    }
+    next();
+  };
+  const guard = originGuard(context);
+  const limiter = createLimiter(context);
+
+  const router = Router() as PayButtonRouter;
+  router.use(learnMount);
+  router.options(['/links', '/va', '/orders/:orderNum'], guard);
+  router.post('/links', guard, limiter, linksHandler(context));
+  router.all('/links', methodNotAllowed('POST'));
+  router.post('/va', guard, limiter, vaHandler(context));
+  router.all('/va', methodNotAllowed('POST'));
+  router.get('/orders/:orderNum', guard, statusHandler(context));
+  router.all('/orders/:orderNum', methodNotAllowed('GET'));
+  router.post('/notify', notifyHandler(context));
+  router.all('/notify', methodNotAllowed('POST'));
+  router.get('/return', returnPageHandler(context));
+  router.get('/return/continue', returnContinueHandler(context));
+  router.get('/return.js', returnScriptHandler());
+  router.get('/pay-button.js', scriptHandler(scriptSource(resolved.payButtonScript), 'pay-button.js'));
+  // <pay-va> imports ./pay-button.js, so it is served beside it.
+  const vaScript = resolved.payButtonScript ? join(dirname(resolved.payButtonScript), 'pay-va.js') : undefined;
+  router.get('/pay-va.js', scriptHandler(scriptSource(vaScript, '@paybutton/pay-button/dist/pay-va.js'), 'pay-va.js'));
+  router.use(errorHandler(context));
+
+  let closing: Promise<void> | undefined;
+  return Object.assign(router, {
+    events,
+    on<K extends PayButtonEventName>(name: K, listener: (...args: PayButtonEventMap[K]) => void) {
+      events.on(name, listener as never);
+      return router;
+    },
+    createPaymentLink: async (input: ServerCreateInput & { readonly method?: string | null; readonly returnTo?: string }) =>
+      createPaymentLinkFor(context, { ...input, method: method(input.method, false) }),
+    createVaOrder: async (input: ServerCreateInput & { readonly method: string }) =>
+      createVaOrderFor(context, { ...input, method: method(input.method, true) as MethodCode }),
+    getOrder: async (orderNum: string) => {
+      await ready();
+      return store.orders.get(orderNum);
+    },
+    reconcile: (reconcileOptions?: ReconcileOptions) => reconcile(context, reconcileOptions),
+    ready,
+    close: () =>
+      (closing ??= (async () => {
+        await Promise.allSettled([...context.inflight.values(), ...context.background]);
+        transport.close();
+        await store.close();
+      })()),
+  });
+}

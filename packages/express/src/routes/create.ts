@@ -1,0 +1,152 @@
+/**
+ * `POST /links` (payment link, operation 2) and `POST /va` (Create VA, operation 1), and their
+ * server-side twins `createPaymentLink()` / `createVaOrder()` for merchants who price in their
+ * own code and show the result themselves.
+ */
+import type { MethodCode } from '@paybutton/protocol';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Context } from '../context.ts';
+import { PayButtonError } from '../errors.ts';
+import { readJsonBody } from '../http/body.ts';
+import { requestFingerprint } from '../ids.ts';
+import type { QuoteRequestBody } from '../options.ts';
+import { createOrder, type CreateResult } from '../orders/create.ts';
+import { runQuote, type QuoteResult } from '../quote.ts';
+import type { Order } from '../store/orders.ts';
+import { linkBodySchema, parseBody, resolveReturnTo, vaBodySchema, type LinkBody, type VaBody } from './bodies.ts';
+
+/** `201` body of `POST /links`. */
+export interface PaymentLink {
+  readonly orderNum: string;
+  /** The hosted payment page, on the gateway's origin. */
+  readonly url: string;
+  /** ISO 8601. */
+  readonly expiresAt: string;
+  /** For `GET /orders/:orderNum?token=`. */
+  readonly statusToken: string;
+}
+
+/** `201` body of `POST /va`. */
+export interface VaOrder {
+  readonly orderNum: string;
+  readonly method: string;
+  readonly vaNumber: string;
+  readonly payMoney: string;
+  readonly payFee: string | null;
+  readonly expiresAt: string;
+  readonly statusToken: string;
+}
+
+export function toPaymentLink(order: Order): PaymentLink {
+  if (!order.url) {
+    throw new PayButtonError('gateway_response_invalid', 'The gateway registered the order but gave no payment link for it.');
+  }
+  return { orderNum: order.orderNum, url: order.url, expiresAt: (order.expiresAt ?? order.createdAt).toISOString(), statusToken: order.statusToken };
+}
+
+export function toVaOrder(order: Order): VaOrder {
+  if (!order.vaNumber || !order.method) {
+    throw new PayButtonError('gateway_response_invalid', 'The gateway registered the order but gave no payment number for it.');
+  }
+  return {
+    orderNum: order.orderNum,
+    method: order.method,
+    vaNumber: order.vaNumber,
+    payMoney: order.payMoney,
+    payFee: order.payFee,
+    expiresAt: (order.expiresAt ?? order.createdAt).toISOString(),
+    statusToken: order.statusToken,
+  };
+}
+
+function answer(res: Response, result: CreateResult, body: unknown): void {
+  res.set('Cache-Control', 'no-store');
+  if (result.replayed) res.set('Idempotent-Replayed', 'true');
+  res.status(201).json(body);
+}
+
+function quoteFrom(context: Context, req: Request, body: QuoteRequestBody) {
+  return () => runQuote(() => context.options.quote(req, body), context.options.expiryPeriod, context.events);
+}
+
+export function linksHandler(context: Context): RequestHandler {
+  const schema = linkBodySchema(context.options.fields);
+  return async (req, res) => {
+    const body = parseBody<LinkBody>(schema, await readJsonBody(req, context.options.bodyLimitBytes));
+    const returnTo = resolveReturnTo(context, req, body.returnTo);
+    const result = await createOrder(context, {
+      kind: 'link',
+      idempotencyKey: body.idempotencyKey,
+      requestHash: requestFingerprint('link', body),
+      method: body.method ?? null,
+      item: body.item ?? null,
+      returnTo,
+      quote: quoteFrom(context, req, body),
+    });
+    answer(res, result, toPaymentLink(result.order));
+  };
+}
+
+export function vaHandler(context: Context): RequestHandler {
+  const schema = vaBodySchema(context.options.fields);
+  return async (req, res) => {
+    const body = parseBody<VaBody>(schema, await readJsonBody(req, context.options.bodyLimitBytes));
+    const result = await createOrder(context, {
+      kind: 'va',
+      idempotencyKey: body.idempotencyKey,
+      requestHash: requestFingerprint('va', body),
+      method: body.method,
+      item: body.item ?? null,
+      returnTo: null,
+      quote: quoteFrom(context, req, body),
+    });
+    answer(res, result, toVaOrder(result.order));
+  };
+}
+
+/** Input of the server-side create functions. */
+export interface ServerCreateInput {
+  /** The price and customer, decided by the caller. */
+  readonly quote: QuoteResult;
+  /** Makes a retried call return the same order; recommended. */
+  readonly idempotencyKey?: string;
+  readonly item?: string;
+}
+
+const SERVER_KEY = /^[A-Za-z0-9_-]{1,128}$/;
+
+function serverKey(key: string | undefined): string | null {
+  if (key === undefined) return null;
+  if (!SERVER_KEY.test(key)) throw new PayButtonError('invalid_request', 'idempotencyKey: must be 1 to 128 letters, digits, "-" or "_"', { issues: [{ field: 'idempotencyKey', message: 'must be 1 to 128 letters, digits, "-" or "_"' }] });
+  return `server:${key}`;
+}
+
+export async function createPaymentLinkFor(context: Context, input: ServerCreateInput & { readonly method?: MethodCode | null; readonly returnTo?: string }): Promise<PaymentLink & { readonly order: Order }> {
+  const quote = await runQuote(() => input.quote, context.options.expiryPeriod, context.events);
+  const key = serverKey(input.idempotencyKey);
+  const result = await createOrder(context, {
+    kind: 'link',
+    idempotencyKey: key,
+    requestHash: key === null ? null : requestFingerprint('link', { ...quote, method: input.method ?? null, item: input.item ?? null }),
+    method: input.method ?? null,
+    item: input.item ?? null,
+    returnTo: input.returnTo ?? null,
+    quote: async () => quote,
+  });
+  return { ...toPaymentLink(result.order), order: result.order };
+}
+
+export async function createVaOrderFor(context: Context, input: ServerCreateInput & { readonly method: MethodCode }): Promise<VaOrder & { readonly order: Order }> {
+  const quote = await runQuote(() => input.quote, context.options.expiryPeriod, context.events);
+  const key = serverKey(input.idempotencyKey);
+  const result = await createOrder(context, {
+    kind: 'va',
+    idempotencyKey: key,
+    requestHash: key === null ? null : requestFingerprint('va', { ...quote, method: input.method, item: input.item ?? null }),
+    method: input.method,
+    item: input.item ?? null,
+    returnTo: null,
+    quote: async () => quote,
+  });
+  return { ...toVaOrder(result.order), order: result.order };
+}

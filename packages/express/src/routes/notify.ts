@@ -1,0 +1,107 @@
+/**
+ * `POST /notify`: the gateway's notifications. The body is read by the router itself; `platSign`
+ * is verified over every received field with every configured platform key before any field is
+ * used; the fields must then match the stored order (orderNum known, platOrderNum, payMoney and,
+ * when sent, merchantCode). Only then does the order move, by compare-and-set.
+ *
+ * `SUCCESS` (HTTP 200) is answered only once the new state and `onPaid` are durable. Everything
+ * else is a non-200 with a one-line reason, so the gateway keeps the notification and resends it:
+ * an unknown order, a forged or tampered notification, an `onPaid` that threw.
+ */
+import { notificationIsPaid, notificationSchema, parseWith } from '@paybutton/protocol';
+import { verify } from '@paybutton/protocol/node';
+import type { RequestHandler, Response } from 'express';
+import type { Context } from '../context.ts';
+import type { NotificationRejectReason } from '../events.ts';
+import { NotifyBodyError, readNotifyFields, type ReceivedFields } from '../http/body.ts';
+import { fulfil, settle, type FinalStatus } from '../orders/settle.ts';
+
+function reject(context: Context, res: Response, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): void {
+  context.events.emit('notification.rejected', { reason, message, httpStatus, ...(orderNum ? { orderNum } : {}) });
+  res.status(httpStatus).type('text/plain').send(`REJECTED ${reason}: ${message}`);
+}
+
+function retryLater(res: Response, httpStatus: number, message: string): void {
+  res.status(httpStatus).type('text/plain').send(`RETRY: ${message}`);
+}
+
+/** Which final state a verified notification reports. */
+export function reportedStatus(fields: { code: string; status: 'SUCCESS' | 'FAILED' | 'EXPIRED' }): FinalStatus | undefined {
+  if (notificationIsPaid(fields)) return 'paid';
+  if (fields.status === 'EXPIRED') return 'expired';
+  if (fields.status === 'FAILED') return 'failed';
+  // "SUCCESS" with a code other than "00": contradictory, so it proves nothing.
+  return undefined;
+}
+
+export function notifyHandler(context: Context): RequestHandler {
+  return async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    let fields: ReceivedFields;
+    try {
+      fields = await readNotifyFields(req, context.options.notifyBodyLimitBytes);
+    } catch (error) {
+      if (error instanceof NotifyBodyError) {
+        reject(context, res, error.httpStatus, error.reason, error.message);
+        return;
+      }
+      throw error;
+    }
+    const claimedOrder = typeof fields.orderNum === 'string' ? fields.orderNum.slice(0, 64) : undefined;
+    if (!verify(fields, fields.platSign, context.options.platformPublicKeys)) {
+      reject(context, res, 401, 'bad_signature', 'platSign does not verify over the received fields with the platform public key(s)', claimedOrder);
+      return;
+    }
+    const parsed = parseWith(notificationSchema, fields);
+    if (!parsed.ok) {
+      reject(context, res, 400, 'invalid_fields', parsed.message, claimedOrder);
+      return;
+    }
+    const notification = parsed.value;
+    await context.ready();
+    const order = await context.store.orders.get(notification.orderNum);
+    if (!order) {
+      // Not acknowledged: if it is ours after all (another instance's store), the resend will find it.
+      reject(context, res, 404, 'unknown_order', `no order ${notification.orderNum} here`, notification.orderNum);
+      return;
+    }
+    if (fields.merchantCode !== undefined && fields.merchantCode !== context.options.merchantCode) {
+      reject(context, res, 409, 'merchant_mismatch', 'the notification names another merchant', order.orderNum);
+      return;
+    }
+    if (order.platOrderNum !== null && order.platOrderNum !== notification.platOrderNum) {
+      reject(context, res, 409, 'order_mismatch', 'platOrderNum differs from the one the gateway gave when the order was created', order.orderNum);
+      return;
+    }
+    if (notification.payMoney !== order.payMoney) {
+      reject(context, res, 409, 'amount_mismatch', `payMoney ${notification.payMoney} differs from the order's ${order.payMoney}; the order stays unpaid`, order.orderNum);
+      return;
+    }
+    const reported = reportedStatus(notification);
+    if (!reported) {
+      reject(context, res, 400, 'invalid_fields', `code ${notification.code} with status ${notification.status} reports no outcome`, order.orderNum);
+      return;
+    }
+    const { changed, order: after } = await settle(
+      context,
+      order.orderNum,
+      reported,
+      { platOrderNum: notification.platOrderNum, method: notification.method, vaNumber: notification.vaNumber, payFee: notification.payFee },
+      'notification',
+    );
+    // A paid order is acknowledged only once onPaid has returned, whatever this notification said.
+    if (after.status === 'paid' && !after.fulfilledAt) {
+      const result = await fulfil(context, after.orderNum, 'notification');
+      if (result === 'failed') {
+        retryLater(res, 500, 'onPaid failed; send this notification again later');
+        return;
+      }
+      if (result === 'busy') {
+        retryLater(res, 503, 'onPaid is running for this order; send this notification again later');
+        return;
+      }
+    }
+    context.events.emit('notification.accepted', { orderNum: after.orderNum, reported, status: after.status, changed });
+    res.status(200).type('text/plain').send('SUCCESS');
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Opening the order store: an SQLite file by default (better-sqlite3, WAL), PostgreSQL from a URL,
+ * from the merchant's own `pg.Pool`, or from an existing Kysely instance. With PostgreSQL the
+ * tables can live in their own schema (`schema`), applied through Kysely's `withSchema`, so a
+ * shared pool or database is never reconfigured.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { PayButtonDatabase } from './schema.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** Where orders are kept. */
+export type DatabaseOption =
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly maxConnections?: number }
+  | { readonly kind: 'postgres'; readonly pool: pg.Pool; readonly schema?: string }
+  | { readonly kind: 'kysely'; readonly db: Kysely<any>; readonly engine: Engine; readonly schema?: string };
+
+/** The default store: a file under `.paybutton/` in the working directory. */
+export const DEFAULT_SQLITE_FILE = '.paybutton/paybutton-express.sqlite';
+
+export interface OpenDatabase {
+  readonly db: Kysely<PayButtonDatabase>;
+  /** The instance before `withSchema`, for the migrator. */
+  readonly root: Kysely<any>;
+  readonly engine: Engine;
+  readonly schema: string | undefined;
+  /** Closes what the plug-in opened; a pool or Kysely instance given by the merchant stays open. */
+  close(): Promise<void>;
+}
+
+export const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<void> } {
+  const path = file === ':memory:' ? file : resolve(file);
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new BetterSqlite3(path);
+  // WAL: readers beside the writer; busy_timeout: a second process waits instead of failing.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  const root = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { root, close: () => root.destroy() };
+}
+
+export function openDatabase(option: DatabaseOption): OpenDatabase {
+  let root: Kysely<any>;
+  let engine: Engine;
+  let schema: string | undefined;
+  let closeOwned: () => Promise<void>;
+  if (option.kind === 'sqlite') {
+    ({ root, close: closeOwned } = openSqlite(option.file));
+    engine = 'sqlite';
+  } else if (option.kind === 'postgres') {
+    engine = 'postgres';
+    schema = option.schema;
+    if ('url' in option) {
+      const pool = new pg.Pool({ connectionString: option.url, max: option.maxConnections ?? 10 });
+      // An idle client losing its server must not crash the process; the next query reconnects.
+      pool.on('error', () => {});
+      root = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+      closeOwned = () => root.destroy();
+    } else {
+      // The merchant's pool: Kysely's destroy() would end it, so we never call it.
+      root = new Kysely<any>({ dialect: new PostgresDialect({ pool: option.pool }) });
+      closeOwned = async () => {};
+    }
+  } else {
+    root = option.db;
+    engine = option.engine;
+    schema = option.schema;
+    closeOwned = async () => {};
+  }
+  const db = (schema ? root.withSchema(schema) : root) as Kysely<PayButtonDatabase>;
+  let closing: Promise<void> | undefined;
+  return { db, root, engine, schema, close: () => (closing ??= closeOwned()) };
+}
+
+/** PostgreSQL: create the schema the tables go into (the migrator creates only its own tables). */
+export async function ensureSchema(open: OpenDatabase): Promise<void> {
+  if (open.engine !== 'postgres' || !open.schema) return;
+  await sql`create schema if not exists ${sql.id(open.schema)}`.execute(open.root);
+}

@@ -1,0 +1,78 @@
+/**
+ * Migrations, shipped in the package and run by `payButton()` at start-up (or `store.migrate()`).
+ * Kysely's Migrator takes a lock, so several processes starting together migrate once.
+ */
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+const migrations: Record<string, Migration> = {
+  '2026_01_001_orders': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('paybutton_orders')
+        .addColumn('order_num', 'varchar(64)', (col) => col.primaryKey())
+        .addColumn('kind', 'varchar(8)', (col) => col.notNull())
+        .addColumn('status', 'varchar(16)', (col) => col.notNull())
+        .addColumn('idempotency_key', 'varchar(128)', (col) => col.unique())
+        .addColumn('request_hash', 'varchar(64)')
+        .addColumn('status_token', 'varchar(64)', (col) => col.notNull())
+        .addColumn('merchant_code', 'varchar(50)', (col) => col.notNull())
+        .addColumn('pay_money', 'varchar(16)', (col) => col.notNull())
+        .addColumn('product_detail', 'varchar(64)', (col) => col.notNull())
+        .addColumn('customer_name', 'varchar(64)', (col) => col.notNull())
+        .addColumn('email', 'varchar(254)', (col) => col.notNull())
+        .addColumn('phone', 'varchar(20)', (col) => col.notNull())
+        .addColumn('method', 'varchar(32)')
+        .addColumn('expiry_period', 'integer', (col) => col.notNull())
+        .addColumn('item', 'varchar(128)')
+        .addColumn('metadata', 'text')
+        .addColumn('return_to', 'varchar(2048)')
+        .addColumn('plat_order_num', 'varchar(64)')
+        .addColumn('pay_url', 'varchar(2048)')
+        .addColumn('va_number', 'varchar(64)')
+        .addColumn('pay_fee', 'varchar(16)')
+        .addColumn('created_at', 'varchar(24)', (col) => col.notNull())
+        .addColumn('updated_at', 'varchar(24)', (col) => col.notNull())
+        .addColumn('expires_at', 'varchar(24)')
+        .addColumn('paid_at', 'varchar(24)')
+        .addColumn('create_lease_until', 'varchar(24)')
+        .addColumn('error_code', 'varchar(64)')
+        .addColumn('error_message', 'varchar(1024)')
+        .addColumn('gateway_code', 'varchar(16)')
+        .addColumn('checked_at', 'varchar(24)')
+        .addColumn('fulfilled_at', 'varchar(24)')
+        .addColumn('fulfil_attempts', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('fulfil_lease_until', 'varchar(24)')
+        .addColumn('fulfil_error', 'varchar(1024)')
+        .execute();
+      // reconcile(): pending orders past expiry, paid orders not yet fulfilled, stuck creations.
+      await db.schema.createIndex('paybutton_orders_status_expires').on('paybutton_orders').columns(['status', 'expires_at']).execute();
+      await db.schema.createIndex('paybutton_orders_fulfilled').on('paybutton_orders').columns(['status', 'fulfilled_at']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('paybutton_orders').execute();
+    },
+  },
+};
+
+class InPackageProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  }
+}
+
+/** Bring the schema up to date; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<unknown>, schema: string | undefined): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: new InPackageProvider(),
+    migrationTableName: 'paybutton_migration',
+    migrationLockTableName: 'paybutton_migration_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: error });
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The order as the rest of the package sees it (camelCase, Dates), and its mapping to and from
+ * the row. Kept apart from the queries so the store reads as a list of state changes.
+ */
+import type { Selectable } from 'kysely';
+import type { OrderKind, OrderStatus, OrdersTable } from './schema.ts';
+
+/** An order as the merchant's code sees it (`onPaid`, `getOrder`). */
+export interface Order {
+  readonly orderNum: string;
+  readonly kind: OrderKind;
+  readonly status: OrderStatus;
+  /** Whole rupiah as digits, as on the wire (`"150000"`). */
+  readonly payMoney: string;
+  readonly productDetail: string;
+  readonly name: string;
+  readonly email: string;
+  readonly phone: string;
+  /** The canonical method code once known (chosen in the request or on the hosted page). */
+  readonly method: string | null;
+  readonly item: string | null;
+  /** What `quote()` returned as `metadata`, for `onPaid` to fulfil from. */
+  readonly metadata: Readonly<Record<string, unknown>> | null;
+  readonly platOrderNum: string | null;
+  /** The hosted payment page (payment links). */
+  readonly url: string | null;
+  readonly vaNumber: string | null;
+  readonly payFee: string | null;
+  readonly expiryPeriod: number;
+  readonly returnTo: string | null;
+  readonly createdAt: Date;
+  readonly expiresAt: Date | null;
+  readonly paidAt: Date | null;
+  readonly fulfilledAt: Date | null;
+  readonly fulfilAttempts: number;
+  /** The last `onPaid` failure (`Error: message`), until a run succeeds. */
+  readonly fulfilError: string | null;
+  /** Why creation failed, for an order in `failed` that never reached the gateway's books. */
+  readonly errorCode: string | null;
+  readonly errorMessage: string | null;
+  readonly gatewayCode: string | null;
+  readonly idempotencyKey: string | null;
+  readonly requestHash: string | null;
+  readonly statusToken: string;
+  readonly createLeaseUntil: Date | null;
+  readonly checkedAt: Date | null;
+}
+
+export interface NewOrder {
+  readonly orderNum: string;
+  readonly kind: OrderKind;
+  readonly idempotencyKey: string | null;
+  readonly requestHash: string | null;
+  readonly statusToken: string;
+  readonly merchantCode: string;
+  readonly payMoney: string;
+  readonly productDetail: string;
+  readonly name: string;
+  readonly email: string;
+  readonly phone: string;
+  readonly method: string | null;
+  readonly expiryPeriod: number;
+  readonly item: string | null;
+  readonly metadata: Readonly<Record<string, unknown>> | null;
+  readonly returnTo: string | null;
+}
+
+/** What the gateway told us when it accepted the order (or when a query found it). */
+export interface GatewayFacts {
+  readonly platOrderNum?: string | undefined;
+  readonly url?: string | undefined;
+  readonly vaNumber?: string | undefined;
+  readonly payFee?: string | undefined;
+  readonly method?: string | undefined;
+  readonly expiresAt?: Date | undefined;
+  readonly paidAt?: Date | undefined;
+}
+
+export const iso = (at: Date): string => at.toISOString();
+const date = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+export function toOrder(row: Selectable<OrdersTable>): Order {
+  let metadata: Record<string, unknown> | null = null;
+  if (row.metadata !== null) {
+    try {
+      metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+    } catch {
+      metadata = null;
+    }
+  }
+  return {
+    orderNum: row.order_num,
+    kind: row.kind,
+    status: row.status,
+    payMoney: row.pay_money,
+    productDetail: row.product_detail,
+    name: row.customer_name,
+    email: row.email,
+    phone: row.phone,
+    method: row.method,
+    item: row.item,
+    metadata,
+    platOrderNum: row.plat_order_num,
+    url: row.pay_url,
+    vaNumber: row.va_number,
+    payFee: row.pay_fee,
+    expiryPeriod: Number(row.expiry_period),
+    returnTo: row.return_to,
+    createdAt: new Date(row.created_at),
+    expiresAt: date(row.expires_at),
+    paidAt: date(row.paid_at),
+    fulfilledAt: date(row.fulfilled_at),
+    fulfilAttempts: Number(row.fulfil_attempts),
+    fulfilError: row.fulfil_error,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    gatewayCode: row.gateway_code,
+    idempotencyKey: row.idempotency_key,
+    requestHash: row.request_hash,
+    statusToken: row.status_token,
+    createLeaseUntil: date(row.create_lease_until),
+    checkedAt: date(row.checked_at),
+  };
+}
+
+/** Only set the columns the gateway actually told us; never overwrite a known value with null. */
+export function factColumns(facts: GatewayFacts): Partial<OrdersTable> {
+  const columns: Partial<OrdersTable> = {};
+  if (facts.platOrderNum) columns.plat_order_num = facts.platOrderNum;
+  if (facts.url) columns.pay_url = facts.url;
+  if (facts.vaNumber) columns.va_number = facts.vaNumber;
+  if (facts.payFee) columns.pay_fee = facts.payFee;
+  if (facts.method) columns.method = facts.method;
+  if (facts.expiresAt) columns.expires_at = iso(facts.expiresAt);
+  return columns;
+}
+
+export const truncate = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+

@@ -1,0 +1,256 @@
+/**
+ * Notifications: forged, tampered, duplicated, reordered, early, for unknown orders, and an
+ * onPaid that throws. Genuine ones come from the real gateway; hostile ones are posted by the
+ * test, signed with a stranger's key or (to play a gateway that misbehaves) with the platform key.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, describe, test } from 'node:test';
+import { sign } from '@paybutton/protocol/node';
+import { MERCHANT_CODE, platformKeys, strangerKeys } from './support/keys.ts';
+import { startHarness, waitFor, type Harness } from './support/harness.ts';
+
+let shop: Harness | undefined;
+afterEach(async () => {
+  await shop?.close();
+  shop = undefined;
+});
+
+interface Created {
+  readonly orderNum: string;
+  readonly statusToken: string;
+  readonly platOrderNum: string;
+}
+
+async function createOrder(harness: Harness, item = 'kopi'): Promise<Created> {
+  const created = await harness.createLink({ item });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return { orderNum: created.body.orderNum, statusToken: created.body.statusToken, platOrderNum: await harness.platOrderNumOf(created.body.orderNum) };
+}
+
+/** The fields of a "paid" notification for the order, as the gateway would send them (unsigned). */
+function paidFields(order: Created, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    code: '00', msg: 'SUCCESS', status: 'SUCCESS', name: 'Budi Santoso', email: 'budi@example.com',
+    orderNum: order.orderNum, platOrderNum: order.platOrderNum, payMoney: '150000', method: 'VA_BCA', payFee: '4000', vaNumber: '1234567890123',
+    ...overrides,
+  };
+}
+
+const signedBy = (fields: Record<string, string>, privateKey: string) => ({ ...fields, platSign: sign(fields, privateKey) });
+const asPlatform = (fields: Record<string, string>) => signedBy(fields, platformKeys().privateKey);
+
+async function notify(harness: Harness, fields: Record<string, string>, type: 'form' | 'json' = 'form') {
+  const response = await fetch(`${harness.mountUrl}/notify`, {
+    method: 'POST',
+    headers: { 'content-type': type === 'form' ? 'application/x-www-form-urlencoded' : 'application/json' },
+    body: type === 'form' ? new URLSearchParams(fields).toString() : JSON.stringify(fields),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+async function statusOf(harness: Harness, order: Created): Promise<string> {
+  return (await harness.status(order.orderNum, order.statusToken)).body.status;
+}
+
+const rejections = (harness: Harness) => harness.eventsNamed('notification.rejected').map((event) => event.reason);
+
+describe('hostile notifications leave the order unpaid', () => {
+  test('forged with another key: 401, not acknowledged, an event, still pending', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false } });
+    const order = await createOrder(shop);
+    const answer = await notify(shop, signedBy(paidFields(order), strangerKeys().privateKey));
+    assert.equal(answer.status, 401);
+    assert.match(answer.text, /^REJECTED bad_signature: /);
+    assert.equal(await statusOf(shop, order), 'pending');
+    assert.deepEqual(rejections(shop), ['bad_signature']);
+    assert.equal(shop.onPaidCalls.length, 0);
+  });
+
+  test('a field changed after signing, or one added: the signature covers every received field', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false } });
+    const order = await createOrder(shop);
+    const genuine = asPlatform(paidFields(order));
+    assert.equal((await notify(shop, { ...genuine, vaNumber: '999' })).status, 401);
+    assert.equal((await notify(shop, { ...genuine, note: 'free' })).status, 401);
+    assert.equal((await notify(shop, { ...genuine, platSign: '' })).status, 401);
+    const { platSign: _dropped, ...unsigned } = genuine;
+    assert.equal((await notify(shop, unsigned)).status, 401);
+    assert.equal(await statusOf(shop, order), 'pending');
+    assert.deepEqual(rejections(shop), ['bad_signature', 'bad_signature', 'bad_signature', 'bad_signature']);
+  });
+
+  test('a validly signed amount that differs from the order: 409, an event, still unpaid', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false } });
+    const order = await createOrder(shop);
+    const answer = await notify(shop, asPlatform(paidFields(order, { payMoney: '1500' })));
+    assert.equal(answer.status, 409);
+    assert.match(answer.text, /amount_mismatch: payMoney 1500 differs from the order's 150000; the order stays unpaid/);
+    assert.equal(await statusOf(shop, order), 'pending');
+    const [event] = shop.eventsNamed('notification.rejected');
+    assert.deepEqual([event!.reason, event!.orderNum, event!.httpStatus], ['amount_mismatch', order.orderNum, 409]);
+    assert.equal(shop.onPaidCalls.length, 0);
+  });
+
+  test('another merchant or another platform order: 409', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false } });
+    const order = await createOrder(shop);
+    assert.equal((await notify(shop, asPlatform(paidFields(order, { merchantCode: 'OTHER-MERCHANT' })))).status, 409);
+    assert.equal((await notify(shop, asPlatform(paidFields(order, { platOrderNum: 'someone-elses-order' })))).status, 409);
+    assert.deepEqual(rejections(shop), ['merchant_mismatch', 'order_mismatch']);
+    assert.equal(await statusOf(shop, order), 'pending');
+  });
+
+  test('an unknown order is not acknowledged', async () => {
+    shop = await startHarness();
+    const answer = await notify(shop, asPlatform(paidFields({ orderNum: 'PBNOSUCHORDER00000', platOrderNum: 'x', statusToken: '' })));
+    assert.equal(answer.status, 404);
+    assert.deepEqual(rejections(shop), ['unknown_order']);
+  });
+
+  test('signed but malformed fields: 400 naming the field', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false } });
+    const order = await createOrder(shop);
+    const badStatus = await notify(shop, asPlatform(paidFields(order, { status: 'PAID' })));
+    assert.equal(badStatus.status, 400);
+    assert.match(badStatus.text, /invalid_fields: status: must be SUCCESS, FAILED or EXPIRED/);
+    const contradictory = await notify(shop, asPlatform(paidFields(order, { code: '01' })));
+    assert.equal(contradictory.status, 400);
+    assert.match(contradictory.text, /code 01 with status SUCCESS reports no outcome/);
+    assert.equal(await statusOf(shop, order), 'pending');
+  });
+});
+
+describe('genuine notifications, however they arrive, pay once', () => {
+  test('duplicated by the gateway: both acknowledged, onPaid once', async () => {
+    shop = await startHarness();
+    const put = await fetch(`${shop.gatewayUrl}/sandbox/faults/${MERCHANT_CODE}`, {
+      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notifications: { duplicate: true } }),
+    });
+    assert.equal(put.status, 200);
+    const order = await createOrder(shop);
+    await shop.payAtGateway(order.orderNum);
+    const deliveries = await waitFor(async () => {
+      const list = await shop!.gateway.deliveries.list({ orderNum: order.orderNum });
+      return list.length === 2 && list.every((delivery) => delivery.state === 'delivered') ? list : undefined;
+    }, 'both deliveries acknowledged');
+    assert.equal(deliveries.length, 2);
+    assert.equal(shop.onPaidCalls.length, 1);
+    assert.equal(shop.fulfilled.length, 1);
+    const accepted = shop.eventsNamed('notification.accepted');
+    assert.deepEqual(accepted.map((event) => event.changed).sort(), [false, true]);
+  });
+
+  test('the same notification posted concurrently: every copy acknowledged or retried, onPaid once', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false } });
+    const order = await createOrder(shop);
+    const genuine = asPlatform(paidFields(order));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => notify(shop!, genuine)));
+    for (const answer of answers) assert.ok(answer.status === 200 || answer.status === 503, `${answer.status} ${answer.text}`);
+    assert.ok(answers.some((answer) => answer.status === 200 && answer.text === 'SUCCESS'));
+    assert.equal((await notify(shop, genuine)).text, 'SUCCESS', 'a later resend is acknowledged');
+    assert.equal(shop.onPaidCalls.length, 1);
+  });
+
+  test('reordered: an EXPIRED arriving after PAID changes nothing', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false } });
+    const order = await createOrder(shop);
+    assert.equal((await notify(shop, asPlatform(paidFields(order)))).text, 'SUCCESS');
+    const late = await notify(shop, asPlatform(paidFields(order, { code: '02', status: 'EXPIRED', msg: 'EXPIRED' })));
+    assert.equal(late.text, 'SUCCESS', 'acknowledged: nothing to retry');
+    assert.equal(await statusOf(shop, order), 'paid');
+    assert.equal(shop.onPaidCalls.length, 1);
+  });
+
+  test('reordered: a PAID arriving after EXPIRED wins (the money arrived), onPaid once', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false } });
+    const order = await createOrder(shop);
+    assert.equal((await notify(shop, asPlatform(paidFields(order, { code: '02', status: 'EXPIRED', msg: 'EXPIRED' })))).text, 'SUCCESS');
+    assert.equal(await statusOf(shop, order), 'expired');
+    assert.equal((await notify(shop, asPlatform(paidFields(order)))).text, 'SUCCESS');
+    assert.equal(await statusOf(shop, order), 'paid');
+    assert.equal((await notify(shop, asPlatform(paidFields(order)))).text, 'SUCCESS');
+    assert.equal(shop.onPaidCalls.length, 1);
+    const transitions = shop.eventsNamed('order.transition').filter((event) => event.orderNum === order.orderNum).map((event) => `${event.from}->${event.to}`);
+    assert.deepEqual(transitions.slice(-2), ['pending->expired', 'expired->paid']);
+  });
+
+  test('FAILED and EXPIRED from the gateway end the order', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false } });
+    const expired = await createOrder(shop);
+    const failed = await createOrder(shop, 'teh');
+    await fetch(`${shop.gatewayUrl}/sandbox/orders/${expired.platOrderNum}/expire`, { method: 'POST' });
+    await fetch(`${shop.gatewayUrl}/sandbox/orders/${failed.platOrderNum}/fail`, { method: 'POST' });
+    await waitFor(async () => (await statusOf(shop!, expired)) === 'expired' && (await statusOf(shop!, failed)) === 'failed', 'both ended');
+    assert.equal(shop.onPaidCalls.length, 0);
+  });
+
+  test('JSON notifications are read too', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false } });
+    const order = await createOrder(shop);
+    assert.equal((await notify(shop, asPlatform(paidFields(order)), 'json')).text, 'SUCCESS');
+    assert.equal(await statusOf(shop, order), 'paid');
+  });
+
+  test('a notification before the create answer arrives finds the stored order; the link is still returned', async () => {
+    shop = await startHarness();
+    await fetch(`${shop.gatewayUrl}/sandbox/faults/${MERCHANT_CODE}`, {
+      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ create: { delayMs: 1_500 } }),
+    });
+    const pending = shop.createLink({ item: 'kopi' });
+    const orderNum = await waitFor(async () => {
+      const event = shop!.eventsNamed('order.transition')[0];
+      return event && (await shop!.gateway.findOrderByOrderNum(MERCHANT_CODE, event.orderNum)) ? event.orderNum : undefined;
+    }, 'the gateway holds the order');
+    assert.equal((await shop.router.getOrder(orderNum))!.status, 'creating');
+    await shop.payAtGateway(orderNum);
+    await waitFor(() => shop!.fulfilled.length === 1, 'onPaid from the early notification');
+    const created = await pending;
+    assert.equal(created.status, 201);
+    assert.equal(created.body.orderNum, orderNum);
+    assert.ok(created.body.url);
+    assert.equal((await shop.status(orderNum, created.body.statusToken)).body.status, 'paid');
+    assert.equal(shop.onPaidCalls.length, 1);
+  });
+});
+
+describe('onPaid that throws', () => {
+  test('thrown once: not acknowledged, the gateway resends, onPaid runs again and succeeds', async () => {
+    shop = await startHarness({ onPaidFailures: 1 });
+    const order = await createOrder(shop);
+    await shop.payAtGateway(order.orderNum);
+    await waitFor(() => shop!.fulfilled.length === 1, 'onPaid succeeded on the resend');
+    assert.deepEqual(shop.onPaidCalls.map((call) => call.attempt), [1, 2]);
+    const delivery = await waitFor(async () => {
+      const [found] = await shop!.gateway.deliveries.list({ orderNum: order.orderNum });
+      return found?.state === 'delivered' ? found : undefined;
+    }, 'the delivery acknowledged');
+    const full = await shop.gateway.deliveries.get(delivery.id);
+    assert.deepEqual(full!.attempts.map((attempt) => attempt.httpStatus), [500, 200]);
+    assert.match(full!.attempts[0]!.bodyExcerpt ?? '', /^RETRY: onPaid failed/);
+    const [failure] = shop.eventsNamed('fulfilment.failed');
+    assert.equal(failure!.attempt, 1);
+    assert.equal((failure!.error as Error).message, 'fulfilment backend is down');
+    const stored = await shop.router.getOrder(order.orderNum);
+    assert.equal(stored!.fulfilAttempts, 2);
+    assert.ok(stored!.fulfilledAt);
+  });
+
+  test('a status poll racing the notification still runs onPaid exactly once', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: 0 } });
+    await fetch(`${shop.gatewayUrl}/sandbox/faults/${MERCHANT_CODE}`, {
+      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notifications: { delayMs: 200_000 } }),
+    });
+    const order = await createOrder(shop);
+    await shop.payAtGateway(order.orderNum);
+    const genuine = (await shop.gateway.deliveries.list({ orderNum: order.orderNum }))[0]!.fields as Record<string, string>;
+    const [polls, notifications] = await Promise.all([
+      Promise.all(Array.from({ length: 8 }, () => shop!.status(order.orderNum, order.statusToken))),
+      Promise.all(Array.from({ length: 3 }, () => notify(shop!, genuine))),
+    ]);
+    assert.ok(polls.every((poll) => ['pending', 'paid'].includes(poll.body.status)));
+    assert.ok(notifications.every((answer) => [200, 503].includes(answer.status)));
+    await waitFor(() => shop!.fulfilled.length === 1, 'onPaid');
+    assert.equal((await notify(shop, genuine)).text, 'SUCCESS');
+    assert.equal(shop.onPaidCalls.length, 1);
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The router owns its body parsing: mounted after any common global parser it still creates
+ * orders and verifies notifications; after a parser that leaves nothing usable, it says so.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { startHarness, waitFor, type Parsers } from './support/harness.ts';
+
+const USABLE: Parsers[] = ['none', 'json', 'urlencoded', 'urlencoded-extended', 'both', 'text', 'raw'];
+
+describe('mounted with and without global body parsers', () => {
+  for (const parsers of USABLE) {
+    test(`global parsers: ${parsers} -> create, notification verified and acknowledged`, async () => {
+      const shop = await startHarness({ parsers, options: { statusRefreshMs: false } });
+      try {
+        const created = await shop.createLink({ item: 'kopi' });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        await shop.payAtGateway(created.body.orderNum);
+        const [delivery] = await waitFor(async () => {
+          const list = await shop.gateway.deliveries.list({ orderNum: created.body.orderNum });
+          return list[0]?.state === 'delivered' ? list : undefined;
+        }, 'the notification acknowledged');
+        assert.equal(delivery!.attemptCount, 1, 'acknowledged at the first attempt');
+        assert.equal((await shop.status(created.body.orderNum, created.body.statusToken)).body.status, 'paid');
+        assert.equal(shop.fulfilled.length, 1);
+        const bad = await shop.post('/links', '{"item": "kopi",');
+        assert.equal(bad.status, 400, 'broken JSON is still a 400 naming the body');
+      } finally {
+        await shop.close();
+      }
+    });
+  }
+
+  test('after a middleware that ate the body: the notification is refused with a message saying what to move', async () => {
+    const shop = await startHarness({ parsers: 'stream-eater', options: { statusRefreshMs: false, mountPath: '/pay' } });
+    try {
+      const created = await shop.router.createPaymentLink({ quote: { payMoney: 10_000, productDetail: 'Kopi', name: 'Budi', email: 'b@example.com', phone: '0812345678' } });
+      await shop.payAtGateway(created.orderNum);
+      const rejected = await waitFor(() => shop.eventsNamed('notification.rejected')[0], 'the rejection');
+      assert.equal(rejected.reason, 'body_consumed');
+      assert.equal(rejected.httpStatus, 500);
+      assert.match(rejected.message, /consumed by a body parser that ran before payButton\(\).*Mount payButton\(\) before global body parsers/);
+      const [delivery] = await shop.gateway.deliveries.list({ orderNum: created.orderNum });
+      const full = await shop.gateway.deliveries.get(delivery!.id);
+      assert.equal(full!.attempts[0]!.httpStatus, 500, 'not acknowledged: the gateway will resend');
+      assert.equal((await shop.router.getOrder(created.orderNum))!.status, 'pending');
+      const browser = await shop.post('/links', { item: 'kopi', idempotencyKey: 'k'.repeat(20) });
+      assert.equal(browser.status, 400);
+      assert.match(browser.body.error.message, /consumed by another body parser/);
+    } finally {
+      await shop.close();
+    }
+  });
+});

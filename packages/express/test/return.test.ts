@@ -1,0 +1,158 @@
+/**
+ * `GET /return`: the page the gateway sends the customer to. Checked over HTTP (headers, redirect
+ * targets, what carries the token) and in Chromium (the popup really tells its opener, on the
+ * merchant's origin only, under a CSP without inline script; the full page lands back on the
+ * checkout with the order and its token).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { MERCHANT_CODE } from './support/keys.ts';
+import { startHarness, type Harness } from './support/harness.ts';
+
+const CHECKOUT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Checkout</title></head><body>
+<h1>Checkout</h1>
+<script>
+  window.__messages = [];
+  window.addEventListener('message', (event) => window.__messages.push({ origin: event.origin, data: event.data }));
+</script></body></html>`;
+
+let shop: Harness;
+before(async () => {
+  shop = await startHarness({
+    configureApp: (app) => app.get('/checkout', (_req, res) => res.type('html').send(CHECKOUT_PAGE)),
+  });
+});
+after(async () => {
+  await shop.close();
+});
+
+/** The redirectUrl the gateway holds for the order: where it sends the customer after paying. */
+async function redirectUrlOf(orderNum: string): Promise<string> {
+  const order = await shop.gateway.findOrderByOrderNum(MERCHANT_CODE, orderNum);
+  assert.ok(order?.redirectUrl);
+  return order.redirectUrl;
+}
+
+describe('GET /return over HTTP', () => {
+  test('the redirectUrl sent to the gateway points at /return with the order and a return secret, not the status token', async () => {
+    const created = await shop.createLink({ item: 'kopi', returnTo: `${shop.merchantUrl}/checkout?step=pay` });
+    const redirectUrl = new URL(await redirectUrlOf(created.body.orderNum));
+    assert.equal(`${redirectUrl.origin}${redirectUrl.pathname}`, `${shop.mountUrl}/return`);
+    assert.equal(redirectUrl.searchParams.get('order'), created.body.orderNum);
+    assert.match(redirectUrl.searchParams.get('rt') ?? '', /^[A-Za-z0-9_-]{22}$/);
+    assert.ok(!redirectUrl.href.includes(created.body.statusToken));
+  });
+
+  test('the page: strict CSP, no inline script, its data escaped into attributes', async () => {
+    const created = await shop.createLink({ item: 'kopi', returnTo: `${shop.merchantUrl}/checkout` });
+    const page = await fetch(await redirectUrlOf(created.body.orderNum));
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(page.headers.get('content-security-policy'), "default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    assert.equal(page.headers.get('cache-control'), 'no-store');
+    assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+    const html = await page.text();
+    assert.doesNotMatch(html, /<script>(?!<\/script>)/, 'no inline script');
+    assert.match(html, new RegExp(`<script src="${shop.mountUrl}/return.js"></script>`));
+    assert.match(html, new RegExp(`data-order="${created.body.orderNum}"`));
+    assert.match(html, new RegExp(`data-origin="${shop.merchantUrl}"`));
+    assert.doesNotMatch(html, new RegExp(created.body.statusToken));
+    const script = await fetch(`${shop.mountUrl}/return.js`);
+    assert.match(script.headers.get('content-type') ?? '', /^text\/javascript/);
+    assert.match(await script.text(), /postMessage\(\{ type: 'paybutton:return', orderNum: orderNum \}, origin\)/);
+  });
+
+  test('continue: a 303 to the page that started, with the order, and the token in the fragment only with the right secret', async () => {
+    const created = await shop.createLink({ item: 'kopi', returnTo: `${shop.merchantUrl}/checkout?step=pay#old` });
+    const redirectUrl = new URL(await redirectUrlOf(created.body.orderNum));
+    const rt = redirectUrl.searchParams.get('rt')!;
+    const go = await shop.get(`/return/continue?order=${created.body.orderNum}&rt=${rt}`);
+    assert.equal(go.status, 303);
+    const location = new URL(go.headers.get('location')!);
+    assert.equal(`${location.origin}${location.pathname}`, `${shop.merchantUrl}/checkout`);
+    assert.equal(location.searchParams.get('step'), 'pay');
+    assert.equal(location.searchParams.get('paybutton_order'), created.body.orderNum);
+    assert.equal(location.hash, `#paybutton_token=${created.body.statusToken}`);
+
+    const wrongSecret = await shop.get(`/return/continue?order=${created.body.orderNum}&rt=${'A'.repeat(22)}`);
+    assert.equal(wrongSecret.status, 303);
+    assert.equal(new URL(wrongSecret.headers.get('location')!).hash, '', 'no token without the secret');
+    const noSecret = await shop.get(`/return/continue?order=${created.body.orderNum}`);
+    assert.equal(new URL(noSecret.headers.get('location')!).searchParams.get('paybutton_order'), created.body.orderNum);
+  });
+
+  test('the Referer is remembered when no returnTo is given; nothing known falls back to the site root', async () => {
+    const viaReferer = await shop.createLink({ item: 'teh' }, { referer: `${shop.merchantUrl}/cart/42` });
+    const go = await shop.get(`/return/continue?order=${viaReferer.body.orderNum}`);
+    assert.equal(new URL(go.headers.get('location')!).pathname, '/cart/42');
+    const foreignReferer = await shop.createLink({ item: 'teh' }, { referer: 'https://elsewhere.example/page' });
+    const root = await shop.get(`/return/continue?order=${foreignReferer.body.orderNum}`);
+    assert.equal(new URL(root.headers.get('location')!).href.split('?')[0], `${shop.merchantUrl}/`);
+  });
+});
+
+describe('GET /return in Chromium', () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  test('in a popup: posts { type, orderNum } to the opener on the merchant origin, then closes', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(`${shop.merchantUrl}/checkout`);
+    const created = await page.evaluate(async (mount): Promise<{ orderNum: string; statusToken: string }> => {
+      const response = await fetch(`${mount}/links`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ item: 'kopi', idempotencyKey: crypto.randomUUID() }),
+      });
+      return (await response.json()) as { orderNum: string; statusToken: string };
+    }, shop.mountUrl);
+    assert.ok(created.orderNum, JSON.stringify(created));
+    const redirectUrl = await redirectUrlOf(created.orderNum);
+    const popupPromise = page.waitForEvent('popup');
+    await page.evaluate((url) => (globalThis as unknown as { open(url: string, name: string): unknown }).open(url, 'paybutton'), redirectUrl);
+    const popup = await popupPromise;
+    popup.on('response', (response) => { if (response.status() >= 400) errors.push(`popup ${response.status()} ${response.url()}`); });
+    page.on('response', (response) => { if (response.status() >= 400) errors.push(`page ${response.status()} ${response.url()}`); });
+    popup.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await popup.waitForEvent('close', { timeout: 10_000 });
+    const messages = await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages);
+    assert.deepEqual(messages, [{ origin: shop.merchantUrl, data: { type: 'paybutton:return', orderNum: created.orderNum } }]);
+    assert.deepEqual(errors, [], 'no CSP violation, no script error');
+    await page.close();
+  });
+
+  test('as a full page: lands back on the checkout with the order and its token', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${shop.merchantUrl}/checkout`);
+    const created = await page.evaluate(async (mount): Promise<{ orderNum: string; statusToken: string }> => {
+      const response = await fetch(`${mount}/links`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ item: 'teh', idempotencyKey: crypto.randomUUID() }),
+      });
+      return (await response.json()) as { orderNum: string; statusToken: string };
+    }, shop.mountUrl);
+    await page.goto(await redirectUrlOf(created.orderNum));
+    await page.waitForURL(/paybutton_order=/, { timeout: 10_000 });
+    const landed = new URL(page.url());
+    assert.equal(landed.pathname, '/checkout', 'the Referer of the create call was remembered');
+    assert.equal(landed.searchParams.get('paybutton_order'), created.orderNum);
+    assert.equal(landed.hash, `#paybutton_token=${created.statusToken}`);
+    await page.close();
+  });
+});

@@ -1,0 +1,261 @@
+/**
+ * One contract for the order store, run on SQLite and (with DATABASE_URL) PostgreSQL: what the
+ * router relies on is that every state change is a compare-and-set that exactly one writer wins.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { createStore, type Store } from '../src/store/index.ts';
+import type { NewOrder } from '../src/store/orders.ts';
+import { DATABASE_URL, dropSchema, ENGINES, newSchemaName } from './support/engines.ts';
+import { startHarness, waitFor } from './support/harness.ts';
+
+let sequence = 0;
+function newOrder(overrides: Partial<NewOrder> = {}): NewOrder {
+  sequence += 1;
+  return {
+    orderNum: `PBTEST${String(sequence).padStart(6, '0')}${Math.random().toString(36).slice(2, 8).toUpperCase()}`,
+    kind: 'link',
+    idempotencyKey: `key-${sequence}-${Math.random().toString(36).slice(2)}`,
+    requestHash: 'a'.repeat(64),
+    statusToken: 't'.repeat(43),
+    merchantCode: 'MERCH-TEST-01',
+    payMoney: '150000',
+    productDetail: 'Kopi Gayo 250g',
+    name: 'Budi Santoso',
+    email: 'budi@example.com',
+    phone: '081234567890',
+    method: null,
+    expiryPeriod: 60,
+    item: 'kopi',
+    metadata: { cart: 42, lines: ['a', 'b'] },
+    returnTo: 'https://shop.example/checkout',
+    ...overrides,
+  };
+}
+
+const at = (iso: string) => new Date(iso);
+const T0 = at('2026-03-01T10:00:00.000Z');
+const later = (ms: number) => new Date(T0.getTime() + ms);
+
+for (const engine of ENGINES) {
+  describe(`order store contract: ${engine.name}`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+    let option: Parameters<typeof createStore>[0];
+    beforeEach(async () => {
+      const fresh = await engine.fresh();
+      cleanup = fresh.cleanup;
+      option = fresh.option;
+      store = createStore(fresh.option);
+      await store.migrate();
+    });
+    afterEach(async () => {
+      await store.close();
+      await cleanup();
+    });
+
+    test('migrating again, and from a second process-like store at once, is harmless', async () => {
+      const second = createStore(option);
+      const third = createStore(option);
+      await Promise.all([store.migrate(), second.migrate(), third.migrate()]);
+      const { inserted } = await second.orders.insertCreating(newOrder(), T0, later(1));
+      assert.ok(inserted);
+      await second.close();
+      await third.close();
+    });
+
+    test('an inserted order reads back field for field', async () => {
+      const order = newOrder();
+      const { inserted, order: stored } = await store.orders.insertCreating(order, T0, later(30_000));
+      assert.equal(inserted, true);
+      assert.equal(stored.status, 'creating');
+      assert.equal(stored.payMoney, '150000');
+      assert.equal(stored.expiryPeriod, 60);
+      assert.deepEqual(stored.metadata, { cart: 42, lines: ['a', 'b'] });
+      assert.deepEqual(stored.createdAt, T0);
+      assert.deepEqual(stored.createLeaseUntil, later(30_000));
+      assert.equal(stored.fulfilAttempts, 0);
+      assert.equal(stored.fulfilledAt, null);
+      assert.equal(await store.orders.get('NOPE'), undefined);
+    });
+
+    test('one idempotency key holds one order, even when inserted concurrently', async () => {
+      const key = 'double-click-key-0001';
+      const attempts = await Promise.all(Array.from({ length: 6 }, () => store.orders.insertCreating(newOrder({ idempotencyKey: key }), T0, later(30_000))));
+      const winners = attempts.filter((attempt) => attempt.inserted);
+      assert.equal(winners.length, 1);
+      for (const attempt of attempts) assert.equal(attempt.order.orderNum, winners[0]!.order.orderNum);
+      assert.equal((await store.orders.getByIdempotencyKey(key))!.orderNum, winners[0]!.order.orderNum);
+    });
+
+    test('orders without a key never collide', async () => {
+      const a = await store.orders.insertCreating(newOrder({ idempotencyKey: null }), T0, later(1));
+      const b = await store.orders.insertCreating(newOrder({ idempotencyKey: null }), T0, later(1));
+      assert.ok(a.inserted && b.inserted);
+    });
+
+    test('creating -> pending once, with the gateway facts', async () => {
+      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      const facts = { platOrderNum: 'PLAT1', url: 'https://gw.example/pay?orderNum=PLAT1', expiresAt: later(3_600_000) };
+      assert.equal(await store.orders.markCreated(order.orderNum, facts, later(10)), true);
+      assert.equal(await store.orders.markCreated(order.orderNum, facts, later(20)), false);
+      const pending = (await store.orders.get(order.orderNum))!;
+      assert.equal(pending.status, 'pending');
+      assert.equal(pending.platOrderNum, 'PLAT1');
+      assert.equal(pending.url, facts.url);
+      assert.equal(pending.createLeaseUntil, null);
+      assert.deepEqual(pending.expiresAt, later(3_600_000));
+    });
+
+    test('a failed creation keeps its reason and leaves creating for good', async () => {
+      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      assert.equal(await store.orders.markCreateFailed(order.orderNum, later(1), { code: 'gateway_refused', message: 'payMoney: too small', gatewayCode: 'FAIL' }), true);
+      const failed = (await store.orders.get(order.orderNum))!;
+      assert.deepEqual([failed.status, failed.errorCode, failed.errorMessage, failed.gatewayCode], ['failed', 'gateway_refused', 'payMoney: too small', 'FAIL']);
+      assert.equal(await store.orders.markCreated(order.orderNum, { platOrderNum: 'X' }, later(2)), false);
+    });
+
+    test('the create lease: held, released, taken over only once expired', async () => {
+      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      assert.equal(await store.orders.claimCreateLease(order.orderNum, later(1_000), later(40_000)), false, 'still held');
+      assert.equal(await store.orders.claimCreateLease(order.orderNum, later(31_000), later(60_000)), true, 'expired lease');
+      await store.orders.releaseCreateLease(order.orderNum, later(32_000), { code: 'gateway_unavailable', message: 'down' });
+      const released = (await store.orders.get(order.orderNum))!;
+      assert.equal(released.createLeaseUntil, null);
+      assert.equal(released.errorCode, 'gateway_unavailable');
+      const claims = await Promise.all(Array.from({ length: 5 }, () => store.orders.claimCreateLease(order.orderNum, later(33_000), later(90_000))));
+      assert.equal(claims.filter(Boolean).length, 1, 'one concurrent claimer wins');
+    });
+
+    test('pending -> paid is won by exactly one of many concurrent writers', async () => {
+      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      await store.orders.markCreated(order.orderNum, { platOrderNum: 'PLAT2' }, later(1));
+      const results = await Promise.all(Array.from({ length: 8 }, (_, index) => store.orders.transition(order.orderNum, ['creating', 'pending', 'expired', 'failed'], 'paid', { vaNumber: `VA${index}` }, later(100 + index))));
+      assert.deepEqual(results.filter((left) => left !== undefined), ['pending']);
+      const paid = (await store.orders.get(order.orderNum))!;
+      assert.equal(paid.status, 'paid');
+      assert.ok(paid.paidAt);
+    });
+
+    test('paid is final; a payment still wins over an expiry', async () => {
+      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      await store.orders.markCreated(order.orderNum, { platOrderNum: 'PLAT3' }, later(1));
+      assert.equal(await store.orders.transition(order.orderNum, ['creating', 'pending'], 'expired', {}, later(2)), 'pending');
+      assert.equal(await store.orders.transition(order.orderNum, ['creating', 'pending'], 'failed', {}, later(3)), undefined, 'expired does not become failed');
+      assert.equal(await store.orders.transition(order.orderNum, ['creating', 'pending', 'expired', 'failed'], 'paid', { method: 'VA_BCA' }, later(4)), 'expired');
+      assert.equal(await store.orders.transition(order.orderNum, ['creating', 'pending'], 'expired', {}, later(5)), undefined);
+      const paid = (await store.orders.get(order.orderNum))!;
+      assert.deepEqual([paid.status, paid.method], ['paid', 'VA_BCA']);
+    });
+
+    test('a known value is never overwritten with an absent one', async () => {
+      const { order } = await store.orders.insertCreating(newOrder({ method: 'VA_BNI' }), T0, later(30_000));
+      await store.orders.markCreated(order.orderNum, { platOrderNum: 'PLAT4', vaNumber: '123' }, later(1));
+      await store.orders.transition(order.orderNum, ['pending'], 'paid', { platOrderNum: undefined, vaNumber: undefined }, later(2));
+      const paid = (await store.orders.get(order.orderNum))!;
+      assert.deepEqual([paid.platOrderNum, paid.vaNumber, paid.method], ['PLAT4', '123', 'VA_BNI']);
+    });
+
+    test('fulfilment: one run at a time, attempts counted, done once', async () => {
+      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(1), later(60_000)), undefined, 'not paid yet');
+      await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(2));
+      const claims = await Promise.all(Array.from({ length: 5 }, () => store.orders.claimFulfilment(order.orderNum, later(3), later(60_000))));
+      assert.deepEqual(claims.filter((claim) => claim !== undefined), [1]);
+      await store.orders.failFulfilment(order.orderNum, later(4), 'Error: backend down');
+      assert.equal((await store.orders.get(order.orderNum))!.fulfilError, 'Error: backend down');
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(5), later(60_000)), 2);
+      await store.orders.completeFulfilment(order.orderNum, later(6));
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(7), later(60_000)), undefined, 'fulfilled: never again');
+      const done = (await store.orders.get(order.orderNum))!;
+      assert.deepEqual(done.fulfilledAt, later(6));
+      assert.equal(done.fulfilAttempts, 2);
+    });
+
+    test('a fulfilment lease that runs out (crashed process) can be taken over', async () => {
+      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(1));
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(2), later(10_000)), 1);
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(5_000), later(20_000)), undefined);
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(10_001), later(20_000)), 2);
+    });
+
+    test('status checks are throttled per order', async () => {
+      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      assert.equal(await store.orders.claimCheck(order.orderNum, later(0), later(-10_000)), true);
+      assert.equal(await store.orders.claimCheck(order.orderNum, later(5_000), later(-5_000)), false);
+      assert.equal(await store.orders.claimCheck(order.orderNum, later(10_001), later(1)), true);
+    });
+
+    test('reconcile lists: pending past expiry, stuck creations, unfulfilled payments', async () => {
+      const pendingOld = (await store.orders.insertCreating(newOrder(), T0, later(1))).order;
+      await store.orders.markCreated(pendingOld.orderNum, { platOrderNum: 'P1', expiresAt: later(60_000) }, later(1));
+      const pendingNew = (await store.orders.insertCreating(newOrder(), T0, later(1))).order;
+      await store.orders.markCreated(pendingNew.orderNum, { platOrderNum: 'P2', expiresAt: later(600_000) }, later(1));
+      const stuck = (await store.orders.insertCreating(newOrder(), T0, later(1_000))).order;
+      const fresh = (await store.orders.insertCreating(newOrder(), later(100_000), later(200_000))).order;
+      const paid = (await store.orders.insertCreating(newOrder(), T0, later(1))).order;
+      await store.orders.transition(paid.orderNum, ['creating'], 'paid', {}, later(2));
+
+      const now = later(120_000);
+      assert.deepEqual((await store.orders.listPendingPastExpiry(now, 10)).map((o) => o.orderNum), [pendingOld.orderNum]);
+      assert.deepEqual((await store.orders.listStuckCreating(now, later(50_000), 10)).map((o) => o.orderNum), [stuck.orderNum]);
+      assert.ok(!(await store.orders.listStuckCreating(now, later(150_000), 10)).some((o) => o.orderNum === fresh.orderNum), 'its lease is still held');
+      assert.deepEqual((await store.orders.listUnfulfilled(now, 10)).map((o) => o.orderNum), [paid.orderNum]);
+    });
+
+    test('the whole router on this store: create -> pay -> notify -> status', async () => {
+      const fresh = await engine.fresh();
+      const shop = await startHarness({ database: fresh.option });
+      try {
+        const created = await shop.createLink({ item: 'teh' });
+        assert.equal(created.status, 201);
+        await shop.payAtGateway(created.body.orderNum, 'QRIS');
+        await waitFor(() => shop.fulfilled.length === 1, 'onPaid');
+        const status = await shop.status(created.body.orderNum, created.body.statusToken);
+        assert.deepEqual([status.body.status, status.body.method, status.body.payMoney], ['paid', 'QRIS', '50000']);
+      } finally {
+        await shop.close();
+        await fresh.cleanup();
+      }
+    });
+  });
+}
+
+describe('PostgreSQL from an existing pool or Kysely instance', { skip: DATABASE_URL ? false : 'DATABASE_URL is not set' }, () => {
+  test('a merchant pool is used in its own schema and left open on close()', async () => {
+    const schema = newSchemaName();
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 3 });
+    try {
+      const store = createStore({ kind: 'postgres', pool, schema });
+      await store.migrate();
+      const { inserted } = await store.orders.insertCreating(newOrder(), T0, later(1));
+      assert.ok(inserted);
+      await store.close();
+      const tables = await pool.query('select table_name from information_schema.tables where table_schema = $1 order by 1', [schema]);
+      assert.ok(tables.rows.some((row: { table_name: string }) => row.table_name === 'paybutton_orders'));
+      const stillOpen = await pool.query('select 1 as one');
+      assert.equal(stillOpen.rows[0].one, 1);
+    } finally {
+      await dropSchema(DATABASE_URL!, schema);
+      await pool.end();
+    }
+  });
+
+  test('a Kysely instance is used as given', async () => {
+    const schema = newSchemaName();
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: DATABASE_URL, max: 2 }) }) });
+    try {
+      const store = createStore({ kind: 'kysely', db, engine: 'postgres', schema });
+      await store.migrate();
+      const { order } = await store.orders.insertCreating(newOrder(), T0, later(1));
+      assert.equal((await store.orders.get(order.orderNum))!.payMoney, '150000');
+      await store.close();
+    } finally {
+      await dropSchema(DATABASE_URL!, schema);
+      await db.destroy();
+    }
+  });
+});

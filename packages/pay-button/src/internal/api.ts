@@ -1,0 +1,125 @@
+/**
+ * The browser half of the plug-in's HTTP contract (`POST {endpoint}/links`, `POST {endpoint}/va`,
+ * `GET {endpoint}/orders/:orderNum?token=`). Answers are checked by hand rather than with zod (the
+ * zod entry would double the script-tag file): anything outside the contract becomes a
+ * {@link PayError}, never an exception of another kind and never trusted data.
+ */
+
+export type OrderState = 'pending' | 'paid' | 'expired' | 'failed';
+
+/** What `GET {endpoint}/orders/:orderNum` answers. */
+export interface Order {
+  orderNum: string;
+  status: OrderState;
+  /** Whole rupiah, as the plug-in sends it (`"150000"` or `150000`). */
+  payMoney: string | number;
+  method: string | null;
+  vaNumber?: string;
+  paidAt?: string;
+}
+
+/** What `POST {endpoint}/links` answers. */
+export interface PaymentLink {
+  orderNum: string;
+  url: string;
+  expiresAt: string;
+  statusToken: string;
+}
+
+/** What `POST {endpoint}/va` answers. */
+export interface VaOrder {
+  orderNum: string;
+  method: string;
+  vaNumber: string;
+  payMoney: string | number;
+  payFee: string | number;
+  expiresAt: string;
+  statusToken: string;
+}
+
+/**
+ * A failure, as `pay-error` reports it. `code` is the plug-in's error code when it sent one
+ * (`not_for_sale`, `rate_limited`, `gateway_unavailable`, `invalid_request`, ...), else ours:
+ * `network` (no answer, or none within 15 s), `bad_response` (an answer outside the
+ * contract), `not_found` (404: unknown order or wrong status token), `http_<status>` (an error
+ * without the contract's body), `invalid_config` (no `endpoint`).
+ */
+export interface PayError {
+  code: string;
+  retryable: boolean;
+  message: string;
+  /** HTTP status of the plug-in's answer, when there was one. */
+  status?: number | undefined;
+}
+
+/** A PayError (a plain object, so it is also the `pay-error` event's detail). */
+export function payError(code: string, retryable: boolean, status?: number, message = code): PayError {
+  return { code, retryable, message, status };
+}
+
+/** Any thrown value as a PayError. */
+export function toPayError(err: unknown): PayError {
+  return typeof (err as PayError)?.retryable === 'boolean' ? (err as PayError) : payError('unexpected', false, undefined, String(err));
+}
+
+export type Json = Record<string, unknown>;
+
+const STATES: unknown[] = ['pending', 'paid', 'expired', 'failed'];
+/** A whole number of rupiah, as a string or a number. */
+export const AMOUNT = /^\d+$/;
+
+/** True when every named field is a non-empty string. */
+export const strings = (body: Json, names: string) => names.split(' ').every((k) => typeof body[k] === 'string' && body[k]);
+
+export const isLink = (b: Json): boolean =>
+  strings(b, 'orderNum url expiresAt statusToken') && /^https?:\/\//i.test(b.url as string);
+export const isOrder = (b: Json): boolean =>
+  strings(b, 'orderNum') && STATES.includes(b.status) && AMOUNT.test(b.payMoney as string);
+
+/** Absolute base URL of the plug-in's routes, without a trailing slash. */
+export function endpointUrl(endpoint: string | undefined): string {
+  if (!endpoint) throw payError('invalid_config', false);
+  return new URL(endpoint, location.href).href.replace(/\/+$/, '');
+}
+
+/** The error an HTTP status and body stand for: the contract's `{ error: { code, message, retryable } }` when present. */
+export function errorOf(status: number, body: unknown): PayError {
+  const e = (body as { error?: Json } | null)?.error;
+  return e && strings(e, 'code')
+    ? payError(e.code as string, e.retryable === true, status, (e.message as string) || undefined)
+    : payError(status === 404 ? 'not_found' : `http_${status}`, status > 499 || status === 429, status);
+}
+
+/**
+ * One request of the contract: JSON in, JSON checked by `check` out, every failure a PayError.
+ * Its callers are `async` too, so that even a bad endpoint is a rejection, never a throw.
+ */
+export async function request<T>(url: string, check: (b: Json) => boolean, signal: AbortSignal, body?: Json): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: body ? 'POST' : 'GET',
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body && JSON.stringify(body),
+      // AbortSignal.any is recent (2024); without it a request has no timeout of its own.
+      signal: AbortSignal.any?.([signal, AbortSignal.timeout(15e3)]) ?? signal,
+    });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw payError('network', true);
+  }
+  const json = await res.json().catch(() => null);
+  if (!res.ok) throw errorOf(res.status, json);
+  if (!json || !check(json)) throw payError('bad_response', true, res.status);
+  return json;
+}
+
+/** `POST {endpoint}/links`: a payment link for a new (or, with the same key, the same) order. */
+export async function createLink(endpoint: string, body: Json, signal: AbortSignal): Promise<PaymentLink> {
+  return request(`${endpointUrl(endpoint)}/links`, isLink, signal, body);
+}
+
+/** `GET {endpoint}/orders/:orderNum?token=`: the order's status, the only source of truth. */
+export async function getOrder(endpoint: string, orderNum: string, token: string, signal: AbortSignal): Promise<Order> {
+  return request(`${endpointUrl(endpoint)}/orders/${encodeURIComponent(orderNum)}?token=${encodeURIComponent(token)}`, isOrder, signal);
+}

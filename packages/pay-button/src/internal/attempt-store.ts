@@ -1,0 +1,64 @@
+/**
+ * Attempts kept in `sessionStorage` (per tab, cleared with it) so the element can pick its order up
+ * after the page was left: a full-page redirect to the hosted page and back, or a reload of a page
+ * showing a VA number. Only the order number and its status token are needed; the outcome is
+ * always asked from the plug-in. Storage that throws (disabled, full, private mode) just means
+ * nothing is remembered.
+ */
+
+const KEY = 'paybutton:attempts';
+/** A day: longer than any payment window, short enough not to surprise. */
+const TTL_MS = 864e5;
+
+export interface StoredAttempt {
+  orderNum: string;
+  statusToken: string;
+  /** `endpoint` attribute of the element that made it. */
+  endpoint: string;
+  /** `item` attribute of the element that made it. */
+  item?: string | undefined;
+  /** Epoch ms, set by `saveAttempt`. */
+  savedAt?: number;
+  /** `<pay-va>` keeps its whole VA order so a reload shows the same number. */
+  va?: Record<string, unknown>;
+}
+
+function read(): StoredAttempt[] {
+  try {
+    const list = JSON.parse(sessionStorage.getItem(KEY)!) as StoredAttempt[];
+    return list.filter((e) => Date.now() - e.savedAt! < TTL_MS);
+  } catch {
+    return [];
+  }
+}
+
+function write(list: StoredAttempt[]): void {
+  try {
+    sessionStorage.setItem(KEY, JSON.stringify(list.slice(-10)));
+  } catch {
+    // Nothing to do: see the module comment.
+  }
+}
+
+/** Remembers an attempt (replacing an older entry for the same order). */
+export function saveAttempt(entry: StoredAttempt): void {
+  write([...read().filter((e) => e.orderNum !== entry.orderNum), { ...entry, savedAt: Date.now() }]);
+}
+
+/** The first stored attempt that matches, without removing it. */
+export function findAttempt(match: (e: StoredAttempt) => unknown): StoredAttempt | undefined {
+  return read().find(match);
+}
+
+/** Removes and returns the first stored attempt that matches, so that exactly one element claims it, once. */
+export function claimAttempt(match: (e: StoredAttempt) => unknown): StoredAttempt | undefined {
+  const list = read();
+  const entry = list.find(match);
+  if (entry) write(list.filter((e) => e !== entry));
+  return entry;
+}
+
+/** Forgets the attempt of this order. */
+export function dropAttempt(orderNum: string | undefined): void {
+  claimAttempt((e) => e.orderNum === orderNum);
+}

@@ -1,0 +1,72 @@
+/**
+ * English and Indonesian strings, and how an element finds its locale: the `locale` attribute,
+ * else the nearest `[lang]` ancestor, else `<html lang>`. Both languages ship in the script-tag
+ * file, so switching needs no network. `<pay-va>` adds its own strings (see its `strings`).
+ */
+
+export type Locale = 'en' | 'id';
+
+/** A table of strings per locale. */
+export type Strings<K extends string> = Record<Locale, Record<K, string>>;
+
+/** Strings of `<pay-button>`, and the outcome messages both elements say. */
+export const strings: Strings<
+  'pay' | 'opening' | 'open' | 'blocked' | 'checking' | 'paid' | 'pending' | 'expired' | 'failed' | 'cancelled' | 'error'
+> = {
+  en: {
+    pay: 'Pay',
+    opening: 'Opening the payment page…',
+    open: 'Pay in the new window.',
+    blocked: 'Pop-up blocked. Opening it here…',
+    checking: 'Checking the payment…',
+    paid: 'Paid. Thank you!',
+    pending: 'Awaiting payment.',
+    expired: 'Payment expired.',
+    failed: 'Payment failed.',
+    cancelled: 'Payment cancelled.',
+    error: 'Something went wrong. Try again.',
+  },
+  id: {
+    pay: 'Bayar',
+    opening: 'Membuka halaman pembayaran…',
+    open: 'Bayar di jendela baru.',
+    blocked: 'Pop-up diblokir. Membukanya di sini…',
+    checking: 'Memeriksa pembayaran…',
+    paid: 'Lunas. Terima kasih!',
+    pending: 'Menunggu pembayaran.',
+    expired: 'Waktu pembayaran habis.',
+    failed: 'Pembayaran gagal.',
+    cancelled: 'Pembayaran dibatalkan.',
+    error: 'Terjadi kesalahan. Coba lagi.',
+  },
+};
+
+export type MessageKey = keyof (typeof strings)['en'];
+
+/**
+ * The locale of `el`: its `locale` attribute, else the nearest `[lang]` (itself included), else
+ * `<html lang>`. `id`, `id-ID` and the legacy `in` mean Indonesian; anything else is English.
+ */
+export function localeOf(el: Element, explicit?: string | null): Locale {
+  const tag = explicit || el.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang;
+  return /^(id|in)\b/i.test(tag) ? 'id' : 'en';
+}
+
+const watched = new Set<{ requestUpdate(): void }>();
+let observer: MutationObserver | undefined;
+
+/**
+ * Re-render `el` whenever a `lang` attribute in the document changes, so a page that switches
+ * language (on `<html>` or on an ancestor) switches the element too. One observer serves all.
+ */
+export function watchLang(el: { requestUpdate(): void }, on: boolean): void {
+  if (on) watched.add(el);
+  else watched.delete(el);
+  if (!watched.size) {
+    observer?.disconnect();
+    observer = undefined;
+  } else if (!observer) {
+    observer = new MutationObserver(() => watched.forEach((w) => w.requestUpdate()));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'], subtree: true });
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Pure decisions of `<pay-button>`'s state machine, table-tested.
+ */
+import type { OrderState } from './api.ts';
+
+/** Reflected `state` of `<pay-button>`. */
+export type PayButtonState =
+  | 'idle' | 'loading' | 'open' | 'checking'
+  | 'paid' | 'pending' | 'expired' | 'failed' | 'cancelled' | 'error';
+
+/** States in which an attempt is in flight: clicks are ignored and the button is busy. */
+export function isBusy(state: string): boolean {
+  return state === 'loading' || state === 'open' || state === 'checking';
+}
+
+/**
+ * How the element learned that the customer left the payment page:
+ * - `return`: the plug-in's return page (popup message, or the `paybutton_order` redirect back);
+ * - `closed`: the popup was closed, or the page came back (Back button, bfcache) without a return.
+ */
+export type Via = 'return' | 'closed';
+
+export type Terminal = 'pay-success' | 'pay-pending' | 'pay-failure' | 'pay-cancel';
+
+/**
+ * The final state and event for the order's last known status. A pending order after a return
+ * means the customer chose to pay later (a VA number to pay at the ATM): `pending`. A pending order
+ * after the customer closed the window or came back without the return page: `cancelled`.
+ */
+export function outcome(status: OrderState, via: Via): [PayButtonState, Terminal] {
+  return status === 'paid'
+    ? ['paid', 'pay-success']
+    : status !== 'pending'
+      ? [status, 'pay-failure']
+      : via === 'return'
+        ? ['pending', 'pay-pending']
+        : ['cancelled', 'pay-cancel'];
+}
+
+/** Name of the query parameter the plug-in's return route adds when it redirects back. */
+export const RETURN_PARAM = 'paybutton_order';
+
+/** `href` without our `paybutton_order` parameter: the `returnTo` of a redirect flow. */
+export function withoutReturnParam(href: string): string {
+  const url = new URL(href);
+  url.searchParams.delete(RETURN_PARAM);
+  return url.href;
+}
+
+/**
+ * Whether a page load picks a stored attempt up, and how: `return` when the URL's
+ * `paybutton_order` names the stored order, `closed` when the customer came back with the Back
+ * button (no return), nothing otherwise (a fresh visit must not replay an old outcome).
+ */
+export function pickUp(returned: string | null, navigationType: string | undefined, storedOrder: string): Via | undefined {
+  if (returned) return returned === storedOrder ? 'return' : undefined;
+  return navigationType === 'back_forward' ? 'closed' : undefined;
+}

@@ -1,0 +1,43 @@
+/**
+ * Opening the payment window. The popup must be opened synchronously inside the click: Safari and
+ * in-app browsers drop `window.open` called after an `await`. So a same-origin `about:blank`
+ * placeholder opens at once (written with DOM calls: no inline script, nothing for a CSP to
+ * block) and is navigated when the plug-in answers. `noopener` is not used: it makes some browsers
+ * return `null`, and the plug-in's return page needs `window.opener` to report back.
+ */
+
+/**
+ * In-app browsers of social and messaging apps (Facebook and Messenger: `FBAN`/`FBAV`, Instagram, LINE, WhatsApp,
+ * TikTok, Snapchat, Pinterest, LinkedIn, WeChat, KakaoTalk, X/Twitter) and Android WebViews:
+ * popups there are blocked or open in a tab the customer cannot return from, so the element
+ * redirects instead.
+ */
+const IN_APP = /FBA[NV]|Instagram|\bLine\/|WhatsApp|TikTok|musical_ly|Bytedance|Snapchat|Pinterest|LinkedInApp|MicroMessenger|KAKAOTALK|Twitter|; ?wv\)/;
+
+export function isInAppBrowser(userAgent: string): boolean {
+  return IN_APP.test(userAgent);
+}
+
+/**
+ * Opens the placeholder window (480x720) saying `text`, or returns `null` when the browser blocked
+ * it (some blockers return a window that is already closed: that counts as blocked too).
+ */
+export function openPlaceholder(text: string, lang: string): Window | null {
+  let popup: Window | null = null;
+  try {
+    popup = open('', '', 'popup,width=480,height=720');
+  } catch {
+    // Some embedded browsers throw instead of returning null.
+  }
+  if (!popup || popup.closed) return null;
+  try {
+    const doc = popup.document;
+    doc.documentElement.lang = lang;
+    doc.title = doc.body.textContent = text;
+    // Through the CSSOM, which a CSP without 'unsafe-inline' styles still allows.
+    doc.body.style.cssText = 'font:1.2em/40vh system-ui,sans-serif;text-align:center';
+  } catch {
+    // A placeholder that cannot be written is still a usable window.
+  }
+  return popup;
+}

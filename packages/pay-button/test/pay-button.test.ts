@@ -1,0 +1,282 @@
+/**
+ * <pay-button> against the contract double: every state and event of the popup flow, its failures,
+ * and the one-terminal-event rule.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import '../src/define.ts';
+import type { PayButton } from '../src/index.ts';
+import { OpenSpy, Recorder, popupUrl, release, setStatus, stats, uniqueItem } from './helpers.ts';
+
+async function button(item: string, extra = html``): Promise<{ el: PayButton; rec: Recorder }> {
+  const el = await fixture<PayButton>(
+    html`<pay-button endpoint="/api" item=${item} method="VA_BCA" poll-interval="20" poll-timeout="300">Bayar${extra}</pay-button>`,
+  );
+  return { el, rec: new Recorder(el) };
+}
+
+const click = (el: PayButton) => el.shadowRoot!.querySelector('button')!.click();
+
+/** Sends the popup to the plug-in's return route, as the gateway does after the payment page. */
+function returnFrom(popup: Window, orderNum: string): void {
+  popup.location.href = `/api/return?orderNum=${encodeURIComponent(orderNum)}`;
+}
+
+describe('<pay-button> popup flow', () => {
+  let spy: OpenSpy;
+  beforeEach(() => (spy = new OpenSpy()));
+  afterEach(() => spy.restore());
+
+  it('opens the popup inside the click, navigates it once /links answers, and ends paid', async () => {
+    const item = uniqueItem('autopay');
+    const { el, rec } = await button(item);
+    el.fields = { quantity: 2, idempotencyKey: 'must-not-override-the-key' };
+
+    click(el);
+    // Synchronously, before any network answer: the placeholder is open and the element is loading.
+    expect(spy.windows).to.have.length(1);
+    expect(spy.last.location.href).to.equal('about:blank');
+    expect(el.state).to.equal('loading');
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy')).to.equal('true');
+    expect(el.shadowRoot!.querySelector('[part=spinner]')).to.exist;
+
+    const open = await rec.next('pay-open');
+    expect(open.detail).to.include({ mode: 'popup' });
+    expect(open.detail.url).to.match(/\/api\/__gateway\?orderNum=/);
+    const success = await rec.settle();
+
+    expect(success.type).to.equal('pay-success');
+    expect(success.detail).to.include({ orderNum: open.detail.orderNum, status: 'paid', payMoney: '150000' });
+    expect(rec.names).to.deep.equal(['pay-click', 'pay-open', 'pay-success']);
+    expect(rec.states).to.deep.equal(['idle', 'loading', 'open', 'checking', 'paid']);
+    expect(el.matches(':state(paid)')).to.be.true;
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Paid. Thank you!');
+
+    const s = await stats(item);
+    expect(s.links).to.equal(1);
+    expect(s.gets).to.be.greaterThan(0);
+    const body = s.bodies[0]!;
+    expect(body).to.include({ item, method: 'VA_BCA', quantity: 2 });
+    expect(body.idempotencyKey).to.match(/^[0-9a-f]{32}$/);
+    expect(body).not.to.have.property('returnTo');
+  });
+
+  it('every event bubbles and is composed, and pay-click is cancelable', async () => {
+    const item = uniqueItem('autopay');
+    const { el, rec } = await button(item);
+    click(el);
+    await rec.settle();
+    for (const e of rec.events) expect([e.type, e.bubbles, e.composed]).to.deep.equal([e.type, true, true]);
+    expect(rec.of('pay-click')!.cancelable).to.be.true;
+    expect(rec.of('pay-click')!.detail).to.deep.equal({ item, method: 'VA_BCA' });
+  });
+
+  it('a pending order after the return is polled with backoff, then ends pending', async () => {
+    const item = uniqueItem();
+    const { el, rec } = await button(item);
+    click(el);
+    const { detail } = await rec.next('pay-open');
+    returnFrom(spy.last, detail.orderNum);
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-pending');
+    expect(end.detail).to.include({ orderNum: detail.orderNum, status: 'pending' });
+    expect(rec.states).to.deep.equal(['idle', 'loading', 'open', 'checking', 'pending']);
+    expect((await stats(item)).gets).to.be.greaterThan(1);
+  });
+
+  it('keeps polling while pending and ends paid when the payment lands', async () => {
+    const item = uniqueItem();
+    const { el, rec } = await button(item);
+    el.pollTimeout = 8000;
+    click(el);
+    const { detail } = await rec.next('pay-open');
+    returnFrom(spy.last, detail.orderNum);
+    await waitUntil(async () => el.state === 'checking' && (await stats(item)).gets > 1, 'never polled twice');
+    await setStatus(detail.orderNum, 'paid');
+    expect((await rec.settle()).type).to.equal('pay-success');
+  });
+
+  for (const status of ['expired', 'failed'] as const) {
+    it(`an ${status} order ends in pay-failure and state ${status}`, async () => {
+      const { el, rec } = await button(uniqueItem());
+      click(el);
+      const { detail } = await rec.next('pay-open');
+      await setStatus(detail.orderNum, status);
+      returnFrom(spy.last, detail.orderNum);
+      const end = await rec.settle();
+      expect(end.type).to.equal('pay-failure');
+      expect(end.detail.status).to.equal(status);
+      expect(el.state).to.equal(status);
+      expect(el.matches(`:state(${status})`)).to.be.true;
+    });
+  }
+
+  it('the customer closing the popup ends in pay-cancel', async () => {
+    const { el, rec } = await button(uniqueItem());
+    click(el);
+    const { detail } = await rec.next('pay-open');
+    await popupUrl(spy.last);
+    spy.last.close();
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-cancel');
+    expect(end.detail).to.deep.equal({ orderNum: detail.orderNum, reason: 'closed' });
+    expect(rec.states).to.deep.equal(['idle', 'loading', 'open', 'checking', 'cancelled']);
+  });
+
+  it('a popup closed after paying (before the return) still ends paid: the status decides', async () => {
+    const { el, rec } = await button(uniqueItem());
+    click(el);
+    const { detail } = await rec.next('pay-open');
+    await setStatus(detail.orderNum, 'paid');
+    spy.last.close();
+    expect((await rec.settle()).type).to.equal('pay-success');
+  });
+
+  it('closing the placeholder before /links answers cancels, and the late answer changes nothing', async () => {
+    const item = uniqueItem('hold');
+    const { el, rec } = await button(item);
+    click(el);
+    await waitUntil(async () => (await stats(item)).links === 1);
+    spy.last.close();
+    const end = await rec.settle();
+    expect(end.detail).to.deep.equal({ orderNum: undefined, reason: 'closed' });
+    await release(item);
+    await waitUntil(async () => (await stats(item)).orders.length === 1, 'the held request was not answered');
+    await el.updateComplete;
+    expect(rec.terminal).to.have.length(1);
+    expect(rec.names).to.deep.equal(['pay-click', 'pay-cancel']);
+    expect(el.state).to.equal('cancelled');
+  });
+
+  it('ignores a return message from a foreign origin, and one from the right origin but another window', async () => {
+    const { el, rec } = await button(uniqueItem());
+    click(el);
+    const { detail } = await rec.next('pay-open');
+    const foreignHost = location.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+    const seen: MessageEvent[] = [];
+    addEventListener('message', (e) => seen.push(e));
+
+    spy.last.location.href = `${location.protocol}//${foreignHost}:${location.port}/api/__foreign-return?orderNum=${detail.orderNum}`;
+    await waitUntil(() => seen.some((e) => e.origin.includes(foreignHost)), 'the foreign page never posted');
+    postMessage({ type: 'paybutton:return', orderNum: detail.orderNum }, location.origin);
+    await waitUntil(() => seen.some((e) => e.source === window), 'own message never arrived');
+
+    // Both were delivered to the element's listener too (it was registered first) and ignored.
+    expect(el.state).to.equal('open');
+    expect(rec.terminal).to.have.length(0);
+    spy.last.close();
+    expect((await rec.settle()).type).to.equal('pay-cancel');
+  });
+
+  it('a double click makes one /links call and one attempt', async () => {
+    const item = uniqueItem('autopay');
+    const { el, rec } = await button(item);
+    const inner = el.shadowRoot!.querySelector('button')!;
+    inner.click();
+    inner.click();
+    expect(el.pay()).to.be.false;
+    await rec.settle();
+    expect((await stats(item)).links).to.equal(1);
+    expect(spy.windows).to.have.length(1);
+    expect(rec.names.filter((n) => n === 'pay-click')).to.have.length(1);
+  });
+
+  it('a cancelled pay-click starts nothing', async () => {
+    const item = uniqueItem();
+    const { el, rec } = await button(item);
+    el.addEventListener('pay-click', (e) => e.preventDefault());
+    click(el);
+    expect(el.pay()).to.be.false;
+    expect(spy.windows).to.have.length(0);
+    expect(el.state).to.equal('idle');
+    expect(rec.names).to.deep.equal(['pay-click', 'pay-click']);
+    expect((await stats(item)).links).to.equal(0);
+  });
+
+  it('a /links error closes the placeholder and ends in pay-error with the plug-in code', async () => {
+    const item = uniqueItem('sold-out');
+    const { el, rec } = await button(item);
+    click(el);
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-error');
+    expect(end.detail).to.include({ code: 'not_for_sale', retryable: false, status: 409, message: 'This item is not for sale.' });
+    expect(spy.last.closed).to.be.true;
+    expect(rec.states).to.deep.equal(['idle', 'loading', 'error']);
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Something went wrong. Try again.');
+  });
+
+  it('without an endpoint it ends in pay-error invalid_config and closes the placeholder', async () => {
+    const el = await fixture<PayButton>(html`<pay-button item="x"></pay-button>`);
+    const rec = new Recorder(el);
+    click(el);
+    expect((await rec.settle()).detail).to.include({ code: 'invalid_config', retryable: false });
+    expect(spy.last.closed).to.be.true;
+  });
+
+  it('an answer outside the contract is a retryable bad_response', async () => {
+    const { el, rec } = await button(uniqueItem('garbage'));
+    click(el);
+    expect((await rec.settle()).detail).to.include({ code: 'bad_response', retryable: true });
+  });
+
+  it('a retry after a retryable error reuses the idempotency key; a new attempt does not', async () => {
+    const item = uniqueItem('down');
+    const { el, rec } = await button(item);
+    click(el);
+    expect((await rec.settle()).detail).to.include({ code: 'gateway_unavailable', retryable: true, status: 503 });
+    rec.events.length = 0;
+    click(el);
+    await rec.settle();
+    const [first, second] = (await stats(item)).bodies;
+    expect(second!.idempotencyKey).to.equal(first!.idempotencyKey);
+
+    // A fresh attempt (after reset, or after an outcome) gets a fresh key.
+    el.reset();
+    rec.events.length = 0;
+    click(el);
+    await rec.settle();
+    expect((await stats(item)).bodies[2]!.idempotencyKey).not.to.equal(first!.idempotencyKey);
+  });
+
+  it('reset() during an attempt closes the popup and cancels with reason reset', async () => {
+    const { el, rec } = await button(uniqueItem());
+    click(el);
+    const { detail } = await rec.next('pay-open');
+    el.reset();
+    expect(rec.terminal.map((e) => [e.type, e.detail])).to.deep.equal([['pay-cancel', { orderNum: detail.orderNum, reason: 'reset' }]]);
+    expect(el.state).to.equal('idle');
+    await waitUntil(() => spy.last.closed, 'popup left open');
+  });
+
+  it('clicks while in flight bring the popup forward and are otherwise ignored; disabled and paid ignore clicks', async () => {
+    const item = uniqueItem('autopay');
+    const { el, rec } = await button(item);
+    el.disabled = true;
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('button')!.disabled).to.be.true;
+    expect(el.pay()).to.be.false;
+    el.disabled = false;
+    await el.updateComplete;
+    click(el);
+    await rec.settle();
+    expect(el.state).to.equal('paid');
+    expect(el.pay()).to.be.false;
+    expect(el.shadowRoot!.querySelector('button')!.getAttribute('aria-disabled')).to.equal('true');
+    expect((await stats(item)).links).to.equal(1);
+  });
+
+  it('after an outcome other than paid, a click starts a new attempt', async () => {
+    const item = uniqueItem();
+    const { el, rec } = await button(item);
+    click(el);
+    await rec.next('pay-open');
+    spy.last.close();
+    await rec.settle();
+    rec.events.length = 0;
+    click(el);
+    expect(el.state).to.equal('loading');
+    await rec.next('pay-open');
+    expect((await stats(item)).links).to.equal(2);
+    el.reset();
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * <pay-va>: operation 1 inline, against the contract double.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import '../src/define.ts';
+import type { PayVa } from '../src/index.ts';
+import { Recorder, setStatus, stats, uniqueItem } from './helpers.ts';
+
+async function va(item: string, method = 'VA_BCA', locale = 'en'): Promise<{ el: PayVa; rec: Recorder }> {
+  const el = await fixture<PayVa>(html`<pay-va endpoint="/api" item=${item} method=${method} locale=${locale} poll-interval="20"></pay-va>`);
+  return { el, rec: new Recorder(el) };
+}
+
+const shadow = (el: PayVa) => el.shadowRoot!;
+const part = (el: PayVa, name: string) => shadow(el).querySelector(`[part=${name}]`);
+const panelText = (el: PayVa) => part(el, 'panel')!.textContent!.replace(/\s+/g, ' ').trim();
+
+describe('<pay-va>', () => {
+  beforeEach(() => sessionStorage.clear());
+
+  it('creates the VA order on click and shows bank, number, amount, fee and a countdown, then ends paid', async () => {
+    const item = uniqueItem();
+    const { el, rec } = await va(item);
+    shadow(el).querySelector('button')!.click();
+    expect(el.state).to.equal('loading');
+    const open = await rec.next('pay-open');
+    expect(open.detail.mode).to.equal('inline');
+    await el.updateComplete;
+
+    expect(el.state).to.equal('pending');
+    expect(part(el, 'method')!.textContent).to.equal('BCA Virtual Account');
+    expect(part(el, 'number')!.textContent).to.equal(el.order!.vaNumber);
+    expect(panelText(el)).to.include('Virtual account number');
+    expect(panelText(el)).to.include('Amount Rp 150.000');
+    expect(panelText(el)).to.include('Fee Rp 4.000');
+    expect(part(el, 'countdown')!.textContent).to.match(/Pay within (59:[0-5]\d|1:00:00)/);
+    await expect(el).to.be.accessible();
+
+    await setStatus(open.detail.orderNum, 'paid');
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-success');
+    expect(end.detail).to.include({ orderNum: open.detail.orderNum, status: 'paid' });
+    expect(rec.states).to.deep.equal(['idle', 'loading', 'pending', 'paid']);
+    expect(el.matches(':state(paid)')).to.be.true;
+    await el.updateComplete;
+    expect(part(el, 'status')!.textContent).to.equal('Paid. Thank you!');
+    expect(part(el, 'countdown')).to.be.null;
+    const body = (await stats(item)).bodies[0]!;
+    expect(body).to.include({ item, method: 'VA_BCA' });
+    expect(body.idempotencyKey).to.match(/^[0-9a-f]{32}$/);
+  });
+
+  it('an expired order ends in pay-failure and offers a new number', async () => {
+    const { el, rec } = await va(uniqueItem());
+    el.create();
+    const open = await rec.next('pay-open');
+    await setStatus(open.detail.orderNum, 'expired');
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-failure');
+    expect(el.state).to.equal('expired');
+    await el.updateComplete;
+    expect(part(el, 'status')!.textContent).to.equal('Payment expired.');
+    expect(part(el, 'button')).to.exist;
+  });
+
+  it('shows the same order after a reload instead of creating another', async () => {
+    const item = uniqueItem();
+    const first = await va(item);
+    first.el.create();
+    const open = await first.rec.next('pay-open');
+    first.el.remove();
+
+    const second = await va(item, 'BCA'); // the alias names the same method
+    await second.el.updateComplete;
+    expect(second.el.state).to.equal('pending');
+    expect(second.el.order!.orderNum).to.equal(open.detail.orderNum);
+    expect((await stats(item)).va).to.equal(1);
+    await setStatus(open.detail.orderNum, 'paid');
+    expect((await second.rec.settle()).type).to.equal('pay-success');
+  });
+
+  it('restores when its properties are set after connecting, as React does', async () => {
+    const item = uniqueItem();
+    const first = await va(item);
+    first.el.create();
+    const open = await first.rec.next('pay-open');
+    first.el.remove();
+    const el = document.createElement('pay-va');
+    document.body.append(el);
+    Object.assign(el, { endpoint: '/api', item, method: 'VA_BCA', pollInterval: 20 });
+    try {
+      await waitUntil(() => el.order?.orderNum === open.detail.orderNum, 'not restored');
+      expect(el.state).to.equal('pending');
+    } finally {
+      el.remove();
+    }
+  });
+
+  it('copies the number (or selects it where the clipboard is unavailable)', async () => {
+    const { el, rec } = await va(uniqueItem());
+    el.create();
+    await rec.next('pay-open');
+    await el.updateComplete;
+    const copy = part(el, 'copy') as HTMLButtonElement;
+    expect(copy.getAttribute('aria-label')).to.equal('Copy: Virtual account number');
+    copy.click();
+    const number = el.order!.vaNumber;
+    await waitUntil(
+      () => part(el, 'status')!.textContent === 'Copied.' || getSelection()!.toString() === number,
+      'neither copied nor selected',
+    );
+    el.reset();
+  });
+
+  it('shows a QRIS payload as text in the qr slot, with a note, in Indonesian', async () => {
+    const { el, rec } = await va(uniqueItem(), 'QRIS', 'id');
+    el.create();
+    await rec.next('pay-open');
+    await el.updateComplete;
+    expect(part(el, 'method')!.textContent).to.equal('QRIS');
+    expect(panelText(el)).to.include('Kode QRIS');
+    expect(panelText(el)).to.include('Pindai kode QRIS');
+    const slot = shadow(el).querySelector('slot[name=qr]')!;
+    expect(slot.querySelector('[part=number]')!.textContent).to.match(/^000201/);
+    expect(panelText(el)).to.include('Jumlah Rp 150.000');
+    el.reset();
+    expect(el.state).to.equal('idle');
+  });
+
+  it('a refused order ends in pay-error, and a click tries again', async () => {
+    const item = uniqueItem('sold-out');
+    const { el, rec } = await va(item);
+    el.create();
+    const end = await rec.settle();
+    expect(end.detail).to.include({ code: 'not_for_sale', retryable: false });
+    expect(el.state).to.equal('error');
+    await el.updateComplete;
+    shadow(el).querySelector('button')!.click();
+    await waitUntil(async () => (await stats(item)).va === 2, 'no second request');
+  });
+
+  it('ignores clicks while creating or showing an order, and a cancelled pay-click', async () => {
+    const item = uniqueItem();
+    const { el, rec } = await va(item);
+    const cancel = (e: Event) => e.preventDefault();
+    el.addEventListener('pay-click', cancel);
+    expect(el.create()).to.be.false;
+    el.removeEventListener('pay-click', cancel);
+    expect(el.create()).to.be.true;
+    expect(el.create()).to.be.false;
+    await rec.next('pay-open');
+    expect(el.create()).to.be.false;
+    expect((await stats(item)).va).to.equal(1);
+    el.reset();
+  });
+});

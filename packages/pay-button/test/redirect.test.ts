@@ -1,0 +1,225 @@
+/**
+ * The full-page flow: a blocked popup or an in-app browser falls back to a redirect; the element
+ * keeps the attempt in sessionStorage, picks the order up when the page comes back (the return
+ * route's `?paybutton_order=`, or a bfcache restore) and asks the plug-in for the truth.
+ * `navigation.go` is watched instead of leaving the test page.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import '../src/define.ts';
+import type { PayButton } from '../src/index.ts';
+import { findAttempt, saveAttempt } from '../src/internal/attempt-store.ts';
+import { navigation } from '../src/internal/navigate.ts';
+import { Recorder, setStatus, stats, uniqueItem } from './helpers.ts';
+
+const realGo = navigation.go;
+const realOpen = window.open;
+let visited: string[];
+
+beforeEach(() => {
+  visited = [];
+  navigation.go = (url: string) => void visited.push(url);
+  sessionStorage.clear();
+});
+afterEach(() => {
+  navigation.go = realGo;
+  window.open = realOpen;
+  history.replaceState(null, '', location.pathname + location.search.replace(/[?&]paybutton_order=[^&]*/, ''));
+});
+
+async function button(item: string, mode = 'auto'): Promise<{ el: PayButton; rec: Recorder }> {
+  const el = await fixture<PayButton>(
+    html`<pay-button endpoint="/api" item=${item} mode=${mode} poll-interval="20" poll-timeout="300"></pay-button>`,
+  );
+  return { el, rec: new Recorder(el) };
+}
+
+const click = (el: PayButton) => el.shadowRoot!.querySelector('button')!.click();
+const status = (el: PayButton) => el.shadowRoot!.querySelector('[part=status]')!.textContent;
+
+/** A PageTransitionEvent as the browser fires it when it restores the page from the bfcache. */
+const restoreFromBfcache = () => dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+
+describe('<pay-button> full-page flow', () => {
+  it('a blocked popup (window.open returns null) falls back to a redirect and says so', async () => {
+    window.open = () => null;
+    const item = uniqueItem();
+    const { el, rec } = await button(item);
+    click(el);
+    const fallback = await rec.next('pay-fallback');
+    expect(fallback.detail).to.deep.equal({ from: 'popup', to: 'redirect', reason: 'popup-blocked' });
+    await el.updateComplete;
+    expect(status(el)).to.equal('Pop-up blocked. Opening it here…');
+
+    const open = await rec.next('pay-open');
+    expect(open.detail.mode).to.equal('redirect');
+    expect(open.cancelable).to.be.true;
+    expect(visited).to.deep.equal([open.detail.url]);
+    expect(el.state).to.equal('open');
+
+    // The attempt is remembered before leaving; the plug-in was told where to come back.
+    expect(findAttempt((e) => e.orderNum === open.detail.orderNum)).to.include({ endpoint: '/api', item });
+    expect((await stats(item)).bodies[0]!.returnTo).to.equal(location.href);
+  });
+
+  it('Back through the bfcache re-checks: unpaid ends in pay-cancel', async () => {
+    window.open = () => null;
+    const { el, rec } = await button(uniqueItem());
+    click(el);
+    const { detail } = await rec.next('pay-open');
+    restoreFromBfcache();
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-cancel');
+    expect(end.detail).to.deep.equal({ orderNum: detail.orderNum, reason: 'closed' });
+    expect(rec.states).to.deep.equal(['idle', 'loading', 'open', 'checking', 'cancelled']);
+    expect(findAttempt((e) => e.orderNum === detail.orderNum)).to.be.undefined;
+  });
+
+  it('Back through the bfcache after paying ends in pay-success', async () => {
+    window.open = () => null;
+    const { el, rec } = await button(uniqueItem());
+    click(el);
+    const { detail } = await rec.next('pay-open');
+    await setStatus(detail.orderNum, 'paid');
+    restoreFromBfcache();
+    expect((await rec.settle()).type).to.equal('pay-success');
+    expect(el.state).to.equal('paid');
+  });
+
+  it('a pageshow that is not a bfcache restore changes nothing', async () => {
+    window.open = () => null;
+    const { el, rec } = await button(uniqueItem());
+    click(el);
+    await rec.next('pay-open');
+    dispatchEvent(new PageTransitionEvent('pageshow', { persisted: false }));
+    await el.updateComplete;
+    expect(el.state).to.equal('open');
+    expect(rec.terminal).to.have.length(0);
+  });
+
+  it('an in-app browser goes straight to the redirect, without trying a popup', async () => {
+    let opened = 0;
+    window.open = (...args) => (opened++, realOpen.apply(window, args));
+    const ua = Object.getOwnPropertyDescriptor(Navigator.prototype, 'userAgent')!;
+    Object.defineProperty(navigator, 'userAgent', {
+      configurable: true,
+      get: () => 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 300.0.0',
+    });
+    try {
+      const { el, rec } = await button(uniqueItem());
+      click(el);
+      expect((await rec.next('pay-fallback')).detail.reason).to.equal('in-app-browser');
+      await rec.next('pay-open');
+      expect(opened).to.equal(0);
+      expect(visited).to.have.length(1);
+    } finally {
+      delete (navigator as unknown as Record<string, unknown>).userAgent;
+      expect(Object.getOwnPropertyDescriptor(Navigator.prototype, 'userAgent')).to.deep.equal(ua);
+    }
+  });
+
+  it('mode="redirect" never opens a popup and is not a fallback', async () => {
+    let opened = 0;
+    window.open = (...args) => (opened++, realOpen.apply(window, args));
+    const { el, rec } = await button(uniqueItem(), 'redirect');
+    click(el);
+    await rec.next('pay-open');
+    expect(opened).to.equal(0);
+    expect(rec.names).to.deep.equal(['pay-click', 'pay-open']);
+    expect(visited).to.have.length(1);
+  });
+
+  it('cancelling pay-open in the full-page flow leaves the navigation to the page', async () => {
+    const { el, rec } = await button(uniqueItem(), 'redirect');
+    el.addEventListener('pay-open', (e) => e.preventDefault());
+    click(el);
+    await rec.next('pay-open');
+    expect(visited).to.have.length(0);
+    expect(el.state).to.equal('open');
+  });
+});
+
+describe('<pay-button> coming back from the full-page flow', () => {
+  async function orderFor(item: string): Promise<{ orderNum: string; statusToken: string }> {
+    const res = await fetch('/api/links', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ item, idempotencyKey: crypto.randomUUID() }),
+    });
+    return res.json();
+  }
+
+  it('picks up the returning order from ?paybutton_order=, asks the plug-in, and cleans the URL', async () => {
+    const item = uniqueItem();
+    const order = await orderFor(item);
+    saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
+    await setStatus(order.orderNum, 'paid');
+    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}`);
+
+    const { el, rec } = await button(item);
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-success');
+    expect(end.detail.orderNum).to.equal(order.orderNum);
+    expect(el.state).to.equal('paid');
+    expect(location.search).not.to.include('paybutton_order');
+    expect(findAttempt((e) => e.orderNum === order.orderNum)).to.be.undefined;
+  });
+
+  it('picks the order up when the properties are set after connecting, as React does', async () => {
+    const item = uniqueItem();
+    const order = await orderFor(item);
+    saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
+    await setStatus(order.orderNum, 'paid');
+    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}`);
+    const el = document.createElement('pay-button');
+    const rec = new Recorder(el);
+    document.body.append(el);
+    el.endpoint = '/api';
+    el.item = item;
+    el.pollInterval = 20;
+    try {
+      expect((await rec.settle()).type).to.equal('pay-success');
+    } finally {
+      el.remove();
+    }
+  });
+
+  it('never trusts the query: the plug-in says pending, so the outcome is pending', async () => {
+    const item = uniqueItem();
+    const order = await orderFor(item);
+    saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
+    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}&status=paid`);
+    const { rec } = await button(item);
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-pending');
+    expect((await stats(item)).gets).to.be.greaterThan(0);
+  });
+
+  it('a paybutton_order it did not store is ignored: no request, no event', async () => {
+    const item = uniqueItem();
+    const order = await orderFor(item);
+    await setStatus(order.orderNum, 'paid');
+    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}`);
+    const { el, rec } = await button(item);
+    await el.updateComplete;
+    expect(el.state).to.equal('idle');
+    expect(rec.events).to.have.length(0);
+    expect((await stats(item)).gets).to.equal(0);
+  });
+
+  it('only the element with the same endpoint and item claims the order, once', async () => {
+    const item = uniqueItem();
+    const order = await orderFor(item);
+    saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
+    await setStatus(order.orderNum, 'paid');
+    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}`);
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <pay-button endpoint="/api" item="other" poll-interval="20"></pay-button>
+      <pay-button endpoint="/api" item=${item} poll-interval="20"></pay-button>
+      <pay-button endpoint="/api" item=${item} poll-interval="20"></pay-button>
+    </div>`);
+    const [other, first, second] = [...wrapper.querySelectorAll('pay-button')];
+    await waitUntil(() => first!.state === 'paid', 'the matching element did not pick the order up');
+    expect(other!.state).to.equal('idle');
+    expect(second!.state).to.equal('idle');
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * The element's own test double of the network: the plug-in's HTTP contract (issue 5), served by
+ * @web/test-runner's dev server, in memory. The demo and e2e suites run the real plug-in.
+ *
+ * Contract routes, under /api:
+ *   POST /api/links, POST /api/va, GET /api/orders/:orderNum?token=, GET /api/return?orderNum=
+ * What the item name asks for:
+ *   sold-out-*  -> 409 not_for_sale          down-*    -> 503 gateway_unavailable (retryable)
+ *   garbage-*   -> 201 outside the contract   hold-*    -> answers only after /api/__test/release
+ *   autopay-*   -> the fake hosted page pays the order at once and goes to the return route
+ * Test controls (never part of the contract):
+ *   POST /api/__test/orders/:orderNum {status}   GET /api/__test/stats?item=
+ *   POST /api/__test/release?item=               GET /api/__gateway?orderNum= (fake hosted page)
+ *   GET /api/__foreign-return?orderNum=          (a return page that posts to any origin)
+ *   GET /pages/plain.html?item=&endpoint=        (nothing but the script tag and the tag)
+ *   GET /pages/csp.html?item=                    (the same with a strict Content-Security-Policy)
+ */
+import { randomBytes } from 'node:crypto';
+
+const FIXTURES = '/packages/pay-button/test/fixtures';
+const DIST = '/packages/pay-button/dist';
+
+/** script-src 'self' with no unsafe-inline and no unsafe-eval; styles and everything else too. */
+export const STRICT_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'";
+
+export function contractDouble() {
+  const orders = new Map(); // orderNum -> order
+  const byKey = new Map(); // idempotencyKey -> orderNum
+  const stats = new Map(); // item -> { links, va, gets, bodies }
+  const held = new Map(); // item -> [release functions]
+  let counter = 0;
+
+  const statsOf = (item = '') => {
+    if (!stats.has(item)) stats.set(item, { links: 0, va: 0, gets: 0, bodies: [] });
+    return stats.get(item);
+  };
+
+  const json = (ctx, status, body) => {
+    ctx.status = status;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify(body);
+  };
+  const fail = (ctx, status, code, retryable, message = code) => json(ctx, status, { error: { code, message, retryable } });
+  const page = (ctx, html, headers = {}) => {
+    for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
+    ctx.type = 'text/html';
+    ctx.body = `<!doctype html>${html}`;
+  };
+
+  async function readJson(ctx) {
+    const chunks = [];
+    for await (const chunk of ctx.req) chunks.push(chunk);
+    try {
+      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Answers for the scenario items; undefined means "behave normally". */
+  async function scenario(ctx, item) {
+    if (item.startsWith('hold-')) await new Promise((resolve) => held.set(item, [...(held.get(item) ?? []), resolve]));
+    if (item.startsWith('sold-out')) return fail(ctx, 409, 'not_for_sale', false, 'This item is not for sale.'), true;
+    if (item.startsWith('down')) return fail(ctx, 503, 'gateway_unavailable', true, 'The gateway is unavailable.'), true;
+    if (item.startsWith('garbage')) return json(ctx, 201, { hello: 'world' }), true;
+    return false;
+  }
+
+  function createOrder(ctx, body, kind) {
+    const existing = byKey.get(body.idempotencyKey);
+    if (existing) return orders.get(existing);
+    const orderNum = `T${Date.now().toString(36)}${++counter}`;
+    const method = body.method ?? null;
+    const order = {
+      orderNum,
+      token: randomBytes(12).toString('hex'),
+      status: 'pending',
+      item: body.item ?? '',
+      method,
+      payMoney: '150000',
+      payFee: '4000',
+      vaNumber: method === 'QRIS' ? '00020101021226610016ID.CO.QRIS.WWW0118936000000000000000' : `8808${String(counter).padStart(8, '0')}`,
+      expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+      returnTo: body.returnTo,
+      kind,
+    };
+    orders.set(orderNum, order);
+    byKey.set(body.idempotencyKey, orderNum);
+    return order;
+  }
+
+  const publicOrder = (o) => ({
+    orderNum: o.orderNum,
+    status: o.status,
+    payMoney: o.payMoney,
+    method: o.method,
+    ...(o.method ? { vaNumber: o.vaNumber } : {}),
+    ...(o.paidAt ? { paidAt: o.paidAt } : {}),
+  });
+
+  return async function contract(ctx, next) {
+    const { path, method } = ctx;
+    const origin = `${ctx.protocol}://${ctx.host}`;
+
+    if (method === 'POST' && (path === '/api/links' || path === '/api/va')) {
+      const body = await readJson(ctx);
+      if (!body || typeof body.idempotencyKey !== 'string' || body.idempotencyKey.length < 16) {
+        return fail(ctx, 400, 'invalid_request', false, 'idempotencyKey: required');
+      }
+      const item = body.item ?? '';
+      const s = statsOf(item);
+      path === '/api/links' ? s.links++ : s.va++;
+      s.bodies.push(body);
+      if (await scenario(ctx, item)) return;
+      if (path === '/api/va') {
+        if (!body.method) return fail(ctx, 400, 'invalid_request', false, 'method: required');
+        const o = createOrder(ctx, body, 'va');
+        return json(ctx, 201, {
+          orderNum: o.orderNum, method: o.method, vaNumber: o.vaNumber, payMoney: o.payMoney,
+          payFee: o.payFee, expiresAt: o.expiresAt, statusToken: o.token,
+        });
+      }
+      const o = createOrder(ctx, body, 'link');
+      const auto = item.startsWith('autopay') ? '&auto=paid' : '';
+      return json(ctx, 201, {
+        orderNum: o.orderNum,
+        url: `${origin}/api/__gateway?orderNum=${o.orderNum}${auto}`,
+        expiresAt: o.expiresAt,
+        statusToken: o.token,
+      });
+    }
+
+    const status = /^\/api\/orders\/([^/]+)$/.exec(path);
+    if (method === 'GET' && status) {
+      const o = orders.get(decodeURIComponent(status[1]));
+      if (!o || ctx.query.token !== o.token) return fail(ctx, 404, 'not_found', false, 'No such order.');
+      statsOf(o.item).gets++;
+      return json(ctx, 200, publicOrder(o));
+    }
+
+    if (method === 'GET' && path === '/api/return') {
+      const o = orders.get(String(ctx.query.orderNum));
+      if (o?.returnTo) {
+        // Full-page flow: back to the page that started the payment (303, as the contract says).
+        const back = new URL(o.returnTo);
+        back.searchParams.set('paybutton_order', o.orderNum);
+        ctx.status = 303;
+        ctx.redirect(back.href);
+        return;
+      }
+      return page(ctx, `<title>Returning</title><script type="module" src="${FIXTURES}/return.js"></script>`);
+    }
+
+    if (method === 'GET' && path === '/api/__gateway') {
+      return page(ctx, `<title>Hosted payment page (test double)</title><h1>Pay</h1><script type="module" src="${FIXTURES}/gateway.js"></script>`);
+    }
+    if (method === 'GET' && path === '/api/__foreign-return') {
+      return page(ctx, `<title>Foreign</title><script type="module" src="${FIXTURES}/foreign.js"></script>`);
+    }
+
+    const control = /^\/api\/__test\/orders\/([^/]+)$/.exec(path);
+    if (method === 'POST' && control) {
+      const o = orders.get(decodeURIComponent(control[1]));
+      const body = await readJson(ctx);
+      if (!o || !['pending', 'paid', 'expired', 'failed'].includes(body?.status)) return fail(ctx, 404, 'not_found', false);
+      o.status = body.status;
+      if (o.status === 'paid') o.paidAt = new Date().toISOString();
+      return json(ctx, 200, publicOrder(o));
+    }
+    if (method === 'GET' && path === '/api/__test/stats') {
+      const s = statsOf(String(ctx.query.item ?? ''));
+      const list = [...orders.values()].filter((o) => o.item === String(ctx.query.item ?? '')).map(publicOrder);
+      return json(ctx, 200, { ...s, orders: list });
+    }
+    if (method === 'POST' && path === '/api/__test/release') {
+      const item = String(ctx.query.item);
+      (held.get(item) ?? []).forEach((release) => release());
+      held.delete(item);
+      return json(ctx, 200, { released: item });
+    }
+
+    if (method === 'GET' && (path === '/pages/plain.html' || path === '/pages/csp.html')) {
+      const item = String(ctx.query.item ?? 'autopay');
+      const tag = String(ctx.query.tag ?? 'pay-button');
+      const script = tag === 'pay-va' ? 'pay-va.js' : 'pay-button.js';
+      const attrs = tag === 'pay-va' ? ` method="VA_BCA" poll-interval="50"` : ` poll-interval="50"`;
+      const headers = path === '/pages/csp.html' ? { 'Content-Security-Policy': STRICT_CSP } : {};
+      // Nothing but the script tag and the element.
+      return page(
+        ctx,
+        `<script type="module" src="${DIST}/${script}"></script><${tag} endpoint="/api" item="${item}"${attrs}>Pay</${tag}>`,
+        headers,
+      );
+    }
+
+    return next();
+  };
+}

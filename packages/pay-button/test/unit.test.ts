@@ -1,0 +1,268 @@
+/**
+ * The pure decisions, table-tested: outcome, pick-up, backoff, in-app detection, locale, contract
+ * checks, error mapping, countdown, the attempt store, the define guard, the template minifier.
+ */
+import { expect, fixture, html } from '@open-wc/testing';
+import { errorOf, isLink, isOrder, toPayError } from '../src/internal/api.ts';
+import { claimAttempt, findAttempt, saveAttempt } from '../src/internal/attempt-store.ts';
+import { define } from '../src/internal/define.ts';
+import { localeOf } from '../src/internal/i18n.ts';
+import { newIdempotencyKey } from '../src/internal/idempotency.ts';
+import { isBusy, outcome, pickUp, withoutReturnParam } from '../src/internal/outcome.ts';
+import { backoff, pollOrder } from '../src/internal/poll.ts';
+import { isInAppBrowser } from '../src/internal/popup.ts';
+import { isVaOrder } from '../src/components/pay-va/va-api.ts';
+import { countdown, expiryOf, PayButton, PayVa } from '../src/index.ts';
+import '../src/define.ts';
+import { minifyCss, minifyHtml, minifyTemplates } from '../scripts/minify-templates.ts';
+import type { Order } from '../src/internal/api.ts';
+
+describe('outcome(status, via)', () => {
+  const table: [Order['status'], 'return' | 'closed', string, string][] = [
+    ['paid', 'return', 'paid', 'pay-success'],
+    ['paid', 'closed', 'paid', 'pay-success'],
+    ['pending', 'return', 'pending', 'pay-pending'],
+    ['pending', 'closed', 'cancelled', 'pay-cancel'],
+    ['expired', 'return', 'expired', 'pay-failure'],
+    ['expired', 'closed', 'expired', 'pay-failure'],
+    ['failed', 'return', 'failed', 'pay-failure'],
+    ['failed', 'closed', 'failed', 'pay-failure'],
+  ];
+  for (const [status, via, state, event] of table) {
+    it(`${status} after ${via} -> ${state} / ${event}`, () => expect(outcome(status, via)).to.deep.equal([state, event]));
+  }
+  it('busy states are exactly loading, open and checking', () => {
+    const all = ['idle', 'loading', 'open', 'checking', 'paid', 'pending', 'expired', 'failed', 'cancelled', 'error'];
+    expect(all.filter(isBusy)).to.deep.equal(['loading', 'open', 'checking']);
+  });
+});
+
+describe('pickUp(returned, navigationType, storedOrder)', () => {
+  const table: [string | null, string | undefined, string, string | undefined][] = [
+    ['A1', 'navigate', 'A1', 'return'],
+    ['A1', 'back_forward', 'A1', 'return'],
+    ['B2', 'navigate', 'A1', undefined],
+    [null, 'back_forward', 'A1', 'closed'],
+    [null, 'navigate', 'A1', undefined],
+    [null, 'reload', 'A1', undefined],
+    [null, undefined, 'A1', undefined],
+  ];
+  for (const [returned, nav, stored, expected] of table) {
+    it(`${returned} / ${nav} / ${stored} -> ${expected}`, () => expect(pickUp(returned, nav, stored)).to.equal(expected));
+  }
+  it('withoutReturnParam removes only paybutton_order', () => {
+    expect(withoutReturnParam('https://shop.test/cart?x=1&paybutton_order=A1#top')).to.equal('https://shop.test/cart?x=1#top');
+    expect(withoutReturnParam('https://shop.test/cart')).to.equal('https://shop.test/cart');
+  });
+});
+
+describe('backoff(n, base, cap, random)', () => {
+  it('doubles from base, is capped, and jitters between half and all of the delay', () => {
+    expect([0, 1, 2, 3, 4, 5].map((n) => backoff(n, 1000, 8000, 1))).to.deep.equal([1000, 2000, 4000, 8000, 8000, 8000]);
+    expect([0, 1, 2, 3].map((n) => backoff(n, 1000, 8000, 0))).to.deep.equal([500, 1000, 2000, 4000]);
+    for (let i = 0; i < 50; i++) {
+      const d = backoff(2, 100, 10_000);
+      expect(d).to.be.within(200, 400);
+    }
+  });
+
+  it('pollOrder stops on a final status, on `more`, and rethrows what is not retryable', async () => {
+    const signal = new AbortController().signal;
+    const answers: (Order | Error)[] = [
+      { orderNum: 'A', status: 'pending', payMoney: '1', method: null },
+      { code: 'network', retryable: true, message: 'network' } as unknown as Error,
+      { orderNum: 'A', status: 'paid', payMoney: '1', method: null },
+    ];
+    let calls = 0;
+    const get = async () => {
+      const a = answers[calls++]!;
+      if ('code' in a) throw a;
+      return a as Order;
+    };
+    expect((await pollOrder({ get, more: () => true, base: 1, cap: 2, signal })).status).to.equal('paid');
+    expect(calls).to.equal(3);
+
+    calls = 0;
+    expect((await pollOrder({ get, more: (n) => n < 1, base: 1, cap: 2, signal })).status).to.equal('pending');
+    expect(calls).to.equal(1);
+
+    const refused = { code: 'not_found', retryable: false, message: 'x' };
+    let caught: unknown;
+    await pollOrder({ get: () => Promise.reject(refused), more: () => true, base: 1, cap: 2, signal }).catch((e) => (caught = e));
+    expect(caught).to.equal(refused);
+  });
+
+  it('pollOrder stops when its attempt is aborted', async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const pending = pollOrder({
+      get: async () => (calls++, { orderNum: 'A', status: 'pending', payMoney: '1', method: null }),
+      more: () => true,
+      base: 5,
+      cap: 5,
+      signal: controller.signal,
+    });
+    controller.abort();
+    let caught: unknown;
+    await pending.catch((e) => (caught = e));
+    expect((caught as Error).name).to.equal('AbortError');
+    expect(calls).to.equal(1);
+  });
+});
+
+describe('isInAppBrowser(userAgent)', () => {
+  const inApp = [
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/442.0.0.41.114;FBBV/547367925]',
+    'Mozilla/5.0 (Linux; Android 14; SM-S918B Build/UP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/443.0.0.23.229;]',
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 309.0.2.18.103',
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Safari Line/13.17.0',
+    'Mozilla/5.0 (Linux; Android 13; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0 Mobile Safari/537.36 WhatsApp/2.23.25',
+    'Mozilla/5.0 (Linux; Android 12; V2111; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/108.0 Mobile Safari/537.36 musical_ly_2023201020 BytedanceWebview/d8a21c6',
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 TikTok 32.0.0',
+    'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/118.0 Mobile Safari/537.36 MicroMessenger/8.0.43',
+    'Mozilla/5.0 (Linux; Android 11; SM-A515F; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/96.0 Mobile Safari/537.36',
+  ];
+  const browsers = [
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1',
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36',
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:126.0) Gecko/20100101 Firefox/126.0',
+    'Mozilla/5.0 (Linux; Android 13; SM-S908B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/23.0 Chrome/115.0 Mobile Safari/537.36',
+  ];
+  for (const ua of inApp) it(`in-app: ${ua.slice(-40)}`, () => expect(isInAppBrowser(ua)).to.be.true);
+  for (const ua of browsers) it(`browser: ${ua.slice(-40)}`, () => expect(isInAppBrowser(ua)).to.be.false);
+});
+
+describe('localeOf(el, explicit)', () => {
+  it('maps id, id-ID and in to Indonesian, everything else to English', async () => {
+    const el = await fixture(html`<span></span>`);
+    const table: [string | undefined, string][] = [['id', 'id'], ['id-ID', 'id'], ['ID', 'id'], ['in', 'id'], ['en', 'en'], ['de', 'en'], ['idx', 'en'], ['', 'en']];
+    for (const [tag, locale] of table) expect([tag, localeOf(el, tag)]).to.deep.equal([tag, locale]);
+  });
+});
+
+describe('contract checks', () => {
+  const link = { orderNum: 'A1', url: 'https://pay.test/p?o=1', expiresAt: '2026-01-01T00:00:00Z', statusToken: 't' };
+  it('isLink accepts the contract and refuses a missing field or a non-http(s) url', () => {
+    expect(isLink(link)).to.be.true;
+    expect(isLink({ ...link, statusToken: '' })).to.be.false;
+    expect(isLink({ ...link, url: 'javascript:alert(1)' })).to.be.false;
+    expect(isLink({ ...link, url: 'data:text/html,x' })).to.be.false;
+    expect(isLink({ ...link, orderNum: 7 })).to.be.false;
+  });
+  it('isOrder wants a known status and a whole amount, as a string or a number', () => {
+    const order = { orderNum: 'A1', status: 'paid', payMoney: '150000', method: 'VA_BCA' };
+    expect(isOrder(order)).to.be.true;
+    expect(isOrder({ ...order, payMoney: 150000 })).to.be.true;
+    expect(isOrder({ ...order, status: 'PAID' })).to.be.false;
+    expect(isOrder({ ...order, payMoney: '150.000' })).to.be.false;
+    expect(isOrder({ ...order, payMoney: undefined })).to.be.false;
+  });
+  it('isVaOrder wants the number, the amounts and the token', () => {
+    const va = { orderNum: 'A1', method: 'VA_BCA', vaNumber: '8808', payMoney: '1', payFee: 0, expiresAt: 'x', statusToken: 't' };
+    expect(isVaOrder(va)).to.be.true;
+    expect(isVaOrder({ ...va, vaNumber: '' })).to.be.false;
+    expect(isVaOrder({ ...va, payFee: -1 })).to.be.false;
+  });
+  it('errorOf keeps the plug-in error, else names the HTTP status', () => {
+    expect(errorOf(429, { error: { code: 'rate_limited', message: 'Slow down', retryable: true } })).to.deep.equal({
+      code: 'rate_limited', retryable: true, message: 'Slow down', status: 429,
+    });
+    expect(errorOf(409, { error: { code: 'not_for_sale' } })).to.include({ code: 'not_for_sale', retryable: false, message: 'not_for_sale' });
+    expect(errorOf(404, null)).to.include({ code: 'not_found', retryable: false });
+    expect(errorOf(502, '<html>')).to.include({ code: 'http_502', retryable: true });
+    expect(errorOf(400, {})).to.include({ code: 'http_400', retryable: false });
+    expect(errorOf(429, null)).to.include({ retryable: true });
+  });
+  it('toPayError passes PayErrors through and wraps anything else', () => {
+    const e = { code: 'x', retryable: true, message: 'x' };
+    expect(toPayError(e)).to.equal(e);
+    expect(toPayError(new TypeError('boom'))).to.include({ code: 'unexpected', retryable: false, message: 'TypeError: boom' });
+  });
+  it('idempotency keys are 32 hex characters and do not repeat', () => {
+    const keys = new Set(Array.from({ length: 200 }, newIdempotencyKey));
+    expect(keys.size).to.equal(200);
+    for (const k of keys) expect(k).to.match(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe('countdown and expiryOf', () => {
+  it('formats MM:SS under an hour, H:MM:SS above, never negative, empty when unknown', () => {
+    expect(countdown(65_000, 0)).to.equal('01:05');
+    expect(countdown(3_600_000, 0)).to.equal('1:00:00');
+    expect(countdown(2 * 3_600_000 + 61_999, 0)).to.equal('2:01:01');
+    expect(countdown(0, 5000)).to.equal('');
+    expect(countdown(5000, 9000)).to.equal('00:00');
+    expect(countdown(NaN, 0)).to.equal('');
+  });
+  it('reads ISO 8601 and the wire yyyyMMddHHmmss (Jakarta, UTC+7)', () => {
+    expect(expiryOf('2026-03-01T10:00:00Z')).to.equal(Date.UTC(2026, 2, 1, 10));
+    expect(expiryOf('20260301170000')).to.equal(Date.UTC(2026, 2, 1, 10));
+    expect(expiryOf('soon')).to.be.NaN;
+  });
+});
+
+describe('attempt store', () => {
+  beforeEach(() => sessionStorage.clear());
+  it('claims an attempt once, and forgets attempts older than a day', () => {
+    saveAttempt({ orderNum: 'A', statusToken: 't', endpoint: '/pay', item: 'x' });
+    expect(findAttempt((e) => e.orderNum === 'A')).to.include({ statusToken: 't' });
+    expect(claimAttempt((e) => e.orderNum === 'A')).to.include({ orderNum: 'A' });
+    expect(claimAttempt((e) => e.orderNum === 'A')).to.be.undefined;
+
+    sessionStorage.setItem('paybutton:attempts', JSON.stringify([{ orderNum: 'old', statusToken: 't', endpoint: '/pay', savedAt: Date.now() - 864e5 - 1 }]));
+    expect(findAttempt(() => true)).to.be.undefined;
+  });
+  it('treats broken or foreign storage content as empty', () => {
+    for (const junk of ['{', '"x"', '{"a":1}', '[null]']) {
+      sessionStorage.setItem('paybutton:attempts', junk);
+      expect(findAttempt(() => true)).to.be.undefined;
+    }
+    saveAttempt({ orderNum: 'B', statusToken: 't', endpoint: '/pay' });
+    expect(findAttempt((e) => e.orderNum === 'B')).to.exist;
+  });
+  it('keeps at most ten attempts', () => {
+    for (let i = 0; i < 12; i++) saveAttempt({ orderNum: `O${i}`, statusToken: 't', endpoint: '/pay' });
+    expect(findAttempt((e) => e.orderNum === 'O0')).to.be.undefined;
+    expect(findAttempt((e) => e.orderNum === 'O11')).to.exist;
+  });
+});
+
+describe('define guard', () => {
+  it('a second definition of the same class is a no-op, of another class a warning, never a throw', () => {
+    const warn = console.warn;
+    const warnings: unknown[][] = [];
+    console.warn = (...args: unknown[]) => void warnings.push(args);
+    try {
+      define('pay-button', PayButton);
+      define('pay-va', PayVa);
+      expect(warnings).to.have.length(0);
+      define('pay-button', class extends HTMLElement {});
+      expect(warnings).to.have.length(1);
+      expect(customElements.get('pay-button')).to.equal(PayButton);
+    } finally {
+      console.warn = warn;
+    }
+  });
+});
+
+describe('template minifier (build)', () => {
+  it('squeezes CSS without touching values', () => {
+    expect(minifyCss(`
+      :host([state='paid']) button {
+        padding: 0.5em 1.25em; /* two values */
+        font: 600 1.25em ui-monospace, monospace;
+      }
+      @media (prefers-reduced-motion: reduce) { [part='spinner'] { animation: none; } }
+    `)).to.equal(
+      ':host([state=paid]) button{padding:0.5em 1.25em;font:600 1.25em ui-monospace,monospace}@media (prefers-reduced-motion:reduce){[part=spinner]{animation:none}}',
+    );
+  });
+  it('squeezes HTML between tags, keeps spaces inside text', () => {
+    expect(minifyHtml('<p>\n  <b>a</b>\n  <i>b c</i>\n</p>')).to.equal('<p><b>a</b><i>b c</i></p>');
+  });
+  it('rewrites only the static parts of css`` and html`` templates, nested ones included', () => {
+    const source = 'const a = html`<p>\n  ${x ? html`<b>\n  y</b>` : `keep\n  this`}\n</p>`; const s = `not\n  a template`;';
+    expect(minifyTemplates(source)).to.equal('const a = html`<p> ${x ? html`<b> y</b>` : `keep\n  this`} </p>`; const s = `not\n  a template`;');
+  });
+});
