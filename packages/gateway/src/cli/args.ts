@@ -1,0 +1,135 @@
+/** Command-line parsing for `paybutton-gateway`: flags to a validated config, or a usage error. */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { DEFAULT_DATA_DIR } from '../options.ts';
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export type Command =
+  | { readonly kind: 'serve' }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'platform-key' }
+  | { readonly kind: 'merchant-create'; readonly merchantCode: string; readonly name?: string; readonly keysDir?: string }
+  | { readonly kind: 'merchant-list' };
+
+export interface CliConfig {
+  readonly command: Command;
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl?: string;
+  readonly databaseSchema?: string;
+  readonly platformKeyFile?: string;
+  readonly merchants: readonly { merchantCode: string; publicKeyFile: string }[];
+  readonly publicUrl?: string;
+  readonly sandbox: boolean;
+  readonly timeScale: number;
+  readonly logLevel?: string;
+}
+
+export const DEFAULT_PORT = 4000;
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  data: { type: 'string' },
+  'database-url': { type: 'string' },
+  'database-schema': { type: 'string' },
+  'platform-key': { type: 'string' },
+  merchant: { type: 'string', multiple: true },
+  'public-url': { type: 'string' },
+  sandbox: { type: 'boolean' },
+  'time-scale': { type: 'string' },
+  'log-level': { type: 'string' },
+  name: { type: 'string' },
+  'keys-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+const flagsSchema = z.object({
+  port: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65_535, { error: 'must be from 0 to 65535' }),
+  host: z.string().min(1),
+  timeScale: z.coerce.number({ error: 'must be a number' }).positive({ error: 'must be more than 0' }).max(1_000),
+  publicUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).optional(),
+  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' }).optional(),
+  databaseSchema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: 'must be a plain identifier' }).optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+});
+
+function parseMerchantFlag(value: string): { merchantCode: string; publicKeyFile: string } {
+  const at = value.indexOf('=');
+  if (at <= 0 || at === value.length - 1) throw new UsageError(`--merchant must be CODE=PUBLIC_KEY_FILE, got "${value}"`);
+  return { merchantCode: value.slice(0, at), publicKeyFile: value.slice(at + 1) };
+}
+
+function commandOf(positionals: string[], values: { name?: string; 'keys-dir'?: string }): Command {
+  const [first, second, third, ...rest] = positionals;
+  if (first === undefined || first === 'serve') {
+    if (positionals.length > 1) throw new UsageError(`unexpected argument "${second}"`);
+    return { kind: 'serve' };
+  }
+  if (first === 'help') return { kind: 'help' };
+  if (first === 'platform-key') {
+    if (positionals.length > 1) throw new UsageError(`unexpected argument "${second}"`);
+    return { kind: 'platform-key' };
+  }
+  if (first === 'merchant') {
+    if (second === 'list' && third === undefined) return { kind: 'merchant-list' };
+    if (second === 'create') {
+      if (third === undefined) throw new UsageError('merchant create needs a merchant code: paybutton-gateway merchant create CODE');
+      if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      return {
+        kind: 'merchant-create',
+        merchantCode: third,
+        ...(values.name !== undefined ? { name: values.name } : {}),
+        ...(values['keys-dir'] !== undefined ? { keysDir: values['keys-dir'] } : {}),
+      };
+    }
+    throw new UsageError('merchant needs a subcommand: create CODE, or list');
+  }
+  throw new UsageError(`unknown command "${first}"`);
+}
+
+/** Parse argv (without `node` and the script) and the environment. */
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliConfig {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const command: Command = values.help ? { kind: 'help' } : values.version ? { kind: 'version' } : commandOf(positionals, values);
+  const flags = flagsSchema.safeParse({
+    port: values.port ?? env.PORT ?? DEFAULT_PORT,
+    host: values.host ?? '127.0.0.1',
+    timeScale: values['time-scale'] ?? 1,
+    publicUrl: values['public-url'],
+    databaseUrl: values['database-url'] ?? (env.DATABASE_URL || undefined),
+    databaseSchema: values['database-schema'],
+    logLevel: values['log-level'],
+  });
+  if (!flags.success) {
+    const issue = flags.error.issues[0];
+    const flag = String(issue?.path[0] ?? '').replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+    throw new UsageError(`--${flag} ${issue?.message ?? 'is invalid'}`);
+  }
+  return {
+    command,
+    port: flags.data.port,
+    host: flags.data.host,
+    dataDir: values.data ?? DEFAULT_DATA_DIR,
+    ...(flags.data.databaseUrl ? { databaseUrl: flags.data.databaseUrl } : {}),
+    ...(flags.data.databaseSchema ? { databaseSchema: flags.data.databaseSchema } : {}),
+    ...(values['platform-key'] ? { platformKeyFile: values['platform-key'] } : {}),
+    merchants: (values.merchant ?? []).map(parseMerchantFlag),
+    ...(flags.data.publicUrl ? { publicUrl: flags.data.publicUrl } : {}),
+    sandbox: values.sandbox ?? false,
+    timeScale: flags.data.timeScale,
+    ...(flags.data.logLevel ? { logLevel: flags.data.logLevel } : {}),
+  };
+}

@@ -1,0 +1,84 @@
+/** The CLI's one-shot commands: create a merchant, list merchants, print the platform key. */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { generateKeyPair, merchantCodeField, parseWith } from '@paybutton/protocol/node';
+import { MerchantRegistrationError, registerMerchant } from '../domain/merchants.ts';
+import { SQLITE_FILE_NAME } from '../options.ts';
+import type { DatabaseConfig } from '../store/database.ts';
+import { findMerchant, listMerchants } from '../store/merchants.ts';
+import { openStore } from '../store/open.ts';
+import { countOrders } from '../store/orders.ts';
+import { UsageError, type CliConfig } from './args.ts';
+import { loadOrCreatePlatformKey, writeNewFile } from './key-files.ts';
+
+export type Output = (line: string) => void;
+
+export function databaseConfigOf(config: CliConfig): DatabaseConfig {
+  if (config.databaseUrl) {
+    return { kind: 'postgres', url: config.databaseUrl, ...(config.databaseSchema ? { schema: config.databaseSchema } : {}) };
+  }
+  return { kind: 'sqlite', file: join(resolve(config.dataDir), SQLITE_FILE_NAME) };
+}
+
+export function printPlatformKey(config: CliConfig, out: Output): void {
+  const key = loadOrCreatePlatformKey({ dataDir: config.dataDir, ...(config.platformKeyFile ? { platformKeyFile: config.platformKeyFile } : {}) });
+  out(key.publicKeyPem.trimEnd());
+}
+
+/** Codes that name key files safely; the wire allows more, but no path separators reach a file name. */
+const FILE_SAFE_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export async function createMerchant(config: CliConfig, command: { merchantCode: string; name?: string; keysDir?: string }, out: Output): Promise<void> {
+  const code = parseWith(merchantCodeField, command.merchantCode);
+  if (!code.ok) throw new UsageError(`merchant create: CODE ${code.issues[0]?.message ?? 'is invalid'}`);
+  if (!FILE_SAFE_CODE.test(command.merchantCode)) {
+    throw new UsageError("merchant create: CODE must be letters, digits, '.', '_' or '-' (it names the key files)");
+  }
+  const keysDir = resolve(command.keysDir ?? join(config.dataDir, 'merchants'));
+  const privateFile = join(keysDir, `${command.merchantCode}-private.pem`);
+  const publicFile = join(keysDir, `${command.merchantCode}-public.pem`);
+  const database = await openStore(databaseConfigOf(config));
+  try {
+    if (await findMerchant(database.db, command.merchantCode)) {
+      throw new UsageError(`merchant ${command.merchantCode} already exists; to rotate its key, start the gateway with --merchant ${command.merchantCode}=NEW_PUBLIC_KEY_FILE`);
+    }
+    const pair = generateKeyPair();
+    mkdirSync(keysDir, { recursive: true, mode: 0o700 });
+    if (!writeNewFile(privateFile, pair.privateKey, 0o600)) throw new UsageError(`${privateFile} already exists; not overwriting it`);
+    writeNewFile(publicFile, pair.publicKey, 0o644);
+    try {
+      await registerMerchant(database.db, { merchantCode: command.merchantCode, publicKey: pair.publicKey, name: command.name }, Date.now());
+    } catch (error) {
+      if (error instanceof MerchantRegistrationError) throw new UsageError(error.message);
+      throw error;
+    }
+  } finally {
+    await database.close();
+  }
+  const platform = loadOrCreatePlatformKey({ dataDir: config.dataDir, ...(config.platformKeyFile ? { platformKeyFile: config.platformKeyFile } : {}) });
+  out(`Merchant ${command.merchantCode} created${command.name ? ` (${command.name})` : ''}.`);
+  out(`  private key (keep secret, sign requests with it): ${privateFile}`);
+  out(`  public key (registered with the gateway):         ${publicFile}`);
+  out(`  platform public key (verify platSign with it):     ${join(resolve(config.dataDir), 'platform-public.pem')}`);
+  if (platform.created) out(`  (a new platform key was generated in ${platform.file})`);
+}
+
+export async function printMerchants(config: CliConfig, out: Output): Promise<void> {
+  const database = await openStore(databaseConfigOf(config));
+  try {
+    const merchants = await listMerchants(database.db);
+    if (merchants.length === 0) {
+      out('No merchants yet. Create one: paybutton-gateway merchant create CODE');
+      return;
+    }
+    const rows = [['CODE', 'NAME', 'ORDERS', 'REGISTERED']];
+    for (const merchant of merchants) {
+      const orders = await countOrders(database.db, merchant.merchantCode);
+      rows.push([merchant.merchantCode, merchant.name ?? '-', String(orders), new Date(merchant.createdAt).toISOString()]);
+    }
+    const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+    for (const row of rows) out(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  } finally {
+    await database.close();
+  }
+}

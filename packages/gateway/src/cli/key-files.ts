@@ -1,0 +1,74 @@
+/**
+ * Key files on disk. Private keys are written with mode 0600 and never printed; the platform key
+ * is created on first start (exclusively, so two processes starting at once agree on one key).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createPublicKey } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { generateKeyPair } from '@paybutton/protocol/node';
+import { UsageError } from './args.ts';
+
+export const PLATFORM_PRIVATE_FILE = 'platform-private.pem';
+export const PLATFORM_PUBLIC_FILE = 'platform-public.pem';
+
+export interface PlatformKey {
+  readonly privateKeyPem: string;
+  readonly publicKeyPem: string;
+  readonly file: string;
+  readonly created: boolean;
+}
+
+function readKeyFile(file: string, flag: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new UsageError(`${flag}: cannot read ${file}${code ? ` (${code})` : ''}`);
+  }
+}
+
+function publicOf(privateKeyPem: string, file: string): string {
+  try {
+    return createPublicKey(privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+  } catch {
+    throw new UsageError(`--platform-key: ${file} does not hold a PEM private key`);
+  }
+}
+
+/** Write a new file only if it does not exist yet; false when it already did. */
+export function writeNewFile(file: string, content: string, mode: number): boolean {
+  try {
+    writeFileSync(file, content, { flag: 'wx', mode });
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** The platform key from `--platform-key`, or from the data dir, generated there when absent. */
+export function loadOrCreatePlatformKey(options: { platformKeyFile?: string; dataDir: string }): PlatformKey {
+  if (options.platformKeyFile) {
+    const file = resolve(options.platformKeyFile);
+    const privateKeyPem = readKeyFile(file, '--platform-key');
+    if (!/PRIVATE KEY/.test(privateKeyPem)) throw new UsageError(`--platform-key: ${file} does not hold a PEM private key`);
+    return { privateKeyPem, publicKeyPem: publicOf(privateKeyPem, file), file, created: false };
+  }
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = join(dataDir, PLATFORM_PRIVATE_FILE);
+  const pair = generateKeyPair();
+  const created = writeNewFile(file, pair.privateKey, 0o600);
+  const privateKeyPem = created ? pair.privateKey : readKeyFile(file, '--data');
+  const publicKeyPem = publicOf(privateKeyPem, file);
+  writeFileSync(join(dataDir, PLATFORM_PUBLIC_FILE), publicKeyPem, { mode: 0o644 });
+  return { privateKeyPem, publicKeyPem, file, created };
+}
+
+/** The public keys named by `--merchant CODE=FILE`. */
+export function readMerchantKeys(merchants: readonly { merchantCode: string; publicKeyFile: string }[]) {
+  return merchants.map((merchant) => ({
+    merchantCode: merchant.merchantCode,
+    publicKey: readKeyFile(resolve(merchant.publicKeyFile), `--merchant ${merchant.merchantCode}`),
+  }));
+}

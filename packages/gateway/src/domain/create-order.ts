@@ -1,0 +1,145 @@
+/**
+ * Creating an order (both endpoints) and fixing the method of a payment link: business rules the
+ * request schema cannot express (callback URL policy, amount limits per method), the fee, the
+ * payment code, and the insert whose unique indexes settle every race.
+ */
+import { customAlphabet } from 'nanoid';
+import type { MethodCode } from '@paybutton/protocol';
+import { uniqueViolation } from '../store/errors.ts';
+import { findMerchant } from '../store/merchants.ts';
+import { assignMethod, insertOrder } from '../store/orders.ts';
+import type { DomainContext } from './context.ts';
+import { DomainError, OrderNotFoundError, OrderNotPendingError } from './errors.ts';
+import { generatePaymentCode } from './payment-codes.ts';
+import { anyMethodAccepts, computeFee, describeLimit, isWithinLimit, overallRange } from './pricing.ts';
+import { readOrder } from './transitions.ts';
+import type { Merchant, Order, OrderKind } from './types.ts';
+
+/** 24 characters of 62: about 143 bits, not guessable, URL- and log-safe. */
+export const newPlatOrderNum = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 24);
+
+/** A random code colliding five times in a row means something else is wrong. */
+const CODE_ATTEMPTS = 5;
+
+export interface CreateOrderInput {
+  readonly kind: OrderKind;
+  readonly merchant: Merchant;
+  readonly orderNum: string;
+  readonly method: MethodCode | null;
+  readonly payMoney: number;
+  readonly productDetail: string;
+  readonly name: string;
+  readonly email: string;
+  readonly phone: string;
+  readonly notifyUrl: string;
+  readonly redirectUrl: string | null;
+  readonly expiryPeriod: number;
+  readonly requestDateTime: string;
+}
+
+function checkCallbackUrls(context: DomainContext, input: CreateOrderInput): void {
+  const production = !context.sandbox;
+  for (const [field, url] of [['notifyUrl', input.notifyUrl], ['redirectUrl', input.redirectUrl]] as const) {
+    if (url === null) continue;
+    const verdict = context.checkCallbackUrl(url, { production });
+    if (!verdict.ok) throw new DomainError('callback-url-refused', `${field}: ${verdict.reason}`, field);
+  }
+}
+
+function checkAmount(context: DomainContext, method: MethodCode | null, amount: number): void {
+  if (method) {
+    const limit = context.limits[method];
+    if (!isWithinLimit(limit, amount)) throw new DomainError('amount-out-of-range', describeLimit(method, limit), 'payMoney');
+    return;
+  }
+  if (!anyMethodAccepts(context.limits, amount)) {
+    const range = overallRange(context.limits);
+    throw new DomainError('amount-out-of-range', `payMoney: must be from ${range.min} to ${range.max} rupiah`, 'payMoney');
+  }
+}
+
+function paymentTerms(context: DomainContext, merchant: Merchant, platOrderNum: string, method: MethodCode, amount: number) {
+  const payFee = computeFee(context.fees[method], amount);
+  const vaNumber = generatePaymentCode(method, {
+    merchantCode: merchant.merchantCode,
+    merchantName: merchant.name ?? merchant.merchantCode,
+    platOrderNum,
+    // The customer pays the amount plus the fee (see README): a QR code carries that total.
+    amount: amount + payFee,
+  });
+  return { payFee, vaNumber };
+}
+
+/** Store a new PENDING order. Throws DomainError for a refused URL, amount, or taken orderNum. */
+export async function createOrder(context: DomainContext, input: CreateOrderInput): Promise<Order> {
+  checkCallbackUrls(context, input);
+  checkAmount(context, input.method, input.payMoney);
+  const now = context.clock.now();
+  for (let attempt = 1; ; attempt++) {
+    const platOrderNum = newPlatOrderNum();
+    const terms = input.method ? paymentTerms(context, input.merchant, platOrderNum, input.method, input.payMoney) : undefined;
+    const order: Order = {
+      platOrderNum,
+      merchantCode: input.merchant.merchantCode,
+      orderNum: input.orderNum,
+      kind: input.kind,
+      status: 'PENDING',
+      method: input.method,
+      vaNumber: terms?.vaNumber ?? null,
+      payMoney: input.payMoney,
+      payFee: terms?.payFee ?? null,
+      productDetail: input.productDetail,
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      notifyUrl: input.notifyUrl,
+      redirectUrl: input.redirectUrl,
+      expiryPeriod: input.expiryPeriod,
+      requestDateTime: input.requestDateTime,
+      createdAt: now,
+      expiresAt: now + input.expiryPeriod * 60_000,
+      paidAt: null,
+      closedAt: null,
+    };
+    try {
+      await insertOrder(context.database.db, order);
+      return order;
+    } catch (error) {
+      const violated = uniqueViolation(error);
+      if (violated === 'order_num') {
+        throw new DomainError('order-num-taken', 'orderNum: is already used by another order of this merchant', 'orderNum');
+      }
+      if (violated !== undefined && attempt < CODE_ATTEMPTS) continue;
+      throw error;
+    }
+  }
+}
+
+/**
+ * Fix the method of a payment link created without one: method, payment code and fee in one
+ * compare-and-set. Throws OrderNotFoundError, OrderNotPendingError, or DomainError with
+ * `method-already-chosen` / `amount-out-of-range`.
+ */
+export async function chooseMethod(context: DomainContext, platOrderNum: string, method: MethodCode): Promise<Order> {
+  for (let attempt = 1; ; attempt++) {
+    const order = await readOrder(context, platOrderNum);
+    if (!order) throw new OrderNotFoundError(`with platOrderNum ${platOrderNum}`);
+    if (order.status !== 'PENDING') throw new OrderNotPendingError(order.status);
+    if (order.method !== null) throw new DomainError('method-already-chosen', `the method is already ${order.method}`, 'method');
+    checkAmount(context, method, order.payMoney);
+    const merchant = await findMerchant(context.database.db, order.merchantCode);
+    if (!merchant) throw new OrderNotFoundError(`with platOrderNum ${platOrderNum}`);
+    const terms = paymentTerms(context, merchant, platOrderNum, method, order.payMoney);
+    try {
+      const updated = await assignMethod(context.database.db, platOrderNum, { method, ...terms }, context.clock.now());
+      if (updated) {
+        context.logger.info({ platOrderNum, orderNum: updated.orderNum, method }, 'method chosen');
+        return updated;
+      }
+      // Lost a race (another choice, a payment, expiry): the next round reports what happened.
+    } catch (error) {
+      if (uniqueViolation(error) !== 'va_number' || attempt >= CODE_ATTEMPTS) throw error;
+    }
+    if (attempt >= CODE_ATTEMPTS) throw new DomainError('order-not-pending', 'the order changed while choosing its method; try again');
+  }
+}

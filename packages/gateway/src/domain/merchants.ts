@@ -1,0 +1,42 @@
+/**
+ * Registering merchants. Only a public key is ever stored: a private key handed over by mistake
+ * is refused (and never echoed), and every key is normalised to SPKI PEM.
+ */
+import { createPublicKey } from 'node:crypto';
+import { merchantCodeField, parseWith } from '@paybutton/protocol';
+import type { Executor } from '../store/executor.ts';
+import { upsertMerchant } from '../store/merchants.ts';
+
+export class MerchantRegistrationError extends Error {
+  override readonly name = 'MerchantRegistrationError';
+}
+
+/** The key as SPKI PEM, or a MerchantRegistrationError saying what is wrong with it. */
+export function normalizeMerchantPublicKey(pem: string): string {
+  if (/PRIVATE KEY/.test(pem)) {
+    throw new MerchantRegistrationError('publicKey: must be the merchant public key, not a private key (keep that one secret)');
+  }
+  let key;
+  try {
+    key = createPublicKey(pem);
+  } catch {
+    throw new MerchantRegistrationError('publicKey: is not a valid PEM public key');
+  }
+  if (key.asymmetricKeyType !== 'rsa') throw new MerchantRegistrationError('publicKey: must be an RSA key');
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (bits < 1024) throw new MerchantRegistrationError('publicKey: must be at least 1024 bits');
+  return key.export({ type: 'spki', format: 'pem' }).toString();
+}
+
+export async function registerMerchant(
+  db: Executor,
+  merchant: { merchantCode: string; publicKey: string; name?: string | undefined },
+  now: number,
+): Promise<void> {
+  const code = parseWith(merchantCodeField, merchant.merchantCode);
+  if (!code.ok) throw new MerchantRegistrationError(`merchantCode: ${code.issues[0]?.message ?? 'is invalid'}`);
+  if (merchant.name !== undefined && (merchant.name.length === 0 || merchant.name.length > 64)) {
+    throw new MerchantRegistrationError('name: must be 1 to 64 characters');
+  }
+  await upsertMerchant(db, { merchantCode: code.value, publicKey: normalizeMerchantPublicKey(merchant.publicKey), name: merchant.name ?? null }, now);
+}

@@ -1,0 +1,280 @@
+/**
+ * `createGateway(options)`: the gateway as one object, an Express app plus its store, notification
+ * worker and expiry sweep, startable and stoppable in-process. Creation is synchronous (so `app`
+ * can be mounted at once); the database is migrated in the background and every request, `listen`
+ * and domain call waits for that (`ready`).
+ */
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sign as signFields, toPrivateKey, type MethodCode } from '@paybutton/protocol/node';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { createClock, type Clock } from './domain/clock.ts';
+import type { DomainContext } from './domain/context.ts';
+import { chooseMethod as chooseOrderMethod } from './domain/create-order.ts';
+import { normalizeMerchantPublicKey, registerMerchant } from './domain/merchants.ts';
+import { buildFeeTable, buildLimitTable } from './domain/pricing.ts';
+import { readOrder, sweepExpiredOrders, transition } from './domain/transitions.ts';
+import type { Merchant, Order } from './domain/types.ts';
+import { errorHandler, notFound } from './http/edges.ts';
+import { gatewayRouter } from './http/gateway-routes.ts';
+import { requestLog } from './http/request-log.ts';
+import { resolveLogger } from './logger.ts';
+import { checkCallbackUrl } from './notify/delivery/index.ts';
+import { createDeliveries, type Deliveries } from './notify/deliveries.ts';
+import type { PlatformSigner } from './notify/notification.ts';
+import { startNotificationWorker, type NotificationWorker } from './notify/worker.ts';
+import { GatewayConfigError, resolveOptions, type GatewayOptions, type MerchantRegistration } from './options.ts';
+import { createPaymentPageRouter, type PaymentPageDeps } from './page/index.ts';
+import { createPageDeps } from './page-seam.ts';
+import { paymentLinkUrl, type GatewayRuntime } from './runtime.ts';
+import { sandboxRouter } from './sandbox/routes.ts';
+import { ensureSchema, openDatabase } from './store/database.ts';
+import { listMerchants, findMerchant } from './store/merchants.ts';
+import { migrateToLatest } from './store/migrations.ts';
+import { findOrderByOrderNum } from './store/orders.ts';
+
+export interface Gateway {
+  readonly app: Express;
+  /** Resolves once the database is migrated and the merchants of the options are registered. */
+  readonly ready: Promise<void>;
+  /** Start serving HTTP; default port 0 (any free port) on 127.0.0.1. */
+  listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
+  /** The URL `listen` bound, once listening. */
+  readonly url: string | undefined;
+  /** Stop the sweep, the worker (waiting for deliveries in flight), the server and the store. Idempotent. */
+  close(): Promise<void>;
+  /** The platform public key (SPKI PEM) merchants verify `platSign` with. */
+  readonly platformPublicKey: string;
+  readonly sandbox: boolean;
+  registerMerchant(merchant: MerchantRegistration): Promise<void>;
+  listMerchants(): Promise<Merchant[]>;
+  findMerchant(merchantCode: string): Promise<Merchant | undefined>;
+  /** The order by platform number, expiry applied. */
+  findOrder(platOrderNum: string): Promise<Order | undefined>;
+  findOrderByOrderNum(merchantCode: string, orderNum: string): Promise<Order | undefined>;
+  /** The hosted-page link of an order. */
+  paymentUrl(platOrderNum: string): string;
+  /** PENDING -> PAID (the customer paid); for a link without method, pass the method chosen. */
+  pay(platOrderNum: string, options?: { method?: MethodCode }): Promise<Order>;
+  /** PENDING -> EXPIRED now, whatever the expiry time. */
+  expire(platOrderNum: string): Promise<Order>;
+  fail(platOrderNum: string): Promise<Order>;
+  chooseMethod(platOrderNum: string, method: MethodCode): Promise<Order>;
+  /** Expire overdue orders now; returns how many. */
+  sweepExpired(): Promise<number>;
+  readonly clock: Clock;
+  readonly deliveries: Deliveries & {
+    /** Run one delivery round in this process now; returns how many notifications it handled. */
+    runOnce(): Promise<number>;
+  };
+  /** What the hosted page is served from (`page/deps.ts`), as mounted on `app`. */
+  readonly pageDeps: PaymentPageDeps;
+  readonly logger: Logger;
+}
+
+const SHUTDOWN_GRACE_MS = 5_000;
+
+const isWildcard = (address: string) => address === '0.0.0.0' || address === '::';
+
+/** A host a browser on this machine can open: a wildcard bind is reached through loopback. */
+function reachableHost(address: AddressInfo): string {
+  if (address.address === '0.0.0.0') return '127.0.0.1';
+  if (address.address === '::') return '[::1]';
+  return address.family === 'IPv6' ? `[${address.address}]` : address.address;
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const config = resolveOptions(options);
+  const logger = resolveLogger(config.logger as Logger | false | undefined);
+  let platformKey: KeyObject;
+  try {
+    platformKey = toPrivateKey(config.platformPrivateKey);
+  } catch (error) {
+    throw new GatewayConfigError(`invalid gateway options: platformPrivateKey: ${(error as Error).message}`);
+  }
+  const platformPublicKey = createPublicKey(platformKey).export({ type: 'spki', format: 'pem' }).toString();
+  const merchantsToRegister = (config.merchants ?? []).map((merchant, index) => {
+    try {
+      return { ...merchant, publicKey: normalizeMerchantPublicKey(merchant.publicKey) };
+    } catch (error) {
+      throw new GatewayConfigError(`invalid gateway options: merchants.${index}.${(error as Error).message}`);
+    }
+  });
+
+  const sandbox = config.sandbox ?? false;
+  const clock = createClock(config.now);
+  const database = openDatabase(config.database);
+  const sign: PlatformSigner = (fields) => signFields(fields, platformKey);
+  let worker: NotificationWorker | undefined;
+  const domain: DomainContext = {
+    database,
+    clock,
+    fees: buildFeeTable(config.fees),
+    limits: buildLimitTable(config.limits),
+    sandbox,
+    sign,
+    checkCallbackUrl,
+    onNotificationQueued: () => worker?.nudge(),
+    logger,
+  };
+
+  let server: Server | undefined;
+  let listenUrl: string | undefined;
+  const publicUrl = config.publicUrl?.replace(/\/+$/, '');
+  const baseUrl = (fallback?: string) => publicUrl ?? listenUrl ?? fallback ?? 'http://127.0.0.1';
+  const runtime: GatewayRuntime = {
+    domain,
+    sign,
+    sandbox,
+    publicBaseUrl: (req) => baseUrl(`${req.protocol}://${req.get('host') ?? '127.0.0.1'}`),
+    sweepNow: () => sweepExpiredOrders(domain),
+  };
+
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const ready = (async () => {
+    if (config.database.kind === 'postgres') await ensureSchema(database, config.database.schema);
+    await migrateToLatest(database.db, database.engine);
+    for (const merchant of merchantsToRegister) await registerMerchant(database.db, merchant, clock.now());
+    if (closed) return;
+    if (config.notifications?.worker !== false) {
+      worker = startNotificationWorker({
+        database,
+        clock,
+        logger,
+        timeScale: config.timeScale ?? 1,
+        allowPrivateNetworks: sandbox,
+        ...(config.notifications?.timeoutMs ? { timeoutMs: config.notifications.timeoutMs } : {}),
+        ...(config.notifications?.leaseMs ? { leaseMs: config.notifications.leaseMs } : {}),
+        ...(config.notifications?.pollIntervalMs ? { pollIntervalMs: config.notifications.pollIntervalMs } : {}),
+        ...(config.notifications?.batchSize ? { batchSize: config.notifications.batchSize } : {}),
+        ...(config.notifications?.lookup ? { lookup: config.notifications.lookup } : {}),
+      });
+    }
+    const sweep = () => {
+      sweepExpiredOrders(domain)
+        .catch((error: unknown) => logger.error({ err: error }, 'expiry sweep failed'))
+        .finally(() => {
+          if (closed) return;
+          sweepTimer = setTimeout(sweep, config.expirySweepIntervalMs ?? 15_000);
+          sweepTimer.unref();
+        });
+    };
+    sweep();
+  })();
+  ready.catch((error: unknown) => logger.error({ err: error }, 'gateway failed to start'));
+
+  const deliveries = createDeliveries(database, clock, () => worker?.nudge());
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(
+    helmet({
+      // The API answers JSON only; the page router sets its own, page-specific policy.
+      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] } },
+      // The hosted page is opened as a popup whose opener must survive (see page/csp.ts).
+      crossOriginOpenerPolicy: false,
+    }),
+  );
+  app.use(requestLog(logger));
+  app.use((_req, _res, next) => {
+    ready.then(() => next(), next);
+  });
+  app.use('/gateway', gatewayRouter(runtime));
+  if (sandbox) app.use('/sandbox', sandboxRouter(runtime, deliveries));
+  const pageDeps = createPageDeps(domain, { sandbox });
+  app.use(createPaymentPageRouter(pageDeps, { sandbox }));
+  app.use(notFound(sign));
+  app.use(errorHandler(sign, logger));
+
+  const afterReady = async <T>(action: () => Promise<T>): Promise<T> => {
+    await ready;
+    return action();
+  };
+
+  let closing: Promise<void> | undefined;
+  async function shutdown(): Promise<void> {
+    closed = true;
+    clearTimeout(sweepTimer);
+    if (server) {
+      const current = server;
+      const stopped = new Promise<void>((resolve) => current.close(() => resolve()));
+      current.closeIdleConnections();
+      const grace = setTimeout(() => current.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      await stopped;
+      clearTimeout(grace);
+    }
+    await ready.catch(() => {});
+    await worker?.stop();
+    await database.close();
+    logger.info('gateway stopped');
+  }
+
+  return {
+    app,
+    ready,
+    platformPublicKey,
+    sandbox,
+    clock,
+    logger,
+    pageDeps,
+    get url() {
+      return listenUrl;
+    },
+    async listen(port = 0, host = '127.0.0.1') {
+      if (server) throw new Error('the gateway is already listening');
+      await ready;
+      const started = app.listen(port, host);
+      server = started;
+      try {
+        await new Promise<void>((resolve, reject) => {
+          started.once('listening', resolve);
+          started.once('error', reject);
+        });
+      } catch (error) {
+        server = undefined;
+        throw error;
+      }
+      const address = started.address() as AddressInfo;
+      listenUrl = `http://${reachableHost(address)}:${address.port}`;
+      logger.info({ url: listenUrl, sandbox }, 'gateway listening');
+      if (!publicUrl && isWildcard(address.address)) {
+        logger.warn('listening on every interface without publicUrl: payment links point to the loopback address; set publicUrl (--public-url)');
+      }
+      return { url: listenUrl, port: address.port };
+    },
+    close: () => (closing ??= shutdown()),
+    registerMerchant: (merchant) => afterReady(() => registerMerchant(database.db, merchant, clock.now())),
+    listMerchants: () => afterReady(() => listMerchants(database.db)),
+    findMerchant: (merchantCode) => afterReady(() => findMerchant(database.db, merchantCode)),
+    findOrder: (platOrderNum) => afterReady(() => readOrder(domain, platOrderNum)),
+    findOrderByOrderNum: (merchantCode, orderNum) =>
+      afterReady(async () => {
+        const order = await findOrderByOrderNum(database.db, merchantCode, orderNum);
+        return order ? readOrder(domain, order.platOrderNum) : undefined;
+      }),
+    paymentUrl: (platOrderNum) => paymentLinkUrl(baseUrl(), platOrderNum),
+    pay: (platOrderNum, payOptions) =>
+      afterReady(async () => {
+        if (payOptions?.method) {
+          const current = await readOrder(domain, platOrderNum);
+          if (current?.status === 'PENDING' && current.method === null) await chooseOrderMethod(domain, platOrderNum, payOptions.method);
+        }
+        return transition(domain, platOrderNum, 'PAID');
+      }),
+    expire: (platOrderNum) => afterReady(() => transition(domain, platOrderNum, 'EXPIRED', { force: true })),
+    fail: (platOrderNum) => afterReady(() => transition(domain, platOrderNum, 'FAILED')),
+    chooseMethod: (platOrderNum, method) => afterReady(() => chooseOrderMethod(domain, platOrderNum, method)),
+    sweepExpired: () => afterReady(() => sweepExpiredOrders(domain)),
+    deliveries: {
+      list: (filter) => afterReady(() => deliveries.list(filter)),
+      get: (id) => afterReady(() => deliveries.get(id)),
+      resend: (id) => afterReady(() => deliveries.resend(id)),
+      runOnce: () => afterReady(() => (worker ? worker.runOnce() : Promise.resolve(0))),
+    },
+  };
+}

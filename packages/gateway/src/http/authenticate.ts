@@ -1,0 +1,51 @@
+/**
+ * Who is asking, and did they sign it: the first steps of every merchant request, in this order
+ * (our decision; the spec names no order):
+ *
+ * 1. the body is a JSON object, else FAIL `body`;
+ * 2. `merchantCode` is well-formed, else FAIL `merchantCode`;
+ * 3. the merchant is registered, else NOTEXIST;
+ * 4. `sign` is well-formed and verifies with the merchant's public key over the fields exactly as
+ *    received (unknown fields included, so nothing unsigned slips through), else FAIL `sign`;
+ * 5. every field passes the request schema, else FAIL naming each field and its rule.
+ *
+ * So a caller without the merchant's key learns nothing about the field rules.
+ */
+import { merchantCodeField, parseWith, signField, verify, type SignableFields } from '@paybutton/protocol/node';
+import type { z } from 'zod';
+import type { Merchant } from '../domain/types.ts';
+import type { Executor } from '../store/executor.ts';
+import { findMerchant } from '../store/merchants.ts';
+
+export type Authenticated<T> =
+  | { readonly ok: true; readonly merchant: Merchant; readonly value: T }
+  | { readonly ok: false; readonly code: 'FAIL' | 'NOTEXIST'; readonly message: string };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Who sent this and may they: the merchant must exist (NOTEXIST), the signature must verify over
+ * the fields as received, and only then are the field rules checked, so a caller without the
+ * merchant's key learns nothing about them.
+ */
+export async function authenticate<S extends z.ZodType>(
+  db: Executor,
+  body: unknown,
+  schema: S,
+): Promise<Authenticated<z.output<S>>> {
+  if (!isPlainObject(body)) return { ok: false, code: 'FAIL', message: 'body: must be a JSON object' };
+  const code = parseWith(merchantCodeField, body.merchantCode);
+  if (!code.ok) return { ok: false, code: 'FAIL', message: `merchantCode: ${code.issues[0]?.message ?? 'is invalid'}` };
+  const merchant = await findMerchant(db, code.value);
+  if (!merchant) return { ok: false, code: 'NOTEXIST', message: 'merchantCode: no merchant is registered with this code' };
+  const signature = parseWith(signField, body.sign);
+  if (!signature.ok) return { ok: false, code: 'FAIL', message: `sign: ${signature.issues[0]?.message ?? 'is invalid'}` };
+  if (!verify(body as SignableFields, signature.value, merchant.publicKey)) {
+    return { ok: false, code: 'FAIL', message: "sign: does not verify with the merchant's public key over the fields sent" };
+  }
+  const parsed = parseWith(schema, body);
+  if (!parsed.ok) return { ok: false, code: 'FAIL', message: parsed.message };
+  return { ok: true, merchant, value: parsed.value };
+}

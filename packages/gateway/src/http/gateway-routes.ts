@@ -1,0 +1,144 @@
+/**
+ * The merchant API: `POST /gateway/pay` (Create VA, spec 2.1/2.2), `POST /gateway/prepaidOrder`
+ * (Create Payment Link, spec 2.3) and `POST /gateway/query` (DESIGN §2). Every answer is HTTP 200
+ * with a signed body, except an internal fault (HTTP 500, ERROR).
+ */
+import {
+  createPaymentLinkRequestSchema,
+  createVaRequestSchema,
+  formatDateTime,
+  queryRequestSchema,
+  toRupiahString,
+  type CreatePaymentLinkRequest,
+  type CreateVaRequest,
+} from '@paybutton/protocol';
+import express, { type Request, type Response, type Router } from 'express';
+import { createOrder, type CreateOrderInput } from '../domain/create-order.ts';
+import { DomainError } from '../domain/errors.ts';
+import { readOrder, withExpiryApplied } from '../domain/transitions.ts';
+import type { Merchant, Order, OrderKind } from '../domain/types.ts';
+import { effectiveFaults, type CreateFaults } from '../sandbox/faults.ts';
+import { findFaultRules } from '../store/faults.ts';
+import { findOrderByOrderNum } from '../store/orders.ts';
+import { paymentLinkUrl, type GatewayRuntime } from '../runtime.ts';
+import { authenticate } from './authenticate.ts';
+import { jsonBody, methodNotAllowed, requireBody, requireJson } from './edges.ts';
+import { sendSigned } from './respond.ts';
+
+const SUCCESS_MESSAGE = 'success';
+const UNKNOWN_MESSAGE = 'the outcome is unknown (sandbox fault): query the order before retrying';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function toCreateInput(kind: OrderKind, merchant: Merchant, request: CreateVaRequest | CreatePaymentLinkRequest): CreateOrderInput {
+  return {
+    kind,
+    merchant,
+    orderNum: request.orderNum,
+    method: request.method ?? null,
+    payMoney: Number(request.payMoney),
+    productDetail: request.productDetail,
+    name: request.name,
+    email: request.email,
+    phone: request.phone,
+    notifyUrl: request.notifyUrl,
+    redirectUrl: 'redirectUrl' in request ? (request.redirectUrl ?? null) : null,
+    expiryPeriod: Number(request.expiryPeriod),
+    requestDateTime: request.dateTime,
+  };
+}
+
+/** The fields of a successful create, per endpoint (spec 2.2 and 2.3). */
+function createdFields(runtime: GatewayRuntime, req: Request, order: Order): Record<string, string | null> {
+  const common = { platOrderNum: order.platOrderNum, orderNum: order.orderNum, name: order.name, email: order.email, payMoney: toRupiahString(order.payMoney) };
+  if (order.kind === 'link') return { ...common, url: paymentLinkUrl(runtime.publicBaseUrl(req), order.platOrderNum) };
+  return {
+    ...common,
+    method: order.method,
+    vaNumber: order.vaNumber,
+    payFee: order.payFee === null ? null : toRupiahString(order.payFee),
+    productDetail: order.productDetail,
+  };
+}
+
+async function createFaultsFor(runtime: GatewayRuntime, merchantCode: string, orderNum: string): Promise<CreateFaults | undefined> {
+  if (!runtime.sandbox) return undefined;
+  return effectiveFaults(await findFaultRules(runtime.domain.database.db, merchantCode, orderNum)).create;
+}
+
+function createHandler(runtime: GatewayRuntime, kind: OrderKind) {
+  const schema = kind === 'va' ? createVaRequestSchema : createPaymentLinkRequestSchema;
+  return async (req: Request, res: Response) => {
+    const auth = await authenticate(runtime.domain.database.db, req.body, schema);
+    if (!auth.ok) return sendSigned(res, runtime.sign, auth.code, auth.message);
+    const faults = await createFaultsFor(runtime, auth.merchant.merchantCode, auth.value.orderNum);
+    if (faults?.respond === 'UNKNOWN' && faults.orderCreated === false) {
+      if (faults.delayMs) await sleep(faults.delayMs);
+      return sendSigned(res, runtime.sign, 'UNKNOWN', UNKNOWN_MESSAGE);
+    }
+    let order: Order;
+    try {
+      order = await createOrder(runtime.domain, toCreateInput(kind, auth.merchant, auth.value));
+    } catch (error) {
+      if (error instanceof DomainError) return sendSigned(res, runtime.sign, 'FAIL', error.message);
+      throw error;
+    }
+    runtime.domain.logger.info(
+      { platOrderNum: order.platOrderNum, orderNum: order.orderNum, merchantCode: order.merchantCode, kind, method: order.method },
+      'order created',
+    );
+    if (faults?.delayMs) await sleep(faults.delayMs);
+    if (faults?.respond === 'UNKNOWN') return sendSigned(res, runtime.sign, 'UNKNOWN', UNKNOWN_MESSAGE);
+    sendSigned(res, runtime.sign, 'SUCCESS', SUCCESS_MESSAGE, createdFields(runtime, req, order));
+  };
+}
+
+/** The order as `/gateway/query` reports it (the protocol's querySuccessSchema). */
+function queryFields(runtime: GatewayRuntime, req: Request, order: Order): Record<string, string | null> {
+  return {
+    platOrderNum: order.platOrderNum,
+    orderNum: order.orderNum,
+    status: order.status,
+    method: order.method,
+    name: order.name,
+    email: order.email,
+    payMoney: toRupiahString(order.payMoney),
+    payFee: order.payFee === null ? null : toRupiahString(order.payFee),
+    productDetail: order.productDetail,
+    vaNumber: order.vaNumber,
+    url: order.kind === 'link' ? paymentLinkUrl(runtime.publicBaseUrl(req), order.platOrderNum) : null,
+    createTime: formatDateTime(order.createdAt),
+    expireTime: formatDateTime(order.expiresAt),
+    paidTime: order.paidAt === null ? null : formatDateTime(order.paidAt),
+  };
+}
+
+function queryHandler(runtime: GatewayRuntime) {
+  return async (req: Request, res: Response) => {
+    const auth = await authenticate(runtime.domain.database.db, req.body, queryRequestSchema);
+    if (!auth.ok) return sendSigned(res, runtime.sign, auth.code, auth.message);
+    const { orderNum, platOrderNum } = auth.value;
+    const merchantCode = auth.merchant.merchantCode;
+    let order: Order | undefined;
+    if (platOrderNum !== undefined) {
+      order = await readOrder(runtime.domain, platOrderNum);
+      // Another merchant's order, or a mismatching pair, does not exist for this caller.
+      if (order && (order.merchantCode !== merchantCode || (orderNum !== undefined && order.orderNum !== orderNum))) order = undefined;
+    } else if (orderNum !== undefined) {
+      const found = await findOrderByOrderNum(runtime.domain.database.db, merchantCode, orderNum);
+      order = found ? await withExpiryApplied(runtime.domain, found) : undefined;
+    }
+    if (!order) return sendSigned(res, runtime.sign, 'NOTEXIST', 'no order with this orderNum/platOrderNum for this merchant');
+    sendSigned(res, runtime.sign, 'SUCCESS', SUCCESS_MESSAGE, queryFields(runtime, req, order));
+  };
+}
+
+export function gatewayRouter(runtime: GatewayRuntime): Router {
+  const router = express.Router();
+  const parse = [requireJson(runtime.sign, { bodyRequired: true }), requireBody(runtime.sign), jsonBody()];
+  router.post('/pay', ...parse, createHandler(runtime, 'va'));
+  router.post('/prepaidOrder', ...parse, createHandler(runtime, 'link'));
+  router.post('/query', ...parse, queryHandler(runtime));
+  for (const path of ['/pay', '/prepaidOrder', '/query']) router.all(path, methodNotAllowed(runtime.sign, 'POST'));
+  return router;
+}

@@ -1,0 +1,38 @@
+/**
+ * Structured logs (pino). Keys and signatures never reach a log line: they are redacted wherever
+ * they appear in a logged object, and request bodies are never logged at all.
+ */
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export const REDACTED_PATHS: readonly string[] = [
+  'sign',
+  'platSign',
+  'privateKey',
+  'platformPrivateKey',
+  'publicKey',
+  '*.sign',
+  '*.platSign',
+  '*.privateKey',
+  '*.platformPrivateKey',
+  '*.fields.platSign',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers.cookie',
+];
+
+/** The gateway's logger: JSON lines to stdout (or `destination`), redacting keys and signatures. */
+export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
+  const settings = {
+    name: 'paybutton-gateway',
+    level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+    redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+  };
+  return options.destination ? pino(settings, options.destination) : pino(settings);
+}
+
+/** The logger to use for an option value: a given one, none (`false`), or our default. */
+export function resolveLogger(option: Logger | false | undefined): Logger {
+  if (option === false) return pino({ level: 'silent' });
+  return option ?? createLogger();
+}

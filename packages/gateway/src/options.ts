@@ -1,0 +1,136 @@
+/**
+ * `createGateway` options: their types, their zod schema, and the defaults. Invalid options throw
+ * a GatewayConfigError naming the option and the rule, never echoing a value (keys are secrets).
+ */
+import { KeyObject } from 'node:crypto';
+import type { LookupFunction } from 'node:net';
+import { join, resolve } from 'node:path';
+import { merchantCodeField, parseWith, type MethodCode } from '@paybutton/protocol';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { feeTableOptionSchema, limitTableOptionSchema, type AmountLimit, type FeeRule } from './domain/pricing.ts';
+import type { DatabaseConfig } from './store/database.ts';
+
+export interface MerchantRegistration {
+  readonly merchantCode: string;
+  /** SPKI (or PKCS#1) PEM public key of the merchant. */
+  readonly publicKey: string;
+  /** Shown to customers on the hosted page and in QRIS codes; defaults to the code. */
+  readonly name?: string;
+}
+
+export interface GatewayOptions {
+  /** Default: SQLite file `gateway.sqlite` in `dataDir`. */
+  database?: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
+  /** Default `./.paybutton/gateway`. */
+  dataDir?: string;
+  /** The platform's RSA private key (PEM or KeyObject): signs every response and notification. */
+  platformPrivateKey: string | KeyObject;
+  /** Registered, or updated, when the gateway starts. */
+  merchants?: readonly MerchantRegistration[];
+  /** Base of hosted-page links; default: the URL `listen` bound, else the request's own origin. */
+  publicUrl?: string;
+  /** Sandbox mode: simulate routes and buttons, fault injection, http and loopback callbacks. */
+  sandbox?: boolean;
+  /** Multiplies every notification retry delay; default 1. */
+  timeScale?: number;
+  /** Per-method fee overrides; see README for the defaults. */
+  fees?: Partial<Record<MethodCode, FeeRule>>;
+  /** Per-method payMoney limit overrides; see README for the defaults. */
+  limits?: Partial<Record<MethodCode, AmountLimit>>;
+  /** A pino logger, `false` for none; default: pino at `LOG_LEVEL` or info, to stdout. */
+  logger?: Logger | false;
+  /** The time source (epoch ms); the sandbox clock adds its offset to it. */
+  now?: () => number;
+  /** Tuning of the notification worker. */
+  notifications?: {
+    /** Default 1000 ms; the worker is also woken whenever this process queues a notification. */
+    pollIntervalMs?: number;
+    /** Default 60 000 ms. */
+    leaseMs?: number;
+    /** Per attempt; default 10 000 ms. */
+    timeoutMs?: number;
+    /** Default 10. */
+    batchSize?: number;
+    /** DNS lookup used for deliveries (tests inject one). */
+    lookup?: LookupFunction;
+    /** false: do not run a worker in this process (another process delivers). Default true. */
+    worker?: boolean;
+  };
+  /** How often overdue orders are expired in the background; default 15 000 ms. */
+  expirySweepIntervalMs?: number;
+}
+
+export class GatewayConfigError extends Error {
+  override readonly name = 'GatewayConfigError';
+}
+
+const positiveMs = z.number().int().positive().max(86_400_000);
+
+const optionsSchema = z.object({
+  database: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('sqlite'), file: z.string().min(1) }).strict(),
+      z
+        .object({
+          kind: z.literal('postgres'),
+          url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' }),
+          schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: 'must be a plain identifier' }).optional(),
+        })
+        .strict(),
+    ])
+    .optional(),
+  dataDir: z.string().min(1).optional(),
+  platformPrivateKey: z.union([z.string().min(1), z.custom<KeyObject>((value) => value instanceof KeyObject)], {
+    error: 'must be a PEM private key or a KeyObject',
+  }),
+  merchants: z
+    .array(
+      z.object({
+        merchantCode: z.string(),
+        publicKey: z.string({ error: 'must be a PEM public key' }).min(1),
+        name: z.string().min(1).max(64).optional(),
+      }),
+    )
+    .optional(),
+  publicUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).optional(),
+  sandbox: z.boolean().optional(),
+  timeScale: z.number().positive().max(1_000).optional(),
+  fees: feeTableOptionSchema.optional(),
+  limits: limitTableOptionSchema.optional(),
+  logger: z.unknown().optional(),
+  now: z.custom<() => number>((value) => typeof value === 'function', { error: 'must be a function returning epoch ms' }).optional(),
+  notifications: z
+    .object({
+      pollIntervalMs: positiveMs.optional(),
+      leaseMs: positiveMs.optional(),
+      timeoutMs: positiveMs.optional(),
+      batchSize: z.number().int().min(1).max(100).optional(),
+      lookup: z.custom<LookupFunction>((value) => typeof value === 'function').optional(),
+      worker: z.boolean().optional(),
+    })
+    .strict()
+    .optional(),
+  expirySweepIntervalMs: positiveMs.optional(),
+});
+
+export const DEFAULT_DATA_DIR = './.paybutton/gateway';
+export const SQLITE_FILE_NAME = 'gateway.sqlite';
+
+export type ResolvedOptions = Omit<z.output<typeof optionsSchema>, 'database' | 'dataDir'> & {
+  readonly database: DatabaseConfig;
+  readonly dataDir: string;
+};
+
+/** Validate the options and fill in the defaults. */
+export function resolveOptions(options: GatewayOptions): ResolvedOptions {
+  const parsed = parseWith(optionsSchema, options);
+  if (!parsed.ok) throw new GatewayConfigError(`invalid gateway options: ${parsed.message}`);
+  for (const [index, merchant] of (parsed.value.merchants ?? []).entries()) {
+    const code = parseWith(merchantCodeField, merchant.merchantCode);
+    if (!code.ok) throw new GatewayConfigError(`invalid gateway options: merchants.${index}.merchantCode: ${code.message.replace(/^body: /, '')}`);
+  }
+  const dataDir = resolve(parsed.value.dataDir ?? DEFAULT_DATA_DIR);
+  const database: DatabaseConfig = parsed.value.database ?? { kind: 'sqlite', file: join(dataDir, SQLITE_FILE_NAME) };
+  return { ...parsed.value, dataDir, database };
+}

@@ -1,0 +1,19 @@
+/** What the HTTP routers share: the domain, the platform signer and where the gateway is reachable. */
+import type { Request } from 'express';
+import type { DomainContext } from './domain/context.ts';
+import type { PlatformSigner } from './notify/notification.ts';
+
+export interface GatewayRuntime {
+  readonly domain: DomainContext;
+  readonly sign: PlatformSigner;
+  readonly sandbox: boolean;
+  /** Base of hosted-page links, without a trailing slash. */
+  publicBaseUrl(req: Request): string;
+  /** Expire overdue orders now (after the sandbox clock moved). */
+  sweepNow(): Promise<number>;
+}
+
+/** The payment link of an order: `{base}/pay?orderNum=<platOrderNum>` (spec 2.3). */
+export function paymentLinkUrl(base: string, platOrderNum: string): string {
+  return `${base}/pay?orderNum=${encodeURIComponent(platOrderNum)}`;
+}

@@ -1,0 +1,96 @@
+/**
+ * Opening the gateway's database: embedded SQLite (better-sqlite3, WAL) by default, PostgreSQL
+ * (`pg`) when a URL is given. Both are driven through Kysely with the same queries; the few places
+ * where the engines differ (row locking) ask `engine`.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { GatewayDatabase } from './schema.ts';
+
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly maxConnections?: number };
+
+export type Engine = DatabaseConfig['kind'];
+
+export interface Database {
+  readonly db: Kysely<GatewayDatabase>;
+  readonly engine: Engine;
+  /** Closes every connection; idempotent. */
+  close(): Promise<void>;
+}
+
+export class DatabaseConfigError extends Error {
+  override readonly name = 'DatabaseConfigError';
+}
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** PostgreSQL's int8 (epoch milliseconds, amounts) as a JS number: every value we store fits in 2^53. */
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
+    return (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
+  },
+};
+
+function openSqlite(file: string): Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new BetterSqlite3(file);
+  // WAL lets readers run beside the writer and, with synchronous=NORMAL, survives a killed process.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<GatewayDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  let closing: Promise<void> | undefined;
+  return {
+    db,
+    engine: 'sqlite',
+    close: () => (closing ??= db.destroy()),
+  };
+}
+
+function openPostgres(url: string, schema: string | undefined, maxConnections = 10): Database {
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    throw new DatabaseConfigError('database.schema must be a plain identifier (letters, digits, underscore)');
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: maxConnections,
+    types: pgTypes as pg.CustomTypesConfig,
+    // Every connection starts in the gateway's schema, so raw SQL and the migrator agree.
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client losing its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = new Kysely<GatewayDatabase>({ dialect: new PostgresDialect({ pool }) });
+  let closing: Promise<void> | undefined;
+  return {
+    db,
+    engine: 'postgres',
+    close: () => (closing ??= db.destroy()),
+  };
+}
+
+/** Open (not yet migrate) the database the config names. */
+export function openDatabase(config: DatabaseConfig): Database {
+  if (config.kind === 'sqlite') return openSqlite(config.file);
+  return openPostgres(config.url, config.schema, config.maxConnections);
+}
+
+/** Create the configured PostgreSQL schema when missing; tolerant of another process doing the same. */
+export async function ensureSchema(database: Database, schema: string | undefined): Promise<void> {
+  if (database.engine !== 'postgres' || !schema) return;
+  try {
+    await database.db.schema.createSchema(schema).ifNotExists().execute();
+  } catch (error) {
+    // Two processes racing on CREATE SCHEMA IF NOT EXISTS: one gets a unique violation, harmlessly.
+    const code = (error as { code?: string }).code;
+    if (code !== '23505' && code !== '42P06') throw error;
+  }
+}

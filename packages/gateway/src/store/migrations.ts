@@ -1,0 +1,161 @@
+/**
+ * The gateway's schema, as ordered migrations run by Kysely's Migrator at start. The Migrator
+ * takes a lock (an advisory lock on PostgreSQL), so several gateway processes starting against one
+ * database at the same moment migrate it exactly once.
+ *
+ * Never edit a migration that has shipped: add the next one.
+ */
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+const initial: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('merchants')
+      .addColumn('merchant_code', 'text', (col) => col.primaryKey())
+      .addColumn('name', 'text')
+      .addColumn('public_key', 'text', (col) => col.notNull())
+      .addColumn('created_at', 'bigint', (col) => col.notNull())
+      .addColumn('updated_at', 'bigint', (col) => col.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('orders')
+      .addColumn('plat_order_num', 'text', (col) => col.primaryKey())
+      .addColumn('merchant_code', 'text', (col) => col.notNull().references('merchants.merchant_code'))
+      .addColumn('order_num', 'text', (col) => col.notNull())
+      .addColumn('kind', 'text', (col) => col.notNull())
+      .addColumn('status', 'text', (col) => col.notNull())
+      .addColumn('method', 'text')
+      .addColumn('va_number', 'text')
+      .addColumn('pay_money', 'bigint', (col) => col.notNull())
+      .addColumn('pay_fee', 'bigint')
+      .addColumn('product_detail', 'text', (col) => col.notNull())
+      .addColumn('name', 'text', (col) => col.notNull())
+      .addColumn('email', 'text', (col) => col.notNull())
+      .addColumn('phone', 'text', (col) => col.notNull())
+      .addColumn('notify_url', 'text', (col) => col.notNull())
+      .addColumn('redirect_url', 'text')
+      .addColumn('expiry_period', 'integer', (col) => col.notNull())
+      .addColumn('request_date_time', 'text', (col) => col.notNull())
+      .addColumn('created_at', 'bigint', (col) => col.notNull())
+      .addColumn('expires_at', 'bigint', (col) => col.notNull())
+      .addColumn('paid_at', 'bigint')
+      .addColumn('closed_at', 'bigint')
+      // The spec's "orderNum is unique per merchant", enforced where races cannot get past it.
+      .addUniqueConstraint('orders_merchant_order_unique', ['merchant_code', 'order_num'])
+      .addUniqueConstraint('orders_va_number_unique', ['va_number'])
+      .execute();
+    await db.schema.createIndex('orders_status_expires_idx').on('orders').columns(['status', 'expires_at']).execute();
+
+    await db.schema
+      .createTable('notifications')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('plat_order_num', 'text', (col) => col.notNull().references('orders.plat_order_num'))
+      .addColumn('merchant_code', 'text', (col) => col.notNull())
+      .addColumn('order_num', 'text', (col) => col.notNull())
+      .addColumn('event', 'text', (col) => col.notNull())
+      .addColumn('url', 'text', (col) => col.notNull())
+      .addColumn('fields', 'text', (col) => col.notNull())
+      .addColumn('state', 'text', (col) => col.notNull())
+      .addColumn('fault', 'text')
+      .addColumn('attempt_count', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('round_attempts', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('next_attempt_at', 'bigint', (col) => col.notNull())
+      .addColumn('lease_owner', 'text')
+      .addColumn('lease_until', 'bigint')
+      .addColumn('created_at', 'bigint', (col) => col.notNull())
+      .addColumn('updated_at', 'bigint', (col) => col.notNull())
+      .addColumn('delivered_at', 'bigint')
+      .execute();
+    await db.schema
+      .createIndex('notifications_due_idx')
+      .on('notifications')
+      .columns(['state', 'next_attempt_at'])
+      .execute();
+    await db.schema
+      .createIndex('notifications_order_idx')
+      .on('notifications')
+      .columns(['merchant_code', 'order_num'])
+      .execute();
+    await db.schema.createIndex('notifications_created_idx').on('notifications').column('created_at').execute();
+
+    await db.schema
+      .createTable('delivery_attempts')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('notification_id', 'text', (col) => col.notNull().references('notifications.id'))
+      .addColumn('number', 'integer', (col) => col.notNull())
+      .addColumn('attempted_at', 'bigint', (col) => col.notNull())
+      .addColumn('acknowledged', 'integer', (col) => col.notNull())
+      .addColumn('http_status', 'integer')
+      .addColumn('latency_ms', 'integer', (col) => col.notNull())
+      .addColumn('error_class', 'text')
+      .addColumn('body_excerpt', 'text', (col) => col.notNull())
+      .addColumn('detail', 'text')
+      .addColumn('worker', 'text', (col) => col.notNull())
+      .execute();
+    await db.schema
+      .createIndex('delivery_attempts_notification_idx')
+      .on('delivery_attempts')
+      .columns(['notification_id', 'number'])
+      .execute();
+
+    await db.schema
+      .createTable('sandbox_faults')
+      .addColumn('merchant_code', 'text', (col) => col.notNull())
+      .addColumn('order_num', 'text', (col) => col.notNull())
+      .addColumn('settings', 'text', (col) => col.notNull())
+      .addColumn('updated_at', 'bigint', (col) => col.notNull())
+      .addPrimaryKeyConstraint('sandbox_faults_pk', ['merchant_code', 'order_num'])
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    for (const table of ['sandbox_faults', 'delivery_attempts', 'notifications', 'orders', 'merchants']) {
+      await db.schema.dropTable(table).ifExists().execute();
+    }
+  },
+};
+
+/** Every migration, by name; names sort in the order they run. */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '2026_11_22_001_initial': initial,
+};
+
+const provider: MigrationProvider = {
+  async getMigrations() {
+    return { ...MIGRATIONS };
+  },
+};
+
+export class MigrationError extends Error {
+  override readonly name = 'MigrationError';
+}
+
+/**
+ * The PostgreSQL schema the connection works in. The Migrator must be told: it looks for its own
+ * tables in every schema, and would take another gateway's (in another schema) for its own.
+ */
+async function currentSchema(db: Kysely<any>, engine: 'sqlite' | 'postgres'): Promise<string | undefined> {
+  if (engine !== 'postgres') return undefined;
+  const result = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const schema = result.rows[0]?.schema;
+  if (!schema) throw new MigrationError('the PostgreSQL search_path names no existing schema');
+  return schema;
+}
+
+/** Bring the schema up to date. Safe to call from several processes at once. */
+export async function migrateToLatest(db: Kysely<any>, engine: 'sqlite' | 'postgres'): Promise<void> {
+  const schema = await currentSchema(db, engine);
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'gateway_migrations',
+    migrationLockTableName: 'gateway_migrations_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new MigrationError(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`.replace('  ', ' '));
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * The notification outbox. A row is inserted in the same transaction as the order's state change,
+ * so a committed PAID always has its notification and a rolled-back one never does. Workers claim
+ * due rows with a lease (`FOR UPDATE SKIP LOCKED` on PostgreSQL; a single atomic UPDATE on
+ * SQLite), so two processes never deliver one notification at the same time.
+ */
+import type { Selectable } from 'kysely';
+import type { FinalStatus } from '../domain/types.ts';
+import type { Engine } from './database.ts';
+import type { Executor } from './executor.ts';
+import type { DeliveryAttemptsTable, NotificationsTable } from './schema.ts';
+
+export type NotificationState = 'pending' | 'delivered' | 'dead' | 'dropped';
+
+export interface NotificationRecord {
+  readonly id: string;
+  readonly platOrderNum: string;
+  readonly merchantCode: string;
+  readonly orderNum: string;
+  readonly event: FinalStatus;
+  readonly url: string;
+  /** The signed form fields, exactly as every attempt sends them. */
+  readonly fields: Readonly<Record<string, string>>;
+  readonly state: NotificationState;
+  readonly fault: string | null;
+  readonly attemptCount: number;
+  readonly roundAttempts: number;
+  readonly nextAttemptAt: number;
+  readonly leaseOwner: string | null;
+  readonly leaseUntil: number | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly deliveredAt: number | null;
+}
+
+export interface DeliveryAttemptRecord {
+  readonly id: string;
+  readonly notificationId: string;
+  readonly number: number;
+  readonly attemptedAt: number;
+  readonly acknowledged: boolean;
+  readonly httpStatus: number | null;
+  readonly latencyMs: number;
+  readonly errorClass: string | null;
+  readonly bodyExcerpt: string;
+  readonly detail: string | null;
+  readonly worker: string;
+}
+
+const nullableNumber = (value: number | null): number | null => (value === null ? null : Number(value));
+
+function toNotification(row: Selectable<NotificationsTable>): NotificationRecord {
+  return {
+    id: row.id,
+    platOrderNum: row.plat_order_num,
+    merchantCode: row.merchant_code,
+    orderNum: row.order_num,
+    event: row.event as FinalStatus,
+    url: row.url,
+    fields: JSON.parse(row.fields) as Record<string, string>,
+    state: row.state as NotificationState,
+    fault: row.fault,
+    attemptCount: Number(row.attempt_count),
+    roundAttempts: Number(row.round_attempts),
+    nextAttemptAt: Number(row.next_attempt_at),
+    leaseOwner: row.lease_owner,
+    leaseUntil: nullableNumber(row.lease_until),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    deliveredAt: nullableNumber(row.delivered_at),
+  };
+}
+
+function toAttempt(row: Selectable<DeliveryAttemptsTable>): DeliveryAttemptRecord {
+  return {
+    id: row.id,
+    notificationId: row.notification_id,
+    number: Number(row.number),
+    attemptedAt: Number(row.attempted_at),
+    acknowledged: Number(row.acknowledged) === 1,
+    httpStatus: nullableNumber(row.http_status),
+    latencyMs: Number(row.latency_ms),
+    errorClass: row.error_class,
+    bodyExcerpt: row.body_excerpt,
+    detail: row.detail,
+    worker: row.worker,
+  };
+}
+
+export interface NewNotification {
+  readonly id: string;
+  readonly platOrderNum: string;
+  readonly merchantCode: string;
+  readonly orderNum: string;
+  readonly event: FinalStatus;
+  readonly url: string;
+  readonly fields: Readonly<Record<string, string>>;
+  readonly state: 'pending' | 'dropped';
+  readonly fault: string | null;
+  readonly nextAttemptAt: number;
+}
+
+export async function insertNotification(db: Executor, notification: NewNotification, now: number): Promise<void> {
+  await db
+    .insertInto('notifications')
+    .values({
+      id: notification.id,
+      plat_order_num: notification.platOrderNum,
+      merchant_code: notification.merchantCode,
+      order_num: notification.orderNum,
+      event: notification.event,
+      url: notification.url,
+      fields: JSON.stringify(notification.fields),
+      state: notification.state,
+      fault: notification.fault,
+      attempt_count: 0,
+      round_attempts: 0,
+      next_attempt_at: notification.nextAttemptAt,
+      lease_owner: null,
+      lease_until: null,
+      created_at: now,
+      updated_at: now,
+      delivered_at: null,
+    })
+    .execute();
+}
+
+/**
+ * Lease up to `limit` due notifications to `owner` until `now + leaseMs`. A row is due when it is
+ * pending, its next attempt time has come, and nobody holds a live lease on it.
+ */
+export async function claimDueNotifications(
+  db: Executor,
+  engine: Engine,
+  claim: { owner: string; now: number; leaseMs: number; limit: number },
+): Promise<NotificationRecord[]> {
+  const { owner, now, leaseMs, limit } = claim;
+  let due = db
+    .selectFrom('notifications')
+    .select('id')
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+    .orderBy('next_attempt_at')
+    .limit(limit);
+  if (engine === 'postgres') due = due.forUpdate().skipLocked();
+  const rows = await db
+    .updateTable('notifications')
+    .set({ lease_owner: owner, lease_until: now + leaseMs, updated_at: now })
+    .where('id', 'in', due)
+    // Re-checked on the row itself: on SQLite the subquery and the update are one statement anyway.
+    .where('state', '=', 'pending')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+    .returningAll()
+    .execute();
+  return rows.map(toNotification);
+}
+
+export interface AttemptOutcome {
+  readonly attemptId: string;
+  readonly owner: string;
+  readonly at: number;
+  readonly acknowledged: boolean;
+  readonly httpStatus: number | null;
+  readonly latencyMs: number;
+  readonly errorClass: string | null;
+  readonly bodyExcerpt: string;
+  readonly detail: string | null;
+  /** Where the row goes next when the attempt failed: a time, or null for dead. */
+  readonly nextAttemptAt: (roundAttempts: number) => number | null;
+}
+
+/**
+ * Record one attempt and move the notification on: delivered, rescheduled or dead. The attempt
+ * is always recorded; the state only changes if `owner` still holds the lease (a resend in the
+ * meantime, or a lease taken over after expiry, wins).
+ */
+export async function recordAttempt(db: Executor, notificationId: string, outcome: AttemptOutcome): Promise<NotificationRecord | undefined> {
+  const bumped = await db
+    .updateTable('notifications')
+    .set((eb) => ({
+      attempt_count: eb('attempt_count', '+', 1),
+      // Only the lease holder's attempts count towards the schedule; a resend starts afresh.
+      round_attempts: eb
+        .case()
+        .when('lease_owner', '=', outcome.owner)
+        .then(eb('round_attempts', '+', 1))
+        .else(eb.ref('round_attempts'))
+        .end(),
+      updated_at: outcome.at,
+    }))
+    .where('id', '=', notificationId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!bumped) return undefined;
+  await db
+    .insertInto('delivery_attempts')
+    .values({
+      id: outcome.attemptId,
+      notification_id: notificationId,
+      number: Number(bumped.attempt_count),
+      attempted_at: outcome.at,
+      acknowledged: outcome.acknowledged ? 1 : 0,
+      http_status: outcome.httpStatus,
+      latency_ms: Math.max(0, Math.round(outcome.latencyMs)),
+      error_class: outcome.errorClass,
+      body_excerpt: outcome.bodyExcerpt,
+      detail: outcome.detail,
+      worker: outcome.owner,
+    })
+    .execute();
+  if (bumped.lease_owner !== outcome.owner || bumped.state !== 'pending') return toNotification(bumped);
+  let next: { state: NotificationState; next_attempt_at?: number; delivered_at?: number };
+  if (outcome.acknowledged) {
+    next = { state: 'delivered', delivered_at: outcome.at };
+  } else {
+    const at = outcome.nextAttemptAt(Number(bumped.round_attempts));
+    next = at === null ? { state: 'dead' } : { state: 'pending', next_attempt_at: at };
+  }
+  const updated = await db
+    .updateTable('notifications')
+    .set({ ...next, lease_owner: null, lease_until: null })
+    .where('id', '=', notificationId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toNotification(updated);
+}
+
+/** Give a lease back without an attempt (the worker is shutting down before it started). */
+export async function releaseLease(db: Executor, notificationId: string, owner: string): Promise<void> {
+  await db
+    .updateTable('notifications')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', '=', notificationId)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/** Queue a notification again, now, with a fresh retry schedule (its attempts stay in the log). */
+export async function resendNotification(db: Executor, notificationId: string, now: number): Promise<NotificationRecord | undefined> {
+  const row = await db
+    .updateTable('notifications')
+    .set({ state: 'pending', next_attempt_at: now, round_attempts: 0, lease_owner: null, lease_until: null, updated_at: now })
+    .where('id', '=', notificationId)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toNotification(row) : undefined;
+}
+
+export async function findNotification(db: Executor, id: string): Promise<NotificationRecord | undefined> {
+  const row = await db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toNotification(row) : undefined;
+}
+
+export interface NotificationFilter {
+  readonly merchantCode?: string;
+  readonly orderNum?: string;
+  readonly platOrderNum?: string;
+  readonly limit?: number;
+}
+
+/** Notifications matching the filter, newest first. */
+export async function listNotifications(db: Executor, filter: NotificationFilter = {}): Promise<NotificationRecord[]> {
+  let query = db.selectFrom('notifications').selectAll();
+  if (filter.merchantCode !== undefined) query = query.where('merchant_code', '=', filter.merchantCode);
+  if (filter.orderNum !== undefined) query = query.where('order_num', '=', filter.orderNum);
+  if (filter.platOrderNum !== undefined) query = query.where('plat_order_num', '=', filter.platOrderNum);
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit ?? 50).execute();
+  return rows.map(toNotification);
+}
+
+/** The attempts of the given notifications, oldest first. */
+export async function listAttempts(db: Executor, notificationIds: readonly string[]): Promise<DeliveryAttemptRecord[]> {
+  if (notificationIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('delivery_attempts')
+    .selectAll()
+    .where('notification_id', 'in', [...notificationIds])
+    .orderBy('notification_id')
+    .orderBy('number')
+    .execute();
+  return rows.map(toAttempt);
+}
+
+/**
+ * The earliest time a pending notification can be claimed (its next attempt, or the end of a
+ * lease someone holds on it, whichever is later), if any: lets a worker sleep exactly that long.
+ */
+export async function nextClaimableTime(db: Executor): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) =>
+      eb.fn
+        .min(
+          eb
+            .case()
+            .when(eb.and([eb('lease_until', 'is not', null), eb('lease_until', '>', eb.ref('next_attempt_at'))]))
+            .then(eb.ref('lease_until'))
+            .else(eb.ref('next_attempt_at'))
+            .end(),
+        )
+        .as('next'),
+    )
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
+}

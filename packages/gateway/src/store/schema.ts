@@ -1,0 +1,97 @@
+/**
+ * Table types of the gateway's database, as Kysely sees them. Columns are snake_case; the store
+ * modules map rows to the camelCase domain objects, so nothing above `store/` knows a column name.
+ *
+ * Portability rules (SQLite and PostgreSQL run the same queries): times are epoch milliseconds in
+ * `bigint` columns, flags are integers 0/1, structured values are JSON text, ids are text.
+ */
+export interface MerchantsTable {
+  merchant_code: string;
+  name: string | null;
+  public_key: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OrdersTable {
+  plat_order_num: string;
+  merchant_code: string;
+  order_num: string;
+  /** Which endpoint created it: `va` (/gateway/pay) or `link` (/gateway/prepaidOrder). */
+  kind: string;
+  status: string;
+  method: string | null;
+  va_number: string | null;
+  pay_money: number;
+  pay_fee: number | null;
+  product_detail: string;
+  name: string;
+  email: string;
+  phone: string;
+  notify_url: string;
+  redirect_url: string | null;
+  expiry_period: number;
+  /** The merchant's `dateTime` as sent, kept for support and audits. */
+  request_date_time: string;
+  created_at: number;
+  expires_at: number;
+  paid_at: number | null;
+  closed_at: number | null;
+}
+
+export interface NotificationsTable {
+  id: string;
+  plat_order_num: string;
+  merchant_code: string;
+  order_num: string;
+  /** The order state told: PAID, FAILED or EXPIRED. */
+  event: string;
+  url: string;
+  /** The signed form fields, JSON: every attempt sends exactly these bytes. */
+  fields: string;
+  /** pending | delivered | dead | dropped */
+  state: string;
+  /** Sandbox fault that shaped this row (`duplicate`, `delay`, `drop`), or null. */
+  fault: string | null;
+  attempt_count: number;
+  /** Failed attempts since creation or the last resend: what the retry schedule counts. */
+  round_attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
+export interface DeliveryAttemptsTable {
+  id: string;
+  notification_id: string;
+  number: number;
+  attempted_at: number;
+  acknowledged: number;
+  http_status: number | null;
+  latency_ms: number;
+  error_class: string | null;
+  body_excerpt: string;
+  /** Why the attempt failed, in a few words (never the request body). */
+  detail: string | null;
+  /** Which gateway process made the attempt. */
+  worker: string;
+}
+
+export interface SandboxFaultsTable {
+  merchant_code: string;
+  /** `''` for a rule covering every order of the merchant. */
+  order_num: string;
+  settings: string;
+  updated_at: number;
+}
+
+export interface GatewayDatabase {
+  merchants: MerchantsTable;
+  orders: OrdersTable;
+  notifications: NotificationsTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  sandbox_faults: SandboxFaultsTable;
+}

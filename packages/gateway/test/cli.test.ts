@@ -1,0 +1,110 @@
+/**
+ * The `paybutton-gateway` CLI as a newcomer uses it: help, keys, merchants, and a first request.
+ * One-shot commands run in-process through `main` (same code path as the bin, minus the process
+ * start); the bin itself is spawned for `--help` and for serving.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { verify } from '@paybutton/protocol/node';
+import { parseCli, UsageError } from '../src/cli/args.ts';
+import { main } from '../src/cli.ts';
+import { merchantClient } from './support/client.ts';
+import { runCli, startGatewayProcess } from './support/cli-process.ts';
+import { tempDir } from './support/engines.ts';
+
+async function run(args: readonly string[]) {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  // No DATABASE_URL: these commands work on the SQLite store of the data dir.
+  const code = await main(args, { out: (line) => stdout.push(line), err: (line) => stderr.push(line), env: {} });
+  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
+}
+
+describe('paybutton-gateway CLI', () => {
+  let dir: string;
+  before(() => {
+    dir = tempDir('gw-cli-');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('--help (from the installed bin) documents every flag and command', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    assert.equal(code, 0);
+    for (const word of ['--port', '--host', '--data', '--database-url', '--platform-key', '--merchant', '--public-url', '--sandbox', '--time-scale', 'merchant create', 'merchant list', 'platform-key']) {
+      assert.ok(stdout.includes(word), `help mentions ${word}`);
+    }
+  });
+
+  test('usage errors exit 2 with a message', async () => {
+    for (const [args, message] of [
+      [['--no-such-flag'], /Unknown option '--no-such-flag'/],
+      [['--port', 'eighty'], /--port must be a port number/],
+      [['--time-scale', '0'], /--time-scale must be more than 0/],
+      [['frobnicate'], /unknown command "frobnicate"/],
+      [['merchant'], /merchant needs a subcommand/],
+      [['merchant', 'create'], /needs a merchant code/],
+      [['merchant', 'create', 'AB', '--data', dir], /CODE must be 5 to 50 characters/],
+      [['merchant', 'create', '../../etc', '--data', dir], /it names the key files/],
+      [['--merchant', 'NOEQUALS'], /--merchant must be CODE=PUBLIC_KEY_FILE/],
+      [['--data', dir, '--merchant', 'SHOP-X1=/nonexistent.pem'], /--merchant SHOP-X1: cannot read/],
+      [['--data', dir, '--platform-key', '/nonexistent.pem'], /--platform-key: cannot read/],
+    ] as const) {
+      const { code, stderr } = await run(args);
+      assert.equal(code, 2, `${args.join(' ')} -> ${stderr}`);
+      assert.match(stderr, message);
+      assert.match(stderr, /--help/);
+    }
+  });
+
+  test('platform-key generates the key once, keeps it private, and prints the public half', async () => {
+    const first = await run(['platform-key', '--data', dir]);
+    assert.equal(first.code, 0);
+    assert.match(first.stdout, /^-----BEGIN PUBLIC KEY-----/);
+    assert.doesNotMatch(first.stdout, /PRIVATE/);
+    assert.equal(statSync(join(dir, 'platform-private.pem')).mode & 0o777, 0o600);
+    const second = await run(['platform-key', '--data', dir]);
+    assert.equal(second.stdout, first.stdout, 'the same key on every run');
+  });
+
+  test('merchant create writes a key pair and registers it; list shows it; a newcomer can call with it', async () => {
+    const created = await run(['merchant', 'create', 'SHOP-001', '--name', 'Toko Kopi', '--data', dir]);
+    assert.equal(created.code, 0, created.stderr);
+    const privateFile = join(dir, 'merchants', 'SHOP-001-private.pem');
+    assert.ok(created.stdout.includes(privateFile), 'it says where the keys went');
+    assert.equal(statSync(privateFile).mode & 0o777, 0o600);
+    assert.ok(existsSync(join(dir, 'merchants', 'SHOP-001-public.pem')));
+
+    const again = await run(['merchant', 'create', 'SHOP-001', '--data', dir]);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /already exists/);
+
+    assert.match((await run(['merchant', 'list', '--data', dir])).stdout, /SHOP-001\s+Toko Kopi\s+0/);
+
+    const gateway = await startGatewayProcess(['--sandbox', '--data', dir]);
+    try {
+      const client = merchantClient(gateway.url, { merchantCode: 'SHOP-001', privateKey: readFileSync(privateFile, 'utf8') });
+      const answer = await client.createLink({ method: 'QRIS' });
+      assert.equal(answer.body.platRespCode, 'SUCCESS', answer.body.platRespMessage);
+      const { platSign, ...fields } = answer.body;
+      assert.ok(verify(fields, platSign, readFileSync(join(dir, 'platform-public.pem'), 'utf8')));
+    } finally {
+      assert.equal(await gateway.stop(), 0, 'SIGTERM: graceful exit 0');
+    }
+    assert.match((await run(['merchant', 'list', '--data', dir])).stdout, /SHOP-001\s+Toko Kopi\s+1/);
+  });
+
+  test('flags and environment are parsed with defaults', () => {
+    const config = parseCli(['--sandbox', '--merchant', 'A-B-C-1=k.pem', '--merchant', 'X-Y-Z-2=l.pem'], { DATABASE_URL: 'postgres://u@h/db', PORT: '5000' });
+    assert.equal(config.port, 5000);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.databaseUrl, 'postgres://u@h/db');
+    assert.equal(config.sandbox, true);
+    assert.equal(config.timeScale, 1);
+    assert.deepEqual(config.merchants.map((m) => m.merchantCode), ['A-B-C-1', 'X-Y-Z-2']);
+    assert.equal(parseCli([], {}).dataDir, './.paybutton/gateway');
+    assert.equal(parseCli([], {}).port, 4000);
+    assert.throws(() => parseCli(['--public-url', 'ftp://x'], {}), UsageError);
+  });
+});

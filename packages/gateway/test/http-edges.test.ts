@@ -1,0 +1,133 @@
+/**
+ * The HTTP edges: every refusal before a route runs is a signed JSON `{platRespCode,
+ * platRespMessage}` with a meaningful status, never a stack trace; security headers; logs that
+ * never contain a key or a signature.
+ */
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import { createGateway } from '../src/index.ts';
+import { createLogger } from '../src/logger.ts';
+import { freshStore } from './support/engines.ts';
+import { startHarness, type Harness } from './support/harness.ts';
+import { merchantKeys, platformKeys } from './support/keys.ts';
+
+async function raw(url: string, init: RequestInit) {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  return { status: response.status, text, body: JSON.parse(text) as Record<string, string>, headers: response.headers };
+}
+
+describe('HTTP edges', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness('sqlite');
+  });
+  after(() => h.stop());
+
+  function assertEdge(answer: { status: number; text: string; body: Record<string, string> }, status: number, code: string, message: RegExp) {
+    assert.equal(answer.status, status);
+    assert.equal(answer.body.platRespCode, code);
+    assert.match(answer.body.platRespMessage!, message);
+    assert.ok(h.verifies(answer.body), 'edge answers are signed');
+    assert.doesNotMatch(answer.text, /at [\w.<>]+ \(|node_modules|\.ts:\d+/, 'no stack trace');
+  }
+
+  test('malformed JSON is 400', async () => {
+    const answer = await raw(`${h.url}/gateway/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"merchantCode": ' });
+    assertEdge(answer, 400, 'FAIL', /^body: must be a valid JSON object$/);
+  });
+
+  test('a JSON body that is not an object is refused', async () => {
+    const scalar = await raw(`${h.url}/gateway/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '"text"' });
+    assertEdge(scalar, 400, 'FAIL', /^body: must be a valid JSON object$/);
+    const empty = await raw(`${h.url}/gateway/query`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    assertEdge(empty, 400, 'FAIL', /^body: must be a JSON object$/);
+  });
+
+  test('a wrong or missing content type is 415', async () => {
+    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {} as Record<string, string>]) {
+      const answer = await raw(`${h.url}/gateway/prepaidOrder`, { method: 'POST', headers, body: '{}' });
+      assertEdge(answer, 415, 'FAIL', /^Content-Type: must be application\/json$/);
+    }
+    const latin1 = await raw(`${h.url}/gateway/pay`, { method: 'POST', headers: { 'content-type': 'application/json; charset=latin1' }, body: '{}' });
+    assertEdge(latin1, 415, 'FAIL', /charset must be utf-8/);
+  });
+
+  test('a body over 64 KB is 413', async () => {
+    const body = JSON.stringify({ merchantCode: 'M-TEST-001', padding: 'x'.repeat(64 * 1024) });
+    const answer = await raw(`${h.url}/gateway/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    assertEdge(answer, 413, 'FAIL', /^body: must be at most 64 KB$/);
+  });
+
+  test('an unknown route is 404 and a wrong method 405', async () => {
+    assertEdge(await raw(`${h.url}/gateway/refund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 404, 'NOTEXIST', /^no route POST \/gateway\/refund$/);
+    assertEdge(await raw(`${h.url}/nothing/here`, { method: 'GET' }), 404, 'NOTEXIST', /^no route GET/);
+    const wrongMethod = await raw(`${h.url}/gateway/pay`, { method: 'GET' });
+    assertEdge(wrongMethod, 405, 'FAIL', /^method: GET is not allowed here; use POST$/);
+    assert.equal(wrongMethod.headers.get('allow'), 'POST');
+  });
+
+  test('security headers are set and nothing advertises the stack', async () => {
+    const answer = await raw(`${h.url}/gateway/pay`, { method: 'GET' });
+    assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
+    assert.match(answer.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    assert.equal(answer.headers.get('x-powered-by'), null);
+    assert.equal(answer.headers.get('cache-control'), 'no-store');
+  });
+});
+
+test('a gateway whose database is unreachable answers ERROR 500 without details', async () => {
+  const store = freshStore('sqlite');
+  const gateway = createGateway({
+    // Nothing listens on port 1: every query fails.
+    database: { kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/none' },
+    dataDir: store.dataDir,
+    platformPrivateKey: platformKeys().privateKey,
+    logger: false,
+  });
+  await assert.rejects(gateway.ready);
+  await assert.rejects(gateway.listen());
+  const server = gateway.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    const answer = await raw(`http://127.0.0.1:${port}/gateway/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(answer.status, 500);
+    assert.equal(answer.body.platRespCode, 'ERROR');
+    assert.doesNotMatch(answer.text, /ECONNREFUSED|127\.0\.0\.1:1|postgres/);
+  } finally {
+    server.close();
+    await gateway.close();
+    await store.cleanup();
+  }
+});
+
+test('logs never contain keys or signatures', async () => {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const h = await startHarness('sqlite', { logger: createLogger({ level: 'debug', destination }) });
+  try {
+    const created = await h.client.createVa();
+    await h.gateway.pay(created.body.platOrderNum!);
+    await h.client.query({ orderNum: created.body.orderNum! });
+    // Anything that logs a signature or a key by its field name is redacted too.
+    h.gateway.logger.warn({ sign: 'SECRET-1', response: { platSign: 'SECRET-2' }, platformPrivateKey: 'SECRET-3' }, 'probe');
+    const text = lines.join('');
+    assert.match(text, /order created/);
+    assert.match(text, /"path":"\/gateway\/pay"/);
+    assert.match(text, /\[redacted\]/);
+    assert.doesNotMatch(text, /SECRET-/);
+    assert.ok(!text.includes(created.body.platSign!), 'no response signature in the logs');
+    for (const pem of [platformKeys().privateKey, merchantKeys().privateKey]) {
+      assert.ok(!text.includes(pem.split('\n')[1]!), 'no private key in the logs');
+    }
+  } finally {
+    await h.stop();
+  }
+});

@@ -1,0 +1,205 @@
+/**
+ * The sandbox JSON API: simulate payment, expiry and failure; move the clock; read and resend
+ * notifications; inject faults. None of it exists outside sandbox mode.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ENGINES } from './support/engines.ts';
+import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';
+import { eventually, startReceiver, type Receiver } from './support/receiver.ts';
+
+interface Answer {
+  status: number;
+  body: Record<string, any>;
+}
+
+async function call(method: string, url: string, body?: unknown): Promise<Answer> {
+  const response = await fetch(url, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+for (const engine of ENGINES) {
+  describe(`sandbox API on ${engine}`, () => {
+    let h: Harness;
+    let receiver: Receiver;
+    before(async () => {
+      receiver = await startReceiver();
+      h = await startHarness(engine, { timeScale: 0.001 });
+    });
+    after(async () => {
+      await h.stop();
+      await receiver.close();
+    });
+    const sandbox = (path: string) => `${h.url}/sandbox${path}`;
+
+    test('simulate payment, expiry and failure; each only once', async () => {
+      for (const [action, status] of [['pay', 'PAID'], ['expire', 'EXPIRED'], ['fail', 'FAILED']] as const) {
+        const created = await h.client.createVa();
+        const answer = await call('POST', sandbox(`/orders/${created.body.platOrderNum}/${action}`));
+        assert.equal(answer.status, 200);
+        assert.equal(answer.body.platRespCode, 'SUCCESS');
+        assert.equal(answer.body.order.status, status);
+        assert.equal(answer.body.order.orderNum, created.body.orderNum);
+        const again = await call('POST', sandbox(`/orders/${created.body.platOrderNum}/${action}`));
+        assert.equal(again.status, 409);
+        assert.equal(again.body.platRespCode, 'FAIL');
+        assert.match(again.body.platRespMessage, new RegExp(`the order is ${status}`));
+      }
+      const missing = await call('POST', sandbox('/orders/NOPE/pay'));
+      assert.equal(missing.status, 404);
+      assert.equal(missing.body.platRespCode, 'NOTEXIST');
+    });
+
+    test('paying a link without a method needs one; the body may choose it', async () => {
+      const created = await h.client.createLink();
+      const refused = await call('POST', sandbox(`/orders/${created.body.platOrderNum}/pay`));
+      assert.equal(refused.status, 409);
+      assert.match(refused.body.platRespMessage, /choose one before paying/);
+      const badMethod = await call('POST', sandbox(`/orders/${created.body.platOrderNum}/pay`), { method: 'CASH' });
+      assert.equal(badMethod.status, 400);
+      assert.match(badMethod.body.platRespMessage, /^method: /);
+      const paid = await call('POST', sandbox(`/orders/${created.body.platOrderNum}/pay`), { method: 'EWALLET_OVO' });
+      assert.equal(paid.body.order.status, 'PAID');
+      assert.equal(paid.body.order.method, 'EWALLET_OVO');
+      assert.equal(paid.body.order.url, created.body.url);
+      const read = await call('GET', sandbox(`/orders/${created.body.platOrderNum}`));
+      assert.equal(read.body.order.status, 'PAID');
+    });
+
+    test('the clock advances and expires what is due', async () => {
+      const created = await h.client.createVa({ expiryPeriod: '45' });
+      const before = await call('GET', sandbox('/clock'));
+      const advanced = await call('POST', sandbox('/clock/advance'), { minutes: 46 });
+      assert.equal(advanced.status, 200);
+      assert.ok(advanced.body.expiredOrders >= 1);
+      assert.equal(advanced.body.clock.offsetMinutes, before.body.clock.offsetMinutes + 46);
+      assert.equal((await h.client.query({ orderNum: created.body.orderNum! })).body.status, 'EXPIRED');
+      for (const bad of [{ minutes: -5 }, { minutes: 'ten' }, {}, { minutes: 5, extra: true }]) {
+        const refused = await call('POST', sandbox('/clock/advance'), bad);
+        assert.equal(refused.status, 400);
+        assert.match(refused.body.platRespMessage, /minutes|extra|Unrecognized/);
+      }
+    });
+
+    test('the delivery log by orderNum, and resend', async () => {
+      const created = await h.client.createVa({ notifyUrl: receiver.url });
+      await call('POST', sandbox(`/orders/${created.body.platOrderNum}/pay`));
+      const log = await eventually(async () => {
+        const answer = await call('GET', sandbox(`/deliveries?orderNum=${created.body.orderNum}`));
+        return answer.body.deliveries[0]?.state === 'delivered' ? answer.body.deliveries : undefined;
+      });
+      assert.equal(log.length, 1);
+      assert.equal(log[0].event, 'PAID');
+      assert.equal(log[0].fields.platOrderNum, created.body.platOrderNum);
+      assert.deepEqual(log[0].attempts.map((a: any) => [a.number, a.httpStatus, a.acknowledged]), [[1, 200, true]]);
+      const latest = await call('GET', sandbox('/deliveries'));
+      assert.ok(latest.body.deliveries.some((d: any) => d.id === log[0].id), 'without a filter: the latest deliveries');
+
+      const resent = await call('POST', sandbox(`/deliveries/${log[0].id}/resend`));
+      assert.equal(resent.status, 200);
+      assert.equal(resent.body.delivery.state, 'pending');
+      await eventually(async () => {
+        const answer = await call('GET', sandbox(`/deliveries?orderNum=${created.body.orderNum}`));
+        return answer.body.deliveries[0]?.attempts.length === 2 ? true : undefined;
+      });
+      assert.equal(receiver.received.filter((r) => r.fields.orderNum === created.body.orderNum).length, 2);
+      assert.equal((await call('POST', sandbox('/deliveries/nope/resend'))).status, 404);
+      assert.equal((await call('GET', sandbox('/deliveries?limit=0'))).status, 400);
+    });
+
+    test('fault: duplicate delivers every notification twice', async () => {
+      const created = await h.client.createVa({ notifyUrl: receiver.url });
+      const rule = await call('PUT', sandbox(`/faults/${MERCHANT_CODE}/orders/${created.body.orderNum}`), { notifications: { duplicate: true } });
+      assert.equal(rule.status, 200);
+      await h.gateway.pay(created.body.platOrderNum!);
+      await eventually(async () => (receiver.received.filter((r) => r.fields.orderNum === created.body.orderNum).length === 2 ? true : undefined));
+      const log = await h.gateway.deliveries.list({ orderNum: created.body.orderNum! });
+      assert.deepEqual(log.map((d) => d.fault).sort(), ['duplicate', null].sort());
+    });
+
+    test('fault: delay holds the first attempt back (on the gateway clock)', async () => {
+      const created = await h.client.createVa({ notifyUrl: receiver.url });
+      await call('PUT', sandbox(`/faults/${MERCHANT_CODE}/orders/${created.body.orderNum}`), { notifications: { delayMs: 600_000 } });
+      await h.gateway.pay(created.body.platOrderNum!);
+      const [delivery] = await h.gateway.deliveries.list({ orderNum: created.body.orderNum! });
+      assert.equal(delivery?.state, 'pending');
+      assert.equal(delivery?.fault, 'delay');
+      assert.equal(delivery?.attempts.length, 0);
+      await call('POST', sandbox('/clock/advance'), { minutes: 11 });
+      await eventually(async () => ((await h.gateway.deliveries.get(delivery!.id))?.state === 'delivered' ? true : undefined));
+    });
+
+    test('fault: drop logs the notification as dropped and never sends it; resend does', async () => {
+      const created = await h.client.createVa({ notifyUrl: receiver.url });
+      await call('PUT', sandbox(`/faults/${MERCHANT_CODE}/orders/${created.body.orderNum}`), { notifications: { drop: true } });
+      await h.gateway.pay(created.body.platOrderNum!);
+      const [delivery] = await h.gateway.deliveries.list({ orderNum: created.body.orderNum! });
+      assert.equal(delivery?.state, 'dropped');
+      await h.gateway.deliveries.runOnce();
+      assert.equal(receiver.received.filter((r) => r.fields.orderNum === created.body.orderNum).length, 0);
+      await call('POST', sandbox(`/deliveries/${delivery!.id}/resend`));
+      await eventually(async () => ((await h.gateway.deliveries.get(delivery!.id))?.state === 'delivered' ? true : undefined));
+    });
+
+    test('fault: creates answer UNKNOWN, with or without storing the order', async () => {
+      await call('PUT', sandbox(`/faults/${MERCHANT_CODE}/orders/UNKNOWN-STORED`), { create: { respond: 'UNKNOWN' } });
+      await call('PUT', sandbox(`/faults/${MERCHANT_CODE}/orders/UNKNOWN-LOST`), { create: { respond: 'UNKNOWN', orderCreated: false } });
+      const stored = await h.client.createVa({ orderNum: 'UNKNOWN-STORED' });
+      assert.equal(stored.body.platRespCode, 'UNKNOWN');
+      assert.ok(h.verifies(stored.body));
+      assert.equal((await h.client.query({ orderNum: 'UNKNOWN-STORED' })).body.platRespCode, 'SUCCESS');
+      const lost = await h.client.createLink({ orderNum: 'UNKNOWN-LOST' });
+      assert.equal(lost.body.platRespCode, 'UNKNOWN');
+      assert.equal((await h.client.query({ orderNum: 'UNKNOWN-LOST' })).body.platRespCode, 'NOTEXIST');
+    });
+
+    test('fault rules per merchant, overridden per order, listed and removed; bad rules refused', async () => {
+      await call('PUT', sandbox(`/faults/${MERCHANT_CODE}`), { create: { respond: 'UNKNOWN' } });
+      await call('PUT', sandbox(`/faults/${MERCHANT_CODE}/orders/EXEMPT-1`), { create: { delayMs: 1 } });
+      assert.equal((await h.client.createVa()).body.platRespCode, 'UNKNOWN', 'the merchant rule applies to every order');
+      assert.equal((await h.client.createVa({ orderNum: 'EXEMPT-1' })).body.platRespCode, 'SUCCESS', "the order's rule wins");
+      const listed = await call('GET', sandbox('/faults'));
+      assert.ok(listed.body.faults.some((f: any) => f.merchantCode === MERCHANT_CODE && f.orderNum === null));
+      assert.equal((await call('DELETE', sandbox(`/faults/${MERCHANT_CODE}`))).status, 200);
+      assert.equal((await call('DELETE', sandbox(`/faults/${MERCHANT_CODE}`))).status, 404);
+      assert.equal((await h.client.createVa()).body.platRespCode, 'SUCCESS');
+      for (const bad of [{ notifications: { duplicate: 'yes' } }, { create: { respond: 'ERROR' } }, { create: { delayMs: 999_999_999 } }, { other: 1 }]) {
+        const refused = await call('PUT', sandbox(`/faults/${MERCHANT_CODE}`), bad);
+        assert.equal(refused.status, 400, JSON.stringify(bad));
+      }
+    });
+
+    test('sandbox routes take JSON or no body', async () => {
+      const created = await h.client.createVa();
+      const response = await fetch(sandbox(`/orders/${created.body.platOrderNum}/pay`), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'pay' });
+      assert.equal(response.status, 415);
+    });
+  });
+}
+
+describe('outside sandbox mode', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness('sqlite', { sandbox: false });
+  });
+  after(() => h.stop());
+
+  test('no sandbox route exists', async () => {
+    for (const [method, path] of [
+      ['POST', '/sandbox/orders/X/pay'],
+      ['POST', '/sandbox/orders/X/expire'],
+      ['POST', '/sandbox/orders/X/fail'],
+      ['POST', '/sandbox/clock/advance'],
+      ['GET', '/sandbox/deliveries'],
+      ['POST', '/sandbox/deliveries/X/resend'],
+      ['PUT', `/sandbox/faults/${MERCHANT_CODE}`],
+    ]) {
+      const answer = await call(method!, `${h.url}${path}`, method === 'GET' ? undefined : {});
+      assert.equal(answer.status, 404, `${method} ${path}`);
+      assert.equal(answer.body.platRespCode, 'NOTEXIST');
+    }
+  });
+});

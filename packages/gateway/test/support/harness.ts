@@ -1,0 +1,57 @@
+/**
+ * A running gateway for one test: fresh store, one registered merchant, listening on 127.0.0.1.
+ * `stop()` closes it and removes its store.
+ */
+import { verify } from '@paybutton/protocol/node';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/index.ts';
+import { merchantClient, type MerchantIdentity } from './client.ts';
+import { freshStore, type EngineName, type FreshStore } from './engines.ts';
+import { merchantKeys, platformKeys } from './keys.ts';
+
+export const MERCHANT_CODE = 'M-TEST-001';
+
+export interface Harness {
+  readonly gateway: Gateway;
+  readonly url: string;
+  readonly store: FreshStore;
+  readonly merchant: MerchantIdentity;
+  readonly client: ReturnType<typeof merchantClient>;
+  /** True when `platSign` verifies over the other fields with the platform public key. */
+  verifies(body: Record<string, string>): boolean;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(
+  engine: EngineName,
+  options: Partial<GatewayOptions> = {},
+  store: FreshStore = freshStore(engine),
+): Promise<Harness> {
+  const keys = merchantKeys();
+  const gateway = createGateway({
+    database: store.database,
+    dataDir: store.dataDir,
+    platformPrivateKey: platformKeys().privateKey,
+    merchants: [{ merchantCode: MERCHANT_CODE, publicKey: keys.publicKey, name: 'Toko Test' }],
+    sandbox: true,
+    logger: false,
+    notifications: { pollIntervalMs: 50 },
+    ...options,
+  });
+  const { url } = await gateway.listen();
+  const merchant = { merchantCode: MERCHANT_CODE, privateKey: keys.privateKey };
+  return {
+    gateway,
+    url,
+    store,
+    merchant,
+    client: merchantClient(url, merchant),
+    verifies(body) {
+      const { platSign, ...fields } = body;
+      return verify(fields, platSign, gateway.platformPublicKey);
+    },
+    async stop() {
+      await gateway.close();
+      await store.cleanup();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+/** Read the gateway's database directly, through a second connection, to check what was stored. */
+import { openDatabase } from '../../src/store/database.ts';
+import type { FreshStore } from './engines.ts';
+
+export async function countRows(store: FreshStore, table: 'orders' | 'notifications' | 'delivery_attempts', where: Record<string, string> = {}): Promise<number> {
+  const database = openDatabase(store.database);
+  try {
+    let query = database.db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('count'));
+    for (const [column, value] of Object.entries(where)) query = query.where(column as never, '=', value as never);
+    const row = await query.executeTakeFirstOrThrow();
+    return Number(row.count);
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,163 @@
+/** Pure decision functions, table-tested: fees, limits, payment codes, QRIS, notifications, faults, errors. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { METHOD_CODES, METHODS, NOTIFICATION_OUTCOMES } from '@paybutton/protocol';
+import { createClock } from '../src/domain/clock.ts';
+import { generatePaymentCode, VA_PREFIXES } from '../src/domain/payment-codes.ts';
+import {
+  anyMethodAccepts,
+  buildFeeTable,
+  buildLimitTable,
+  computeFee,
+  DEFAULT_FEES,
+  DEFAULT_LIMITS,
+  feeRuleSchema,
+  overallRange,
+} from '../src/domain/pricing.ts';
+import { buildQrisPayload, crc16CcittFalse, hasValidCrc, parseTlv } from '../src/domain/qris.ts';
+import type { Order } from '../src/domain/types.ts';
+import { notificationFields } from '../src/notify/notification.ts';
+import { effectiveFaults } from '../src/sandbox/faults.ts';
+import { uniqueViolation } from '../src/store/errors.ts';
+import { GatewayConfigError, createGateway } from '../src/index.ts';
+
+describe('fees', () => {
+  const cases: [Parameters<typeof computeFee>[0], number, number][] = [
+    [{ type: 'flat', amount: 4000 }, 150_000, 4000],
+    [{ type: 'flat', amount: 0 }, 150_000, 0],
+    [{ type: 'percent', percent: 0.7 }, 100_000, 700],
+    [{ type: 'percent', percent: 0.7 }, 10_001, 71], // 70.007 rounds up
+    [{ type: 'percent', percent: 1.5 }, 1_000, 15],
+    [{ type: 'percent', percent: 1.5, min: 100 }, 1_000, 100],
+    [{ type: 'percent', percent: 2.9999 }, 999_999_999_999, 29_999_000_000], // 29 998 999 999.97 rounds up,
+  ];
+  for (const [rule, amount, fee] of cases) {
+    test(`${JSON.stringify(rule)} on ${amount} is ${fee}`, () => assert.equal(computeFee(rule, amount), fee));
+  }
+  test('defaults by kind, overridable per method', () => {
+    assert.deepEqual(DEFAULT_FEES.VA_BCA, { type: 'flat', amount: 4000 });
+    assert.deepEqual(DEFAULT_FEES.QRIS, { type: 'percent', percent: 0.7 });
+    assert.deepEqual(buildFeeTable({ VA_BCA: { type: 'flat', amount: 2500 } }).VA_BCA, { type: 'flat', amount: 2500 });
+    assert.equal(feeRuleSchema.safeParse({ type: 'percent', percent: 0.12345 }).success, false);
+    assert.equal(feeRuleSchema.safeParse({ type: 'flat', amount: -1 }).success, false);
+  });
+});
+
+describe('limits', () => {
+  test('defaults and the overall range', () => {
+    assert.deepEqual(DEFAULT_LIMITS.VA_MANDIRI, { min: 10_000, max: 50_000_000 });
+    assert.deepEqual(DEFAULT_LIMITS.RETAIL_ALFAMART, { min: 10_000, max: 5_000_000 });
+    assert.deepEqual(overallRange(DEFAULT_LIMITS), { min: 1_000, max: 50_000_000 });
+    assert.equal(anyMethodAccepts(DEFAULT_LIMITS, 999), false);
+    assert.equal(anyMethodAccepts(buildLimitTable({ QRIS: { min: 1, max: 10 } }), 5), true);
+  });
+  test('options are validated when the gateway is created', () => {
+    assert.throws(
+      () => createGateway({ platformPrivateKey: 'x', limits: { QRIS: { min: 10, max: 1 } }, logger: false }),
+      (error: unknown) => error instanceof GatewayConfigError && /limits\.QRIS: min must not exceed max/.test(error.message),
+    );
+    assert.throws(
+      () => createGateway({ platformPrivateKey: '-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----', logger: false }),
+      (error: unknown) => error instanceof GatewayConfigError && /platformPrivateKey/.test(error.message) && !/nope/.test(error.message),
+    );
+  });
+});
+
+describe('QRIS payloads', () => {
+  test('CRC-16/CCITT-FALSE check value', () => {
+    assert.equal(crc16CcittFalse('123456789'), '29B1');
+    assert.equal(crc16CcittFalse(''), 'FFFF');
+  });
+  test('a dynamic payload with amount, merchant, reference and a valid CRC', () => {
+    const payload = buildQrisPayload({ merchantName: 'Toko <Kopi> & Teh "Enak" Sekali Banget', merchantId: 'SHOP-001', amount: 150700, reference: 'ABC123', nmid: '1234567890123' });
+    assert.ok(hasValidCrc(payload));
+    const tlv = parseTlv(payload);
+    assert.equal(tlv.get('01'), '12');
+    assert.equal(tlv.get('54'), '150700');
+    assert.equal(tlv.get('59'), 'Toko Kopi & Teh Enak Seka');
+    assert.equal(parseTlv(tlv.get('62')!).get('01'), 'ABC123');
+    assert.equal(parseTlv(tlv.get('51')!).get('00'), 'ID.CO.QRIS.WWW');
+    assert.equal(hasValidCrc(payload.replace('150700', '150701')), false, 'a changed amount breaks the CRC');
+  });
+});
+
+describe('payment codes', () => {
+  const context = { merchantCode: 'SHOP-001', merchantName: 'Toko', platOrderNum: 'P1', amount: 10_000 };
+  for (const method of METHOD_CODES) {
+    test(`${method}`, () => {
+      const code = generatePaymentCode(method, context);
+      const kind = METHODS[method].kind;
+      if (kind === 'virtual-account') assert.match(code, new RegExp(`^${VA_PREFIXES[method]}\\d+$`));
+      if (kind === 'virtual-account') assert.equal(code.length, 16);
+      if (kind === 'qr') assert.ok(hasValidCrc(code));
+      assert.notEqual(generatePaymentCode(method, context), code, 'random, not sequential');
+    });
+  }
+  test('every bank has a distinct prefix', () => {
+    const prefixes = Object.values(VA_PREFIXES);
+    assert.equal(new Set(prefixes).size, prefixes.length);
+    for (const a of prefixes) for (const b of prefixes) if (a !== b) assert.ok(!a.startsWith(b), `${a} / ${b} are not ambiguous`);
+  });
+});
+
+describe('notification fields', () => {
+  const order: Order = {
+    platOrderNum: 'P1', merchantCode: 'SHOP-001', orderNum: 'O1', kind: 'link', status: 'PAID', method: 'VA_BCA',
+    vaNumber: '3901012345678901', payMoney: 150000, payFee: 4000, productDetail: 'x', name: 'Budi', email: 'b@e.com',
+    phone: '0812', notifyUrl: 'https://m/n', redirectUrl: null, expiryPeriod: 60, requestDateTime: '20260101000000',
+    createdAt: 0, expiresAt: 1, paidAt: 1, closedAt: 1,
+  };
+  test('per final state', () => {
+    for (const state of ['PAID', 'FAILED', 'EXPIRED'] as const) {
+      const fields = notificationFields(order, state);
+      assert.equal(fields.code, NOTIFICATION_OUTCOMES[state].code);
+      assert.equal(fields.status, NOTIFICATION_OUTCOMES[state].status);
+      assert.equal(fields.vaNumber, '3901012345678901');
+      assert.equal(fields.payFee, '4000');
+    }
+    const noMethod = notificationFields({ ...order, method: null, vaNumber: null, payFee: null }, 'EXPIRED');
+    assert.deepEqual(Object.keys(noMethod).sort(), ['code', 'email', 'msg', 'name', 'orderNum', 'payMoney', 'platOrderNum', 'status']);
+    assert.equal(notificationFields({ ...order, method: 'QRIS', vaNumber: '000201...' }, 'PAID').vaNumber, undefined);
+  });
+});
+
+describe('fault rules', () => {
+  test("the order's rule wins per section; unreadable rules are ignored", () => {
+    const merchant = { notifications: { drop: true }, create: { respond: 'UNKNOWN' } };
+    assert.deepEqual(effectiveFaults({ merchant }), merchant);
+    assert.deepEqual(effectiveFaults({ merchant, order: { notifications: { duplicate: true } } }), {
+      notifications: { duplicate: true },
+      create: { respond: 'UNKNOWN' },
+    });
+    assert.deepEqual(effectiveFaults({ merchant: { future: 1 } }), {});
+    assert.deepEqual(effectiveFaults({}), {});
+  });
+});
+
+describe('unique violations', () => {
+  const cases: [unknown, string | undefined][] = [
+    [{ code: '23505', constraint: 'orders_merchant_order_unique' }, 'order_num'],
+    [{ code: '23505', constraint: 'orders_va_number_unique' }, 'va_number'],
+    [{ code: '23505', constraint: 'orders_pkey' }, 'other'],
+    [{ code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: orders.merchant_code, orders.order_num' }, 'order_num'],
+    [{ code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: orders.va_number' }, 'va_number'],
+    [{ code: 'SQLITE_CONSTRAINT_PRIMARYKEY', message: 'UNIQUE constraint failed: orders.plat_order_num' }, 'other'],
+    [{ code: '23503' }, undefined],
+    [new Error('x'), undefined],
+    [null, undefined],
+  ];
+  for (const [error, expected] of cases) test(`${JSON.stringify(error)} -> ${expected}`, () => assert.equal(uniqueViolation(error), expected));
+});
+
+describe('clock', () => {
+  test('offset on top of the source, forward only', () => {
+    let source = 1000;
+    const clock = createClock(() => source);
+    assert.equal(clock.now(), 1000);
+    clock.advance(500);
+    source = 2000;
+    assert.equal(clock.now(), 2500);
+    assert.equal(clock.offsetMs, 500);
+    assert.throws(() => clock.advance(Number.NaN), RangeError);
+  });
+});
