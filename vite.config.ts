@@ -15,7 +15,8 @@ function demoBackend(): Plugin {
     apply: 'serve',
     async configureServer(server) {
       const { startDemo } = await import('./demo/src/demo.ts');
-      const demo = await startDemo({ shopPort: null, log: (line) => server.config.logger.info(line) });
+      const gatewayPort = Number(process.env.GATEWAY_PORT ?? 4010);
+      const demo = await startDemo({ shopPort: null, gatewayPort, log: (line) => server.config.logger.info(line) });
       server.middlewares.use(demo.shopApp);
       server.httpServer?.once('close', () => void demo.close());
     },

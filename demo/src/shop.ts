@@ -94,16 +94,26 @@ export function createShop(options: ShopOptions): Shop {
   });
 
   payments.on('order.transition', (event) => {
-    void payments.getOrder(event.orderNum).then((order) => {
-      if (!order) return;
-      if (event.from === null) {
-        const cart = (order.metadata?.cart ?? []) as CartLine[];
-        store.recordOrder({ orderNum: order.orderNum, items: describe(cart), payMoney: Number(order.payMoney), method: order.method });
-      }
-      if (order.status !== 'creating') store.setStatus(order.orderNum, order.status as never, order.method);
-      announce();
-    });
+    payments
+      .getOrder(event.orderNum)
+      .then((order) => {
+        if (!order) return;
+        if (event.from === null) {
+          const cart = (order.metadata?.cart ?? []) as CartLine[];
+          store.recordOrder({ orderNum: order.orderNum, items: describe(cart), payMoney: Number(order.payMoney), method: order.method });
+        }
+        if (order.status !== 'creating') store.setStatus(order.orderNum, order.status, order.method);
+        announce();
+      })
+      // The shop's list is a view; the plug-in's store stays the truth, so a failed update only logs.
+      .catch((error: unknown) => console.error('demo shop: could not update the order list', error));
   });
+
+  // The safety net a real shop runs too: ask the gateway about orders whose notification is late.
+  const reconciling = setInterval(() => {
+    payments.reconcile().catch((error: unknown) => console.error('demo shop: reconcile failed', error));
+  }, 60_000);
+  reconciling.unref();
 
   const app = express();
   app.disable('x-powered-by');
@@ -144,6 +154,7 @@ export function createShop(options: ShopOptions): Shop {
     payments,
     store,
     async close() {
+      clearInterval(reconciling);
       for (const listener of listeners) listener.end();
       listeners.clear();
       await payments.close();

@@ -3,7 +3,7 @@
  * states the rule. The request/response schemas are assembled from these in `schemas.ts`.
  */
 import { z } from 'zod';
-import { parseDateTime, RUPIAH_PATTERN } from './formats.ts';
+import { FEE_PATTERN, parseDateTime, RUPIAH_PATTERN } from './formats.ts';
 import { METHOD_CODES, resolveMethod, type MethodCode } from './methods.ts';
 
 type IssueLike = { code?: string; input?: unknown };
@@ -37,7 +37,7 @@ export const amountField = text(AMOUNT_RULE).regex(RUPIAH_PATTERN, { error: AMOU
 
 /** A fee may be zero, unlike an amount. */
 const FEE_RULE = 'must be a whole number of rupiah written as digits, e.g. "4000"';
-export const feeField = text(FEE_RULE).regex(/^(0|[1-9]\d{0,11})$/, { error: FEE_RULE });
+export const feeField = text(FEE_RULE).regex(FEE_PATTERN, { error: FEE_RULE });
 
 export const productDetailField = text('must be 1 to 32 characters').max(32, { error: 'must be at most 32 characters' });
 export const nameField = text('must be 1 to 32 characters').max(32, { error: 'must be at most 32 characters' });
@@ -79,6 +79,19 @@ export const platSignField = text('must be a base64 signature').regex(/^[A-Za-z0
 
 const METHOD_RULE = `must be one of ${METHOD_CODES.join(', ')}`;
 export const methodField = z.enum(METHOD_CODES, { error: ruleError(METHOD_RULE) });
+
+/**
+ * A required method given as a code or as its un-prefixed alias (`BCA`), normalised to the code:
+ * for inputs from people and browsers, where the alias is friendlier.
+ */
+export const methodOrAliasField = z
+  .string({ error: ruleError(METHOD_RULE) })
+  .transform((value, ctx): MethodCode => {
+    const code = resolveMethod(value);
+    if (code) return code;
+    ctx.addIssue({ code: 'custom', message: `${METHOD_RULE} (or the code without its prefix, e.g. BCA)` });
+    return z.NEVER;
+  });
 
 /**
  * `method` of Create Payment Link: null, absent or `""` (the customer picks on the hosted page),

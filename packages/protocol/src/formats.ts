@@ -57,6 +57,14 @@ export const MAX_RUPIAH = 999_999_999_999;
 /** Digits of a positive whole number of rupiah, no sign, no leading zero, at most 12 digits. */
 export const RUPIAH_PATTERN = /^[1-9]\d{0,11}$/;
 
+/** Digits of a fee: like an amount, but zero is allowed. */
+export const FEE_PATTERN = /^(0|[1-9]\d{0,11})$/;
+
+/** True when the string is a fee: a whole number of rupiah, zero or more. */
+export function isFeeAmount(value: string): boolean {
+  return FEE_PATTERN.test(value);
+}
+
 /** True when the string is a positive whole number of rupiah without sign, spaces or leading zeros. */
 export function isRupiahAmount(value: string): boolean {
   return RUPIAH_PATTERN.test(value);

@@ -4,6 +4,7 @@
  */
 export * from './methods.ts';
 export * from './formats.ts';
+export * from './wire.ts';
 export * from './fields.ts';
 export * from './schemas.ts';
 export * from './issues.ts';

@@ -171,7 +171,18 @@ export const notificationSchema = z.object(
 );
 export type Notification = z.infer<typeof notificationSchema>;
 
+/**
+ * The final state a notification reports, read from `code` and `status` together; undefined for a
+ * pair that is not one of NOTIFICATION_OUTCOMES (contradictory, so it proves nothing).
+ */
+export function notificationOutcome(notification: Pick<Notification, 'code' | 'status'>): NotifiedStatus | undefined {
+  for (const [status, outcome] of Object.entries(NOTIFICATION_OUTCOMES) as [NotifiedStatus, (typeof NOTIFICATION_OUTCOMES)[NotifiedStatus]][]) {
+    if (notification.code === outcome.code && notification.status === outcome.status) return status;
+  }
+  return undefined;
+}
+
 /** True when a notification reports a payment: `code` "00" and `status` "SUCCESS" together. */
 export function notificationIsPaid(notification: Pick<Notification, 'code' | 'status'>): boolean {
-  return notification.code === NOTIFICATION_OUTCOMES.PAID.code && notification.status === NOTIFICATION_OUTCOMES.PAID.status;
+  return notificationOutcome(notification) === 'PAID';
 }

@@ -7,6 +7,7 @@
  * Node-only (node:crypto). The only signer and verifier in the project.
  */
 import { constants, createPrivateKey, createPublicKey, privateEncrypt, publicDecrypt, type KeyObject } from 'node:crypto';
+import { isAbsent } from './wire.ts';
 
 /** A PEM string (PKCS#8 / PKCS#1 private, SPKI / PKCS#1 public) or a parsed key. */
 export type KeyInput = string | KeyObject;
@@ -90,7 +91,7 @@ export function canonicalString(fields: SignableFields): string {
   for (const key of Object.keys(fields).sort()) {
     if (SIGNATURE_FIELDS.includes(key)) continue;
     const value = fields[key];
-    if (value === null || value === undefined || value === '') continue;
+    if (isAbsent(value)) continue;
     if (typeof value !== 'string' && typeof value !== 'number') {
       throw new TypeError(`field ${key} must be a string to be signed, got ${typeof value}`);
     }
@@ -180,6 +181,16 @@ export function checkSignatureFits(
 ): { readonly fits: boolean; readonly length: number; readonly limit: number } {
   const length = signatureLength(fields, key);
   return { fits: length <= MAX_REQUEST_SIGN_LENGTH, length, limit: MAX_REQUEST_SIGN_LENGTH };
+}
+
+/**
+ * The most bytes of canonical string whose `sign` stays within the spec's 512 characters with a
+ * key of this size: 351 with the family's 1024-bit keys (three 117-byte chunks).
+ */
+export function maxSignableBytes(keyOrBytes: KeyInput | number): number {
+  const size = typeof keyOrBytes === 'number' ? keyOrBytes : keyBytes(toPrivateKeyOrPublic(keyOrBytes));
+  const blocks = Math.floor(((MAX_REQUEST_SIGN_LENGTH / 4) * 3) / size);
+  return blocks * (size - PKCS1_OVERHEAD);
 }
 
 function toPrivateKeyOrPublic(key: KeyInput): KeyObject {
