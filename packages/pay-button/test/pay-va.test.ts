@@ -139,6 +139,30 @@ describe('<pay-va>', () => {
     await waitUntil(async () => (await stats(item)).va === 2, 'no second request');
   });
 
+  const outside = [['"0"', '"4000"'], ['"0007"', '"4000"'], ['"12345678901234567890"', '"4000"'], ['12345678901234567890', '0'], ['"150000"', '"0007"'], ['"150000"', '-1']];
+  for (const [payMoney, payFee] of outside) {
+    it(`amounts outside the contract (payMoney ${payMoney}, payFee ${payFee}) end in pay-error, with no number shown`, async () => {
+      const { el, rec } = await va(uniqueItem(`amount[${payMoney}][${payFee}]`));
+      el.create();
+      const end = await rec.settle();
+      expect(end.type).to.equal('pay-error');
+      expect(end.detail).to.include({ code: 'bad_response', retryable: true });
+      expect(rec.names).not.to.include('pay-open');
+      expect(el.order).to.be.undefined;
+      await el.updateComplete;
+      expect(part(el, 'number')).to.be.null;
+    });
+  }
+
+  it('a zero fee is within the contract and shown as Rp 0', async () => {
+    const { el, rec } = await va(uniqueItem('amount["150000"]["0"]'));
+    el.create();
+    await rec.next('pay-open');
+    await el.updateComplete;
+    expect(panelText(el)).to.include('Fee Rp 0');
+    el.reset();
+  });
+
   it('ignores clicks while creating or showing an order, and a cancelled pay-click', async () => {
     const item = uniqueItem();
     const { el, rec } = await va(item);

@@ -206,6 +206,70 @@ describe('<pay-button> coming back from the full-page flow', () => {
     expect((await stats(item)).gets).to.equal(0);
   });
 
+  it("an older plug-in's #paybutton_token= fragment is never read, and leaves the address bar with paybutton_order", async () => {
+    const item = uniqueItem();
+    const order = await orderFor(item);
+    saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
+    await setStatus(order.orderNum, 'paid');
+    // A wrong token in the fragment: had the element read it, the plug-in would answer 404 (pay-error).
+    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}#paybutton_token=not-${order.statusToken}`);
+
+    const { el, rec } = await button(item);
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-success');
+    expect(el.state).to.equal('paid');
+    expect(location.search).not.to.include('paybutton_order');
+    expect(location.hash).to.equal('');
+    expect(location.href).not.to.include(order.statusToken);
+  });
+
+  it('a token fragment goes even when no attempt is stored; the unclaimed paybutton_order stays, and nothing is asked', async () => {
+    const item = uniqueItem();
+    const order = await orderFor(item);
+    await setStatus(order.orderNum, 'paid');
+    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}#paybutton_token=${order.statusToken}`);
+    const { el, rec } = await button(item);
+    await waitUntil(() => !location.href.includes(order.statusToken), 'the token stayed in the address bar');
+    expect(location.hash).to.equal('');
+    expect(new URLSearchParams(location.search).get('paybutton_order')).to.equal(order.orderNum);
+    expect(el.state).to.equal('idle');
+    expect(rec.events).to.have.length(0);
+    expect((await stats(item)).gets).to.equal(0);
+  });
+
+  it('another element removing the token fragment first does not keep the owner from claiming its order', async () => {
+    const item = uniqueItem();
+    const order = await orderFor(item);
+    saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
+    await setStatus(order.orderNum, 'paid');
+    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}#paybutton_token=${order.statusToken}`);
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <pay-button endpoint="/api" item="other" poll-interval="20"></pay-button>
+      <pay-button endpoint="/api" item=${item} poll-interval="20"></pay-button>
+    </div>`);
+    const [other, owner] = [...wrapper.querySelectorAll('pay-button')];
+    await waitUntil(() => owner!.state === 'paid', 'the owner did not pick the order up');
+    expect(other!.state).to.equal('idle');
+    expect(location.search).not.to.include('paybutton_order');
+    expect(location.hash).to.equal('');
+  });
+
+  for (const payMoney of ['"0"', '"0007"', '"12345678901234567890"', '12345678901234567890']) {
+    it(`an order whose payMoney (${payMoney}) is outside the contract ends in pay-error, never pay-success`, async () => {
+      const item = uniqueItem(`amount[${payMoney}]["4000"]`);
+      const order = await orderFor(item);
+      saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
+      await setStatus(order.orderNum, 'paid');
+      history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}`);
+      const { el, rec } = await button(item);
+      const end = await rec.settle();
+      expect(end.type).to.equal('pay-error');
+      expect(end.detail).to.include({ code: 'bad_response', retryable: true });
+      expect(rec.terminal).to.have.length(1);
+      expect(el.state).to.equal('error');
+    });
+  }
+
   it('only the element with the same endpoint and item claims the order, once', async () => {
     const item = uniqueItem();
     const order = await orderFor(item);

@@ -50,9 +50,16 @@ describe('pickUp(returned, navigationType, storedOrder)', () => {
   for (const [returned, nav, stored, expected] of table) {
     it(`${returned} / ${nav} / ${stored} -> ${expected}`, () => expect(pickUp(returned, nav, stored)).to.equal(expected));
   }
-  it('withoutReturnParam removes only paybutton_order', () => {
-    expect(withoutReturnParam('https://shop.test/cart?x=1&paybutton_order=A1#top')).to.equal('https://shop.test/cart?x=1#top');
-    expect(withoutReturnParam('https://shop.test/cart')).to.equal('https://shop.test/cart');
+  it('withoutReturnParam removes only paybutton_order and a #paybutton_token= fragment', () => {
+    expect(withoutReturnParam('https://shop.test/cart?x=1&paybutton_order=A1#top', true)).to.equal('https://shop.test/cart?x=1#top');
+    expect(withoutReturnParam('https://shop.test/cart', true)).to.equal('https://shop.test/cart');
+    expect(withoutReturnParam('https://shop.test/cart?x=1&paybutton_order=A1#paybutton_token=s3cret', true)).to.equal('https://shop.test/cart?x=1');
+    expect(withoutReturnParam('https://shop.test/cart#paybutton_tokens', true)).to.equal('https://shop.test/cart#paybutton_tokens');
+  });
+  it('withoutReturnParam(href, false) keeps paybutton_order (not claimed) but never the token', () => {
+    const href = 'https://shop.test/cart?paybutton_order=A1&x=a%20b';
+    expect(withoutReturnParam(`${href}#paybutton_token=s3cret`, false)).to.equal(href);
+    expect(withoutReturnParam(`${href}#top`, false)).to.equal(`${href}#top`);
   });
 });
 
@@ -158,11 +165,27 @@ describe('contract checks', () => {
     expect(isOrder({ ...order, payMoney: '150.000' })).to.be.false;
     expect(isOrder({ ...order, payMoney: undefined })).to.be.false;
   });
+  it("isOrder takes the protocol's amount rule: positive, no leading zero, at most 12 digits", () => {
+    const order = { orderNum: 'A1', status: 'paid', method: null };
+    for (const payMoney of ['1', '999999999999', 999999999999]) expect([payMoney, isOrder({ ...order, payMoney })]).to.deep.equal([payMoney, true]);
+    const bad = ['0', 0, '0007', '1000000000000', '12345678901234567890', 12345678901234567890, -1, 1.5, 1e21, '1e3', ' 150000', '+150000', ''];
+    for (const payMoney of bad) expect([payMoney, isOrder({ ...order, payMoney })]).to.deep.equal([payMoney, false]);
+  });
   it('isVaOrder wants the number, the amounts and the token', () => {
     const va = { orderNum: 'A1', method: 'VA_BCA', vaNumber: '8808', payMoney: '1', payFee: 0, expiresAt: 'x', statusToken: 't' };
     expect(isVaOrder(va)).to.be.true;
     expect(isVaOrder({ ...va, vaNumber: '' })).to.be.false;
     expect(isVaOrder({ ...va, payFee: -1 })).to.be.false;
+  });
+  it('isVaOrder: a positive amount and a fee that may be zero, both without leading zeros or more than 12 digits', () => {
+    const va = { orderNum: 'A1', method: 'VA_BCA', vaNumber: '8808', payMoney: '150000', payFee: '4000', expiresAt: 'x', statusToken: 't' };
+    const good: [unknown, unknown][] = [['150000', '0'], [150000, 0], ['999999999999', '999999999999']];
+    for (const [payMoney, payFee] of good) expect([payMoney, payFee, isVaOrder({ ...va, payMoney, payFee })]).to.deep.equal([payMoney, payFee, true]);
+    const bad: [unknown, unknown][] = [
+      ['0', '4000'], ['0007', '4000'], ['12345678901234567890', '4000'], [12345678901234567890, '4000'],
+      ['150000', '0007'], ['150000', '00'], ['150000', '1000000000000'], ['150000', 1.5], ['150000', undefined],
+    ];
+    for (const [payMoney, payFee] of bad) expect([payMoney, payFee, isVaOrder({ ...va, payMoney, payFee })]).to.deep.equal([payMoney, payFee, false]);
   });
   it('errorOf keeps the plug-in error, else names the HTTP status', () => {
     expect(errorOf(429, { error: { code: 'rate_limited', message: 'Slow down', retryable: true } })).to.deep.equal({
@@ -199,6 +222,12 @@ describe('countdown and expiryOf', () => {
     expect(expiryOf('2026-03-01T10:00:00Z')).to.equal(Date.UTC(2026, 2, 1, 10));
     expect(expiryOf('20260301170000')).to.equal(Date.UTC(2026, 2, 1, 10));
     expect(expiryOf('soon')).to.be.NaN;
+  });
+  it("reads the wire format with the protocol's parseDateTime: a moment that does not exist is unknown", () => {
+    expect(expiryOf('20261231235959')).to.equal(Date.UTC(2026, 11, 31, 16, 59, 59));
+    expect(expiryOf('20260230120000')).to.be.NaN;
+    expect(expiryOf('20260301240000')).to.be.NaN;
+    expect(countdown(expiryOf('20260230120000'), 0)).to.equal('');
   });
 });
 

@@ -5,6 +5,8 @@
  * {@link PayError}, never an exception of another kind and never trusted data.
  */
 
+import { RUPIAH_PATTERN } from '@paybutton/protocol/formats';
+
 export type OrderState = 'pending' | 'paid' | 'expired' | 'failed';
 
 /** What `GET {endpoint}/orders/:orderNum` answers. */
@@ -65,8 +67,6 @@ export function toPayError(err: unknown): PayError {
 export type Json = Record<string, unknown>;
 
 const STATES: unknown[] = ['pending', 'paid', 'expired', 'failed'];
-/** A whole number of rupiah, as a string or a number. */
-export const AMOUNT = /^\d+$/;
 
 /** True when every named field is a non-empty string. */
 export const strings = (body: Json, names: string) => names.split(' ').every((k) => typeof body[k] === 'string' && body[k]);
@@ -74,7 +74,8 @@ export const strings = (body: Json, names: string) => names.split(' ').every((k)
 export const isLink = (b: Json): boolean =>
   strings(b, 'orderNum url expiresAt statusToken') && /^https?:\/\//i.test(b.url as string);
 export const isOrder = (b: Json): boolean =>
-  strings(b, 'orderNum') && STATES.includes(b.status) && AMOUNT.test(b.payMoney as string);
+  // An amount is the protocol's: whole rupiah, no leading zero, at most 12 digits (a number too: `test` reads it as text).
+  strings(b, 'orderNum') && STATES.includes(b.status) && RUPIAH_PATTERN.test(b.payMoney as string);
 
 /** Absolute base URL of the plug-in's routes, without a trailing slash. */
 export function endpointUrl(endpoint: string | undefined): string {

@@ -40,11 +40,16 @@ export function outcome(status: OrderState, via: Via): [PayButtonState, Terminal
 /** Name of the query parameter the plug-in's return route adds when it redirects back. */
 export const RETURN_PARAM = 'paybutton_order';
 
-/** `href` without our `paybutton_order` parameter: the `returnTo` of a redirect flow. */
-export function withoutReturnParam(href: string): string {
+/**
+ * `href` without a `#paybutton_token=` fragment (an older plug-in put the status token there; a
+ * secret is never read from, nor left in, the address bar) and, when `dropParam`, without our
+ * `paybutton_order` parameter: the `returnTo` of a redirect flow, and the address bar
+ * after a return.
+ */
+export function withoutReturnParam(href: string, dropParam: boolean): string {
   const url = new URL(href);
-  url.searchParams.delete(RETURN_PARAM);
-  return url.href;
+  if (dropParam) url.searchParams.delete(RETURN_PARAM);
+  return url.href.replace(/#paybutton_token=.*/, '');
 }
 
 /**

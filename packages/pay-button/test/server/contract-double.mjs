@@ -8,12 +8,15 @@
  *   sold-out-*  -> 409 not_for_sale          down-*    -> 503 gateway_unavailable (retryable)
  *   garbage-*   -> 201 outside the contract   hold-*    -> answers only after /api/__test/release
  *   autopay-*   -> the fake hosted page pays the order at once and goes to the return route
+ *   amount[<payMoney>][<payFee>]-* -> the order's amounts are these JSON values (outside the contract, say)
  * Test controls (never part of the contract):
  *   POST /api/__test/orders/:orderNum {status}   GET /api/__test/stats?item=
  *   POST /api/__test/release?item=               GET /api/__gateway?orderNum= (fake hosted page)
  *   GET /api/__foreign-return?orderNum=          (a return page that posts to any origin)
  *   GET /pages/plain.html?item=&endpoint=        (nothing but the script tag and the tag)
- *   GET /pages/csp.html?item=                    (the same with a strict Content-Security-Policy)
+ *   GET /pages/csp.html?item=&probe=             (the same with a strict Content-Security-Policy, and
+ *                                                 test/fixtures/csp-violations.js first; probe: an
+ *                                                 inline script the policy blocks)
  */
 import { randomBytes } from 'node:crypto';
 
@@ -73,14 +76,15 @@ export function contractDouble() {
     if (existing) return orders.get(existing);
     const orderNum = `T${Date.now().toString(36)}${++counter}`;
     const method = body.method ?? null;
+    const amounts = /^amount\[(.*?)\]\[(.*?)\]-/.exec(body.item ?? '');
     const order = {
       orderNum,
       token: randomBytes(12).toString('hex'),
       status: 'pending',
       item: body.item ?? '',
       method,
-      payMoney: '150000',
-      payFee: '4000',
+      payMoney: amounts ? JSON.parse(amounts[1]) : '150000',
+      payFee: amounts ? JSON.parse(amounts[2]) : '4000',
       vaNumber: method === 'QRIS' ? '00020101021226610016ID.CO.QRIS.WWW0118936000000000000000' : `8808${String(counter).padStart(8, '0')}`,
       expiresAt: new Date(Date.now() + 3600_000).toISOString(),
       returnTo: body.returnTo,
@@ -186,12 +190,15 @@ export function contractDouble() {
       const tag = String(ctx.query.tag ?? 'pay-button');
       const script = tag === 'pay-va' ? 'pay-va.js' : 'pay-button.js';
       const attrs = tag === 'pay-va' ? ` method="VA_BCA" poll-interval="50"` : ` poll-interval="50"`;
-      const headers = path === '/pages/csp.html' ? { 'Content-Security-Policy': STRICT_CSP } : {};
+      const csp = path === '/pages/csp.html';
+      // Under the policy, a recorder of violations loads before everything else; `probe` adds an
+      // inline script the policy must block (the recorder's own check).
+      const before = csp ? `<script src="${FIXTURES}/csp-violations.js"></script>${ctx.query.probe ? '<script>window.inlineRan = true</script>' : ''}` : '';
       // Nothing but the script tag and the element.
       return page(
         ctx,
-        `<script type="module" src="${DIST}/${script}"></script><${tag} endpoint="/api" item="${item}"${attrs}>Pay</${tag}>`,
-        headers,
+        `${before}<script type="module" src="${DIST}/${script}"></script><${tag} endpoint="/api" item="${item}"${attrs}>Pay</${tag}>`,
+        csp ? { 'Content-Security-Policy': STRICT_CSP } : {},
       );
     }
 

@@ -120,7 +120,8 @@ export class PayButton extends PayElement<PayButtonState> {
 
   /**
    * After a full-page flow, picks up the stored attempt this page load is about (see `pickUp`):
-   * the return (`?paybutton_order=`) or the Back button.
+   * the return (`?paybutton_order=`) or the Back button. The status token comes from
+   * sessionStorage only, never from the URL.
    */
   #pickUp(): void {
     const url = new URL(location.href);
@@ -128,8 +129,11 @@ export class PayButton extends PayElement<PayButtonState> {
     const nav = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type;
     let via: Via | undefined;
     const entry = claimAttempt((e) => !e.va && e.endpoint === this.endpoint && e.item === this.item && (via = pickUp(returned, nav, e.orderNum)));
+    // Every element removes a `#paybutton_token=` fragment (never reading it); only the one that
+    // claimed the order removes `paybutton_order`, which until then may be another element's.
+    const clean = withoutReturnParam(url.href, !!(entry && returned));
+    if (clean !== url.href) history.replaceState(history.state, '', clean);
     if (!entry) return;
-    if (returned) history.replaceState(history.state, '', withoutReturnParam(url.href));
     this.#begin(null, entry.orderNum, entry.statusToken);
     this.#check(this.#attempt, via!);
   }
@@ -162,7 +166,7 @@ export class PayButton extends PayElement<PayButtonState> {
       method: this.method,
       idempotencyKey: key,
       // The plug-in's return route sends the customer back here only in the full-page flow.
-      returnTo: popup ? undefined : withoutReturnParam(location.href),
+      returnTo: popup ? undefined : withoutReturnParam(location.href, true),
     };
     createLink(this.endpoint, body, attempt.signal).then(
       (link) => attempt === this.#attempt && !this.#via && this.#open(link, message),

@@ -8,6 +8,7 @@ import { newIdempotencyKey } from '../../internal/idempotency.ts';
 import { PayElement } from '../../internal/pay-element.ts';
 import { pollOrder } from '../../internal/poll.ts';
 import { vaStrings, type VaMessageKey } from './pay-va.strings.ts';
+import { parseDateTime } from './formats.ts';
 import { createVa, isVaOrder } from './va-api.ts';
 
 /** Reflected `state` of `<pay-va>`. */
@@ -17,11 +18,11 @@ export type PayVaState = 'idle' | 'loading' | 'pending' | 'paid' | 'expired' | '
 const MAX_POLL_DELAY = 15_000;
 
 /**
- * `expiresAt` in epoch ms: ISO 8601, or the wire's `yyyyMMddHHmmss` in Jakarta time (UTC+7);
- * NaN when it is neither.
+ * `expiresAt` in epoch ms: the wire's `yyyyMMddHHmmss` in Jakarta time (the protocol's
+ * `parseDateTime`), or ISO 8601; NaN when it is neither (or names no real moment).
  */
 export function expiryOf(expiresAt: string): number {
-  return Date.parse(expiresAt.replace(/^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/, '$1-$2-$3T$4:$5:$6+07:00'));
+  return parseDateTime(expiresAt)?.getTime() ?? Date.parse(expiresAt);
 }
 
 /** `H:MM:SS` (`MM:SS` under an hour) left until `until`, never negative; empty for an unknown expiry. */

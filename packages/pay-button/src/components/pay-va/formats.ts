@@ -1,0 +1,6 @@
+/**
+ * The protocol's formats that only `<pay-va>` needs. The build (vite.config.ts) bundles this
+ * module's copy of `@paybutton/protocol/formats` into `dist/pay-va.js`, so these cost the
+ * budgeted `dist/pay-button.js` nothing; everywhere else it is the protocol module itself.
+ */
+export { isFeeAmount, isRupiahAmount, parseDateTime } from '@paybutton/protocol/formats';
