@@ -141,6 +141,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     for (const merchant of merchantsToRegister) await registerMerchant(database.db, merchant, clock.now());
     if (closed) return;
     if (config.notifications?.worker !== false) {
+      const concurrency = config.notifications?.concurrency ?? config.notifications?.batchSize;
       worker = startNotificationWorker({
         database,
         clock,
@@ -150,7 +151,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         ...(config.notifications?.timeoutMs ? { timeoutMs: config.notifications.timeoutMs } : {}),
         ...(config.notifications?.leaseMs ? { leaseMs: config.notifications.leaseMs } : {}),
         ...(config.notifications?.pollIntervalMs ? { pollIntervalMs: config.notifications.pollIntervalMs } : {}),
-        ...(config.notifications?.batchSize ? { batchSize: config.notifications.batchSize } : {}),
+        ...(concurrency ? { concurrency } : {}),
         ...(config.notifications?.lookup ? { lookup: config.notifications.lookup } : {}),
       });
     }
@@ -187,7 +188,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.use('/gateway', gatewayRouter(runtime));
   if (sandbox) app.use('/sandbox', sandboxRouter(runtime, deliveries));
   const pageDeps = createPageDeps(domain, { sandbox });
-  app.use(createPaymentPageRouter(pageDeps, { sandbox }));
+  // Through the gateway's logger: honours `logger: false` and pino's redaction of keys and signs.
+  app.use(createPaymentPageRouter(pageDeps, { sandbox, onError: (err) => logger.error({ err }, 'payment page error') }));
   app.use(notFound(sign));
   app.use(errorHandler(sign, logger));
 

@@ -9,6 +9,7 @@ import { merchantCodeField, parseWith, type MethodCode } from '@paybutton/protoc
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { feeTableOptionSchema, limitTableOptionSchema, type AmountLimit, type FeeRule } from './domain/pricing.ts';
+import { leaseTooShort } from './notify/lease.ts';
 import type { DatabaseConfig } from './store/database.ts';
 
 export interface MerchantRegistration {
@@ -46,11 +47,16 @@ export interface GatewayOptions {
   notifications?: {
     /** Default 1000 ms; the worker is also woken whenever this process queues a notification. */
     pollIntervalMs?: number;
-    /** Default 60 000 ms. */
+    /**
+     * How long a worker's claim on a notification lasts, on real time (the sandbox clock does not
+     * shorten it). At least `timeoutMs` + 10 000 ms; default 60 000 ms, or that when it is more.
+     */
     leaseMs?: number;
     /** Per attempt; default 10 000 ms. */
     timeoutMs?: number;
-    /** Default 10. */
+    /** Deliveries in flight at once in this process; a freed slot claims the next due one. Default 10. */
+    concurrency?: number;
+    /** @deprecated The former name of `concurrency` (which wins when both are set). */
     batchSize?: number;
     /** DNS lookup used for deliveries (tests inject one). */
     lookup?: LookupFunction;
@@ -105,11 +111,18 @@ const optionsSchema = z.object({
       pollIntervalMs: positiveMs.optional(),
       leaseMs: positiveMs.optional(),
       timeoutMs: positiveMs.optional(),
+      concurrency: z.number().int().min(1).max(100).optional(),
       batchSize: z.number().int().min(1).max(100).optional(),
       lookup: z.custom<LookupFunction>((value) => typeof value === 'function').optional(),
       worker: z.boolean().optional(),
     })
     .strict()
+    // A lease that ended mid-attempt would let a second worker deliver the same notification.
+    .superRefine((notifications, ctx) => {
+      if (notifications.leaseMs === undefined) return;
+      const problem = leaseTooShort(notifications.leaseMs, notifications.timeoutMs);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['leaseMs'], message: problem });
+    })
     .optional(),
   expirySweepIntervalMs: positiveMs.optional(),
 });

@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { verify } from '@paybutton/protocol/node';
+import { generateKeyPair, verify } from '@paybutton/protocol/node';
 import { parseCli, UsageError } from '../src/cli/args.ts';
+import { loadOrCreatePlatformKey } from '../src/cli/key-files.ts';
 import { main } from '../src/cli.ts';
 import { merchantClient } from './support/client.ts';
 import { runCli, startGatewayProcess } from './support/cli-process.ts';
@@ -66,6 +67,25 @@ describe('paybutton-gateway CLI', () => {
     assert.equal(statSync(join(dir, 'platform-private.pem')).mode & 0o777, 0o600);
     const second = await run(['platform-key', '--data', dir]);
     assert.equal(second.stdout, first.stdout, 'the same key on every run');
+  });
+
+  test('the platform key pair is generated only when the data dir has none', () => {
+    const keysDir = join(dir, 'generate-once');
+    let generated = 0;
+    const counting = () => {
+      generated += 1;
+      return generateKeyPair();
+    };
+    const first = loadOrCreatePlatformKey({ dataDir: keysDir }, counting);
+    assert.equal(first.created, true);
+    assert.equal(generated, 1);
+    for (let start = 0; start < 3; start++) {
+      const again = loadOrCreatePlatformKey({ dataDir: keysDir }, counting);
+      assert.equal(again.created, false);
+      assert.equal(again.privateKeyPem, first.privateKeyPem);
+    }
+    assert.equal(generated, 1, 'no key pair generated on a start that finds one');
+    assert.equal(readFileSync(join(keysDir, 'platform-public.pem'), 'utf8'), first.publicKeyPem);
   });
 
   test('merchant create writes a key pair and registers it; list shows it; a newcomer can call with it', async () => {

@@ -29,7 +29,9 @@ for (const engine of ENGINES) {
     const keys = merchantKeys('crash');
     const publicKeyFile = join(store.dataDir, 'merchant-public.pem');
     writeFileSync(publicKeyFile, keys.publicKey);
-    const args = ['--sandbox', '--time-scale', '0.01', '--data', store.dataDir, '--merchant', `${MERCHANT}=${publicKeyFile}`];
+    // Real retry delays (12 s and more after a failure), so the kill falls between attempts: leases
+    // are on real time, and a lease held by the killed process would hold its row for 60 s.
+    const args = ['--sandbox', '--time-scale', '1', '--data', store.dataDir, '--merchant', `${MERCHANT}=${publicKeyFile}`];
     if (store.database.kind === 'postgres') args.push('--database-url', store.database.url, '--database-schema', store.database.schema!);
 
     const receiver = await startReceiver(() => ({ status: 503, body: 'maintenance' }));
@@ -60,7 +62,7 @@ for (const engine of ENGINES) {
       receiver.answer(() => ({ status: 200, body: 'SUCCESS' }));
       gateway = await startGatewayProcess(args);
       const restarted = gateway.url;
-      // Past every retry time, the delay fault, and any lease the killed process held.
+      // Past every retry time and the delay fault (the gateway clock; leases are not on it).
       await sandboxCall(restarted, 'POST', '/clock/advance', { minutes: 120 });
       for (const orderNum of orderNums) {
         await eventually(async () => {

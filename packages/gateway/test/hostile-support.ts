@@ -8,6 +8,7 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import BetterSqlite3 from 'better-sqlite3';
 import fc from 'fast-check';
+import pg from 'pg';
 import type { Logger } from 'pino';
 import { createLogger } from '../src/logger.ts';
 
@@ -50,7 +51,8 @@ function once(base: string, path: string, options: SendOptions): Promise<RawAnsw
         // Sent verbatim: malformed percent-encodings are part of the corpus.
         path,
         method: options.method ?? 'GET',
-        headers: options.headers ?? {},
+        // Always framed: Node sends a DELETE (or GET) body without a length otherwise.
+        headers: { ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }), ...options.headers },
         agent: options.fresh ? false : keepAlive,
       },
       (res) => {
@@ -81,6 +83,11 @@ export async function send(base: string, path: string, options: SendOptions = {}
     if (failure.reusedSocket && failure.code === 'ECONNRESET') return once(base, path, { ...options, fresh: true });
     throw error;
   }
+}
+
+/** encodeURIComponent that survives lone surrogates (they become U+FFFD, as a browser sends them). */
+export function encodeAny(value: string): string {
+  return encodeURIComponent(value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
 }
 
 export function postJsonText(base: string, path: string, text: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
@@ -139,37 +146,75 @@ export function captureLogger(): CapturedLogger {
 // Store probes
 
 /**
- * Whether anything was committed to a SQLite file by another connection, in O(1):
- * `PRAGMA data_version` of a second, read-only connection changes exactly then.
+ * "Did anything change in the store?", asked before and after a request.
+ * - SQLite: `PRAGMA data_version` of a second, read-only connection, which changes exactly when
+ *   another connection commits: O(1), whatever the tables hold.
+ * - PostgreSQL: a digest of every row of the given tables in the test's own schema (small tables).
  */
 export interface StoreProbe {
-  version(): number;
-  count(table: string, where?: string, ...params: unknown[]): number;
-  close(): void;
+  version(): Promise<string>;
+  count(table: string, where?: string, ...params: unknown[]): Promise<number>;
+  close(): Promise<void>;
 }
 
 export function sqliteProbe(file: string): StoreProbe {
   const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   return {
-    version: () => db.pragma('data_version', { simple: true }) as number,
-    count: (table, where, ...params) =>
+    version: async () => String(db.pragma('data_version', { simple: true })),
+    count: async (table, where, ...params) =>
       Number((db.prepare(`SELECT count(*) AS n FROM ${table}${where ? ` WHERE ${where}` : ''}`).get(...params) as { n: number }).n),
-    close: () => db.close(),
+    close: async () => {
+      db.close();
+    },
   };
 }
+
+export async function postgresProbe(url: string, schema: string, tables: readonly string[]): Promise<StoreProbe> {
+  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+  await client.connect();
+  const digest = tables.map((table) => `(SELECT md5(coalesce(string_agg(t::text, ',' ORDER BY t::text), '')) FROM ${table} t)`).join(" || ':' || ");
+  return {
+    version: async () => String((await client.query(`SELECT ${digest} AS v`)).rows[0].v),
+    count: async (table, where, ...params) => {
+      let placeholder = 0;
+      const numbered = (where ?? '').replace(/\?/g, () => `$${(placeholder += 1)}`);
+      const result = await client.query(`SELECT count(*)::int AS n FROM ${table}${where ? ` WHERE ${numbered}` : ''}`, params);
+      return Number(result.rows[0].n);
+    },
+    close: () => client.end(),
+  };
+}
+
+/** A string that would be markup if a page printed it raw (a tag, a comment, an end tag), long enough not to occur by chance. */
+export const looksLikeMarkup = (text: string): boolean => text.length >= 8 && /<[a-z!/?]/i.test(text);
+
+/** The refusal of a JSON body that repeats a key (any key, named as sent). */
+export const REPEATED_KEY_MESSAGE = /^[^]*: must appear only once in the JSON body$/;
 
 // ---------------------------------------------------------------------------------------------
 // Counting cases
 
 const counts = new Map<string, number>();
+const statuses = new Map<string, Map<number, number>>();
 
-export function countCase(endpoint: string): void {
+/** One case tried against `endpoint`; `status` is its HTTP status, for the outcome summary. */
+export function countCase(endpoint: string, status?: number): void {
   counts.set(endpoint, (counts.get(endpoint) ?? 0) + 1);
+  if (status === undefined) return;
+  const byStatus = statuses.get(endpoint) ?? new Map<number, number>();
+  byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+  statuses.set(endpoint, byStatus);
 }
 
+/** Cases per endpoint (with their HTTP statuses) and the total. */
 export function caseCounts(): { readonly total: number; readonly lines: string[] } {
-  const lines = [...counts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([endpoint, n]) => `${endpoint}: ${n}`);
+  const lines = [...counts.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([endpoint, n]) => {
+      const byStatus = [...(statuses.get(endpoint) ?? new Map<number, number>()).entries()].sort(([a], [b]) => a - b);
+      return `${endpoint}: ${n}${byStatus.length ? ` (${byStatus.map(([status, k]) => `${status}×${k}`).join(', ')})` : ''}`;
+    });
   const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
   return { total, lines };
 }
@@ -183,7 +228,18 @@ export function runs(n: number): number {
 /** fast-check settings: a seed from HOSTILE_SEED replays a failure; every run is one case. */
 export function fcOptions(numRuns: number): fc.Parameters<unknown> {
   const seed = process.env.HOSTILE_SEED === undefined ? undefined : Number(process.env.HOSTILE_SEED);
-  return { numRuns: runs(numRuns), endOnFailure: true, ...(seed === undefined ? {} : { seed }) };
+  return {
+    numRuns: runs(numRuns),
+    endOnFailure: true,
+    includeErrorInReport: true,
+    ...(seed === undefined ? {} : { seed }),
+    // Counterexamples hold strings of tens of kilobytes: report them cut, the seed replays them whole.
+    reporter(details) {
+      if (!details.failed) return;
+      const report = fc.defaultReportMessage(details) ?? 'property failed';
+      throw new Error(report.replace(/(.)\1{200,}/g, (run: string, char: string) => `${char.repeat(20)}…(${run.length}×)`).slice(0, 4000));
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
+import BetterSqlite3 from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
 import { createGateway } from '../src/index.ts';
 import { createLogger } from '../src/logger.ts';
@@ -129,5 +130,51 @@ test('logs never contain keys or signatures', async () => {
     }
   } finally {
     await h.stop();
+  }
+});
+
+/** Break the store under a running gateway (as a lost table would), so reading an order fails. */
+function breakOrdersTable(file: string): void {
+  const db = new BetterSqlite3(file);
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.exec('ALTER TABLE orders RENAME TO orders_gone');
+  } finally {
+    db.close();
+  }
+}
+
+test("the payment page's internal errors go to the gateway's logger, and nowhere with logger: false", async () => {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const printed: unknown[][] = [];
+  const consoleError = console.error;
+  console.error = (...args: unknown[]) => void printed.push(args);
+  try {
+    for (const logger of [createLogger({ level: 'debug', destination }), false as const]) {
+      const h = await startHarness('sqlite', { logger, notifications: { worker: false } });
+      try {
+        const created = await h.client.createVa();
+        breakOrdersTable((h.store.database as { file: string }).file);
+        const page = await fetch(`${h.url}/pay?orderNum=${created.body.platOrderNum}`);
+        assert.equal(page.status, 500);
+        assert.doesNotMatch(await page.text(), /orders|SQLITE|at \//, 'the customer sees no internals');
+      } finally {
+        await h.stop();
+      }
+    }
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; level: number; err?: { message: string } });
+    const pageErrors = logged.filter((entry) => entry.msg === 'payment page error');
+    assert.equal(pageErrors.length, 1, 'logged once, by the gateway with a logger');
+    assert.equal(pageErrors[0]!.level, 50);
+    assert.match(pageErrors[0]!.err!.message, /orders/);
+    assert.deepEqual(printed, [], 'nothing on the console: not with a logger, not with logger: false');
+  } finally {
+    console.error = consoleError;
   }
 });

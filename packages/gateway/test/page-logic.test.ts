@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { METHOD_CODES, METHODS, parseWith, type MethodCode } from '@paybutton/protocol';
 import { CONTENT_SECURITY_POLICY, isSameOriginPost } from '../src/page/csp.ts';
-import { localeFromAcceptLanguage, negotiateLocale, type Locale } from '../src/page/i18n.ts';
+import { formatJakartaTime, localeFromAcceptLanguage, negotiateLocale, type Locale } from '../src/page/i18n.ts';
 import { chooseMethodBodySchema, pageQuerySchema, sandboxBodySchema } from '../src/page/input.ts';
 import { formatCountdown, isoDuration } from '../src/page/shared/countdown.ts';
 import { paymentSteps } from '../src/page/steps.ts';
@@ -86,6 +86,17 @@ describe('language choice', () => {
     assert.equal(negotiateLocale({ query: undefined, cookie: 'id', acceptLanguage: 'en', fallback: 'en' }), 'id');
     assert.equal(negotiateLocale({ query: 'fr', cookie: 'xx', acceptLanguage: 'id', fallback: 'en' }), 'id');
     assert.equal(negotiateLocale({ query: undefined, cookie: undefined, acceptLanguage: 'de', fallback: 'id' }), 'id');
+  });
+});
+
+describe('times', () => {
+  it('are shown in Jakarta time in each language, whichever was formatted before', () => {
+    const at = Date.UTC(2026, 10, 22, 12, 30); // 19:30 in Jakarta
+    for (let round = 0; round < 2; round++) {
+      assert.equal(formatJakartaTime(at, 'en'), '22 Nov 2026, 19:30 WIB');
+      assert.match(formatJakartaTime(at, 'id'), /^22 Nov 2026,? 19[.:]30 WIB$/);
+      assert.equal(formatJakartaTime(at + 86_400_000, 'en'), '23 Nov 2026, 19:30 WIB');
+    }
   });
 });
 

@@ -8,7 +8,8 @@ import { METHOD_CODES, METHOD_KINDS, METHODS } from '@paybutton/protocol';
 import type { PageOrder } from '../src/page/deps.ts';
 import { escapeHtml, html, safeHttpUrl, trustedHtml } from '../src/page/html.ts';
 import { messagesFor, type Locale } from '../src/page/i18n.ts';
-import { qrImage } from '../src/page/qr.ts';
+import QRCode from 'qrcode';
+import { QR_OPTIONS, qrImage } from '../src/page/qr.ts';
 import { pageUrls, type RenderContext } from '../src/page/render/context.ts';
 import { renderOrderPage } from '../src/page/render/page.ts';
 import { renderErrorPage } from '../src/page/render/errors.ts';
@@ -207,6 +208,16 @@ describe('order page rendering', () => {
     assertIncludes(page, `<img src="${qr.dataUrl}" width="${qr.sizePx}" height="${qr.sizePx}" alt="Kode QRIS untuk membayar Rp 151.078">`);
     assert.ok(!page.includes('id="pay-code"'), 'the payload is not offered as a number to copy');
     assert.match(qr.dataUrl, /^data:image\/png;base64,[A-Za-z0-9+/=]+$/);
+  });
+
+  it('sizes the QRIS image as its modules plus the quiet zone, and builds it once per payload', async () => {
+    const payload = '00020101021226300014ID.CO.QRIS.WWW0208PB0000015204549953033605406151078'.concat('5802ID5909TOKO SIZE6007JAKARTA6304ABCD');
+    const modules = QRCode.create(payload, { errorCorrectionLevel: QR_OPTIONS.errorCorrectionLevel }).modules.size;
+    const qr = await qrImage(payload);
+    assert.equal(qr.sizePx, (modules + 2 * QR_OPTIONS.margin) * QR_OPTIONS.scale);
+    const png = Buffer.from(qr.dataUrl.slice('data:image/png;base64,'.length), 'base64');
+    assert.equal(png.readUInt32BE(20), qr.sizePx, 'square: the height is the width');
+    assert.equal(await qrImage(payload), qr, 'the second request is served from the cache');
   });
 
   it('shows sandbox controls only in sandbox mode and only while the order is pending', () => {

@@ -172,6 +172,47 @@ for (const engine of ENGINES) {
       }
     });
 
+    test('a cross-site page cannot drive the sandbox: body-less form POSTs and no-cors fetches are refused, nothing changes', async () => {
+      const created = await h.client.createVa();
+      const order = created.body.platOrderNum!;
+      const clockBefore = (await call('GET', sandbox('/clock'))).body.clock.offsetMinutes;
+      const crossSite: Record<string, string>[] = [
+        // An HTML form with no fields on another site: Content-Length 0, the form content type.
+        { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site', 'content-type': 'application/x-www-form-urlencoded' },
+        // fetch(url, { method: 'POST', mode: 'no-cors' }) from a sibling port (same site, other origin).
+        { origin: 'http://127.0.0.1:1', 'sec-fetch-site': 'same-site' },
+        // An older browser without Sec-Fetch-*: the Origin alone decides.
+        { origin: 'http://evil.example', 'content-type': 'text/plain' },
+      ];
+      for (const headers of crossSite) {
+        for (const path of [`/orders/${order}/pay`, `/orders/${order}/expire`, `/orders/${order}/fail`, '/clock/advance', `/faults/${MERCHANT_CODE}`]) {
+          const method = path.startsWith('/faults') ? 'DELETE' : 'POST';
+          const response = await fetch(sandbox(path), { method, headers, body: '' });
+          assert.equal(response.status, 403, `${method} ${path} ${JSON.stringify(headers)}`);
+          const body = (await response.json()) as Record<string, string>;
+          assert.equal(body.platRespCode, 'FAIL');
+          assert.match(body.platRespMessage!, /^Origin: /);
+        }
+      }
+      assert.equal((await call('GET', sandbox(`/orders/${order}`))).body.order.status, 'PENDING', 'the order did not change');
+      assert.equal((await call('GET', sandbox('/clock'))).body.clock.offsetMinutes, clockBefore, 'the clock did not move');
+
+      // The control: the same request from the gateway's own origin, and from a tool without browser headers.
+      const sameOrigin = await fetch(sandbox(`/orders/${order}/fail`), { method: 'POST', headers: { 'sec-fetch-site': 'same-origin', origin: new URL(h.url).origin } });
+      assert.equal(sameOrigin.status, 200);
+      const tool = await h.client.createVa();
+      assert.equal((await call('POST', sandbox(`/orders/${tool.body.platOrderNum}/expire`))).status, 200);
+    });
+
+    test('the delivery log filters follow the protocol field rules', async () => {
+      for (const [query, field] of [['orderNum=a%20b', 'orderNum'], ['merchantCode=ABC', 'merchantCode'], [`platOrderNum=${'x'.repeat(65)}`, 'platOrderNum'], ['orderNum=', 'orderNum']]) {
+        const refused = await call('GET', sandbox(`/deliveries?${query}`));
+        assert.equal(refused.status, 400, query);
+        assert.match(refused.body.platRespMessage, new RegExp(`^${field}: `), query);
+      }
+      assert.equal((await call('GET', sandbox(`/deliveries?merchantCode=${MERCHANT_CODE}&orderNum=ORDER-1&limit=5`))).status, 200);
+    });
+
     test('sandbox routes take JSON or no body', async () => {
       const created = await h.client.createVa();
       const response = await fetch(sandbox(`/orders/${created.body.platOrderNum}/pay`), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'pay' });

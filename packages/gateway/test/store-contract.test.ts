@@ -15,6 +15,7 @@ import {
   claimDueNotifications,
   insertNotification,
   listAttempts,
+  nextClaimDelayMs,
   recordAttempt,
   resendNotification,
   type AttemptOutcome,
@@ -122,33 +123,47 @@ for (const engine of ENGINES) {
     test('concurrent claims never hand one notification to two workers', async () => {
       const ids = await queue(30);
       const claims = await Promise.all(
-        ['w1', 'w2', 'w3'].map((owner) => claimDueNotifications(database.db, database.engine, { owner, now: T0, leaseMs: 60_000, limit: 12 })),
+        ['w1', 'w2', 'w3'].map((owner) => claimDueNotifications(database.db, database.engine, { owner, now: T0, leaseNow: T0, leaseMs: 60_000, limit: 12 })),
       );
       const claimed = claims.flat().map((n) => n.id);
       assert.equal(new Set(claimed).size, claimed.length, 'no notification claimed twice');
       assert.ok(claimed.length >= 12 && claimed.length <= 30);
-      const rest = await claimDueNotifications(database.db, database.engine, { owner: 'w4', now: T0, leaseMs: 60_000, limit: 100 });
+      const rest = await claimDueNotifications(database.db, database.engine, { owner: 'w4', now: T0, leaseNow: T0, leaseMs: 60_000, limit: 100 });
       assert.equal(claimed.length + rest.length, ids.length, 'every notification claimed exactly once');
-      assert.equal((await claimDueNotifications(database.db, database.engine, { owner: 'w5', now: T0 + 59_999, leaseMs: 60_000, limit: 100 })).length, 0, 'live leases hold');
-      assert.equal((await claimDueNotifications(database.db, database.engine, { owner: 'w5', now: T0 + 60_000, leaseMs: 60_000, limit: 100 })).length, 30, 'expired leases are reclaimed');
+      assert.equal((await claimDueNotifications(database.db, database.engine, { owner: 'w5', now: T0 + 59_999, leaseNow: T0 + 59_999, leaseMs: 60_000, limit: 100 })).length, 0, 'live leases hold');
+      const clockMoved = { owner: 'w5', now: T0 + 36_000_000, leaseNow: T0 + 1, leaseMs: 60_000, limit: 100 };
+      assert.equal((await claimDueNotifications(database.db, database.engine, clockMoved)).length, 0, 'moving the gateway clock frees no lease');
+      assert.equal((await claimDueNotifications(database.db, database.engine, { owner: 'w5', now: T0, leaseNow: T0 + 60_000, leaseMs: 60_000, limit: 100 })).length, 30, 'expired leases are reclaimed');
     });
 
     test('notifications not yet due are not claimed', async () => {
       await queue(2, T0 + 5000);
-      assert.equal((await claimDueNotifications(database.db, database.engine, { owner: 'w', now: T0, leaseMs: 1000, limit: 10 })).length, 0);
-      assert.equal((await claimDueNotifications(database.db, database.engine, { owner: 'w', now: T0 + 5000, leaseMs: 1000, limit: 10 })).length, 2);
+      assert.equal((await claimDueNotifications(database.db, database.engine, { owner: 'w', now: T0, leaseNow: T0, leaseMs: 1000, limit: 10 })).length, 0);
+      assert.equal((await claimDueNotifications(database.db, database.engine, { owner: 'w', now: T0 + 5000, leaseNow: T0, leaseMs: 1000, limit: 10 })).length, 2);
+    });
+
+    test('the next claim waits for the later of the due time (gateway clock) and the lease end (real time)', async () => {
+      assert.equal(await nextClaimDelayMs(database.db, { now: T0, leaseNow: T0 }), undefined, 'nothing pending');
+      await queue(1, T0);
+      assert.equal(await nextClaimDelayMs(database.db, { now: T0 + 1000, leaseNow: T0 }), -1000, 'overdue: at once');
+      await claimDueNotifications(database.db, database.engine, { owner: 'w1', now: T0, leaseNow: T0 + 100, leaseMs: 60_000, limit: 1 });
+      assert.equal(await nextClaimDelayMs(database.db, { now: T0, leaseNow: T0 + 100 }), 60_000, 'a leased row waits for its lease');
+      assert.equal(await nextClaimDelayMs(database.db, { now: T0 + 36_000_000, leaseNow: T0 + 100 }), 60_000, 'a moved gateway clock does not shorten it');
+      assert.equal(await nextClaimDelayMs(database.db, { now: T0, leaseNow: T0 + 60_100 }), 0, 'claimable when the lease ends');
+      await queue(1, T0 + 5000);
+      assert.equal(await nextClaimDelayMs(database.db, { now: T0, leaseNow: T0 + 100 }), 5000, 'the earliest row decides');
     });
 
     test('attempts: rescheduled, delivered, dead; a lost lease records but does not decide', async () => {
       const [a, b, c] = await queue(3);
-      await claimDueNotifications(database.db, database.engine, { owner: 'w1', now: T0, leaseMs: 60_000, limit: 10 });
+      await claimDueNotifications(database.db, database.engine, { owner: 'w1', now: T0, leaseNow: T0, leaseMs: 60_000, limit: 10 });
       const rescheduled = await recordAttempt(database.db, a!, outcome('w1', false, T0 + 1000));
       assert.deepEqual([rescheduled?.state, rescheduled?.nextAttemptAt, rescheduled?.attemptCount, rescheduled?.leaseOwner], ['pending', T0 + 1000, 1, null]);
       assert.equal((await recordAttempt(database.db, b!, outcome('w1', true)))?.state, 'delivered');
       assert.equal((await recordAttempt(database.db, c!, outcome('w1', false, null)))?.state, 'dead');
 
       const [d] = await queue(1);
-      await claimDueNotifications(database.db, database.engine, { owner: 'w1', now: T0, leaseMs: 60_000, limit: 10 });
+      await claimDueNotifications(database.db, database.engine, { owner: 'w1', now: T0, leaseNow: T0, leaseMs: 60_000, limit: 10 });
       await resendNotification(database.db, d!, T0);
       const lost = await recordAttempt(database.db, d!, outcome('w1', true));
       assert.equal(lost?.state, 'pending', "a resend in the meantime wins over the old lease holder's outcome");

@@ -1,7 +1,8 @@
 /** Pure decision functions, table-tested: fees, limits, payment codes, QRIS, notifications, faults, errors. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { METHOD_CODES, METHODS, NOTIFICATION_OUTCOMES } from '@paybutton/protocol';
+import { MAX_RUPIAH, METHOD_CODES, METHODS, NOTIFICATION_OUTCOMES } from '@paybutton/protocol';
+import { sign, verify } from '@paybutton/protocol/node';
 import { createClock } from '../src/domain/clock.ts';
 import { generatePaymentCode, VA_PREFIXES } from '../src/domain/payment-codes.ts';
 import {
@@ -16,10 +17,14 @@ import {
 } from '../src/domain/pricing.ts';
 import { buildQrisPayload, crc16CcittFalse, hasValidCrc, parseTlv } from '../src/domain/qris.ts';
 import type { Order } from '../src/domain/types.ts';
+import { signedBody } from '../src/http/respond.ts';
+import { LEASE_MARGIN_MS, resolveLeaseMs } from '../src/notify/lease.ts';
 import { notificationFields } from '../src/notify/notification.ts';
+import { resolveOptions } from '../src/options.ts';
 import { effectiveFaults } from '../src/sandbox/faults.ts';
 import { uniqueViolation } from '../src/store/errors.ts';
 import { GatewayConfigError, createGateway } from '../src/index.ts';
+import { platformKeys } from './support/keys.ts';
 
 describe('fees', () => {
   const cases: [Parameters<typeof computeFee>[0], number, number][] = [
@@ -40,6 +45,18 @@ describe('fees', () => {
     assert.deepEqual(buildFeeTable({ VA_BCA: { type: 'flat', amount: 2500 } }).VA_BCA, { type: 'flat', amount: 2500 });
     assert.equal(feeRuleSchema.safeParse({ type: 'percent', percent: 0.12345 }).success, false);
     assert.equal(feeRuleSchema.safeParse({ type: 'flat', amount: -1 }).success, false);
+    assert.equal(feeRuleSchema.safeParse({ type: 'flat', amount: MAX_RUPIAH }).success, true);
+    assert.equal(feeRuleSchema.safeParse({ type: 'flat', amount: MAX_RUPIAH + 1 }).success, false, "above the protocol's largest amount");
+  });
+});
+
+describe('signed answers', () => {
+  test('leave absent fields out, as the signature does, and platSign covers the rest', () => {
+    const keys = platformKeys();
+    const body = signedBody((fields) => sign(fields, keys.privateKey), 'SUCCESS', 'ok', { orderNum: 'O-1', vaNumber: '', method: null, url: undefined });
+    assert.deepEqual(Object.keys(body).sort(), ['orderNum', 'platRespCode', 'platRespMessage', 'platSign']);
+    const { platSign, ...rest } = body;
+    assert.ok(verify(rest, platSign!, keys.publicKey));
   });
 });
 
@@ -60,6 +77,29 @@ describe('limits', () => {
       () => createGateway({ platformPrivateKey: '-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----', logger: false }),
       (error: unknown) => error instanceof GatewayConfigError && /platformPrivateKey/.test(error.message) && !/nope/.test(error.message),
     );
+  });
+
+  test('a notification lease must outlast its attempt: leaseMs > timeoutMs + margin', () => {
+    const refused = (notifications: { leaseMs?: number; timeoutMs?: number }) =>
+      assert.throws(
+        () => resolveOptions({ platformPrivateKey: 'x', notifications }),
+        (error: unknown) => error instanceof GatewayConfigError && /notifications\.leaseMs: must be at least/.test(error.message),
+        JSON.stringify(notifications),
+      );
+    refused({ leaseMs: 5_000, timeoutMs: 10_000 }); // below the timeout
+    refused({ leaseMs: 10_000, timeoutMs: 10_000 }); // no margin
+    refused({ leaseMs: 15_000 }); // the default timeout is 10 s
+    assert.throws(() => createGateway({ platformPrivateKey: 'x', notifications: { leaseMs: 1_000 }, logger: false }), GatewayConfigError);
+    for (const notifications of [{ leaseMs: 10_000 + LEASE_MARGIN_MS }, { leaseMs: 30_000, timeoutMs: 20_000 }, { timeoutMs: 120_000 }]) {
+      assert.doesNotThrow(() => resolveOptions({ platformPrivateKey: 'x', notifications }), JSON.stringify(notifications));
+    }
+  });
+
+  test('the lease by default: 60 s, stretched for a long attempt timeout', () => {
+    assert.equal(resolveLeaseMs(undefined, undefined), 60_000);
+    assert.equal(resolveLeaseMs(undefined, 5_000), 60_000);
+    assert.equal(resolveLeaseMs(undefined, 120_000), 120_000 + LEASE_MARGIN_MS);
+    assert.equal(resolveLeaseMs(25_000, 5_000), 25_000);
   });
 });
 

@@ -18,6 +18,8 @@ export interface PlatformKey {
   readonly created: boolean;
 }
 
+const errorCode = (error: unknown) => (error as { code?: string }).code;
+
 function readKeyFile(file: string, flag: string): string {
   try {
     return readFileSync(file, 'utf8');
@@ -46,8 +48,24 @@ export function writeNewFile(file: string, content: string, mode: number): boole
   }
 }
 
-/** The platform key from `--platform-key`, or from the data dir, generated there when absent. */
-export function loadOrCreatePlatformKey(options: { platformKeyFile?: string; dataDir: string }): PlatformKey {
+/** The file's text, or undefined when it does not exist. */
+function readIfExists(file: string, flag: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    return readKeyFile(file, flag); // throws the UsageError naming the problem
+  }
+}
+
+/**
+ * The platform key from `--platform-key`, or from the data dir, generated there when absent (only
+ * then: generating an RSA key pair takes a noticeable moment). `generate` is the protocol's.
+ */
+export function loadOrCreatePlatformKey(
+  options: { platformKeyFile?: string; dataDir: string },
+  generate: () => { privateKey: string } = generateKeyPair,
+): PlatformKey {
   if (options.platformKeyFile) {
     const file = resolve(options.platformKeyFile);
     const privateKeyPem = readKeyFile(file, '--platform-key');
@@ -57,9 +75,14 @@ export function loadOrCreatePlatformKey(options: { platformKeyFile?: string; dat
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, PLATFORM_PRIVATE_FILE);
-  const pair = generateKeyPair();
-  const created = writeNewFile(file, pair.privateKey, 0o600);
-  const privateKeyPem = created ? pair.privateKey : readKeyFile(file, '--data');
+  let privateKeyPem = readIfExists(file, '--data');
+  let created = false;
+  if (privateKeyPem === undefined) {
+    const generated = generate().privateKey;
+    // Exclusively: of two processes starting at once, one writes and the other reads its key.
+    created = writeNewFile(file, generated, 0o600);
+    privateKeyPem = created ? generated : readKeyFile(file, '--data');
+  }
   const publicKeyPem = publicOf(privateKeyPem, file);
   writeFileSync(join(dataDir, PLATFORM_PUBLIC_FILE), publicKeyPem, { mode: 0o644 });
   return { privateKeyPem, publicKeyPem, file, created };

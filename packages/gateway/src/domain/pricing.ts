@@ -3,10 +3,12 @@
  * payMoney: not shown"); the defaults below are ours, close to what Indonesian gateways charge
  * and allow, and every one can be overridden through the gateway's `fees` / `limits` options.
  *
- * The fee is what the platform charges the merchant (`payFee`); the customer pays `payMoney`.
- * All arithmetic is on integers of rupiah; a percentage fee rounds up to the next rupiah.
+ * The fee (`payFee`) is the platform's, added on top of the amount: the customer pays
+ * `payMoney + payFee` (the hosted page's total, the amount a QRIS code carries) and the merchant
+ * receives `payMoney`. All arithmetic is on integers of rupiah; a percentage fee rounds up to the
+ * next rupiah.
  */
-import { METHOD_CODES, METHODS, type MethodCode, type MethodKind } from '@paybutton/protocol';
+import { MAX_RUPIAH, METHOD_CODES, METHODS, type MethodCode, type MethodKind } from '@paybutton/protocol';
 import { z } from 'zod';
 
 export type FeeRule =
@@ -43,7 +45,7 @@ function perMethod<T>(byKind: Record<MethodKind, T>): Record<MethodCode, T> {
 export const DEFAULT_FEES: FeeTable = Object.freeze(perMethod(FEES_BY_KIND));
 export const DEFAULT_LIMITS: LimitTable = Object.freeze(perMethod(LIMITS_BY_KIND));
 
-const rupiah = z.number().int().nonnegative().max(999_999_999_999);
+const rupiah = z.number().int().nonnegative().max(MAX_RUPIAH);
 
 export const feeRuleSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('flat'), amount: rupiah }).strict(),

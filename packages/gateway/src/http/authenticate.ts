@@ -7,7 +7,8 @@
  * 3. the merchant is registered, else NOTEXIST;
  * 4. `sign` is well-formed and verifies with the merchant's public key over the fields exactly as
  *    received (unknown fields included, so nothing unsigned slips through), else FAIL `sign`;
- * 5. every field passes the request schema, else FAIL naming each field and its rule.
+ * 5. every field passes the request schema, else FAIL naming each field and its rule (U+0000 is
+ *    refused in any field first, and in merchantCode already at step 2).
  *
  * So a caller without the merchant's key learns nothing about the field rules.
  */
@@ -20,6 +21,13 @@ import { findMerchant } from '../store/merchants.ts';
 export type Authenticated<T> =
   | { readonly ok: true; readonly merchant: Merchant; readonly value: T }
   | { readonly ok: false; readonly code: 'FAIL' | 'NOTEXIST'; readonly message: string };
+
+/**
+ * U+0000 is refused in every field, on every engine: PostgreSQL text cannot store it, and no
+ * merchant data needs it. Checked before any value reaches the store.
+ */
+const NUL = '\u0000';
+export const NUL_RULE = 'must not contain the character U+0000';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -38,6 +46,7 @@ export async function authenticate<S extends z.ZodType>(
   if (!isPlainObject(body)) return { ok: false, code: 'FAIL', message: 'body: must be a JSON object' };
   const code = parseWith(merchantCodeField, body.merchantCode);
   if (!code.ok) return { ok: false, code: 'FAIL', message: `merchantCode: ${code.issues[0]?.message ?? 'is invalid'}` };
+  if (code.value.includes(NUL)) return { ok: false, code: 'FAIL', message: `merchantCode: ${NUL_RULE}` };
   const merchant = await findMerchant(db, code.value);
   if (!merchant) return { ok: false, code: 'NOTEXIST', message: 'merchantCode: no merchant is registered with this code' };
   const signature = parseWith(signField, body.sign);
@@ -45,6 +54,8 @@ export async function authenticate<S extends z.ZodType>(
   if (!verify(body as SignableFields, signature.value, merchant.publicKey)) {
     return { ok: false, code: 'FAIL', message: "sign: does not verify with the merchant's public key over the fields sent" };
   }
+  const withNul = Object.entries(body).filter(([, value]) => typeof value === 'string' && value.includes(NUL));
+  if (withNul.length) return { ok: false, code: 'FAIL', message: withNul.map(([field]) => `${field}: ${NUL_RULE}`).join('; ') };
   const parsed = parseWith(schema, body);
   if (!parsed.ok) return { ok: false, code: 'FAIL', message: parsed.message };
   return { ok: true, merchant, value: parsed.value };

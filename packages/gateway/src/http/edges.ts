@@ -6,6 +6,8 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PlatformSigner } from '../notify/notification.ts';
+import { repeatedJsonKey } from '@paybutton/protocol';
+import { RepeatedJsonKeyError } from './json-keys.ts';
 import { sendSigned } from './respond.ts';
 
 /** The body limit of every JSON endpoint. */
@@ -35,9 +37,17 @@ export function requireJson(sign: PlatformSigner, options: { bodyRequired: boole
   };
 }
 
-/** JSON bodies up to 64 KB; syntax and size errors reach `errorHandler`. */
+/** JSON bodies up to 64 KB, no key repeated; syntax, size and repeat errors reach `errorHandler`. */
 export function jsonBody(): RequestHandler {
-  return express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: 'application/json' });
+  return express.json({
+    limit: BODY_LIMIT_BYTES,
+    strict: true,
+    type: 'application/json',
+    verify: (_req, _res, raw) => {
+      const key = repeatedJsonKey(raw.toString('utf8'));
+      if (key !== undefined) throw new RepeatedJsonKeyError(key);
+    },
+  });
 }
 
 /** 400 when a route that needs a body got none (the JSON parser would make that `{}`). */
@@ -78,6 +88,17 @@ const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
   'stream.encoding.set': { status: 500, message: 'internal error' },
 };
 
+/**
+ * What a client error without a known body-parser `type` was about, named like every refusal:
+ * the router could not percent-decode a path parameter, or the body could not be read (a
+ * Content-Encoding whose data does not decode, a stream cut short).
+ */
+function clientErrorMessage(error: unknown): string {
+  if (error instanceof RepeatedJsonKeyError) return `${error.key.slice(0, 64)}: must appear only once in the JSON body`;
+  if (error instanceof URIError) return 'path: is not validly percent-encoded';
+  return 'body: could not be read (does it match its Content-Encoding and Content-Length?)';
+}
+
 export function errorHandler(sign: PlatformSigner, logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const parserError = error as BodyParserError;
@@ -93,7 +114,7 @@ export function errorHandler(sign: PlatformSigner, logger: Logger): ErrorRequest
     }
     const status = typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500 ? parserError.status : 500;
     if (status < 500) {
-      sendSigned(res, sign, 'FAIL', 'the request was refused', {}, status);
+      sendSigned(res, sign, 'FAIL', clientErrorMessage(error), {}, status);
       return;
     }
     logger.error({ err: error, method: req.method, path: req.path }, 'internal error');

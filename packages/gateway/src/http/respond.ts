@@ -3,21 +3,15 @@
  * `platRespMessage` and `platSign` over all the other fields (DESIGN §2), whatever the outcome:
  * a merchant can verify a FAIL just like a SUCCESS.
  */
-import type { ResultCode } from '@paybutton/protocol';
+import { compactFields, type ResultCode } from '@paybutton/protocol';
 import type { Response } from 'express';
 import type { PlatformSigner } from '../notify/notification.ts';
 
 export type ResponseFields = Record<string, string>;
 
-/** Drop absent values: the wire carries no nulls, and the signature skips empties anyway. */
-export function compact(fields: Record<string, string | null | undefined>): ResponseFields {
-  const out: ResponseFields = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== null && value !== undefined && value !== '') out[key] = value;
-  return out;
-}
-
 export function signedBody(sign: PlatformSigner, code: ResultCode, message: string, fields: Record<string, string | null | undefined> = {}): ResponseFields {
-  const body = compact({ platRespCode: code, platRespMessage: message, ...fields });
+  // Absent values are dropped by the protocol's rule: the body holds exactly what platSign covers.
+  const body = compactFields({ platRespCode: code, platRespMessage: message, ...fields });
   return { ...body, platSign: sign(body) };
 }
 

@@ -4,14 +4,21 @@
  * Several workers (processes) may run on one database: the lease keeps each notification to one
  * deliverer at a time. At-least-once: a worker killed mid-attempt leaves a lease that expires, and
  * the notification is delivered again.
+ *
+ * Deliveries run in a pool of `concurrency` slots; each slot that frees claims the next due row, so
+ * one receiver that hangs until the timeout holds up one slot, never the other merchants.
+ * Leases are measured on real time (`Date.now`), the retry schedule on the gateway clock (which the
+ * sandbox moves): moving the clock never frees the lease of an attempt in flight.
  */
 import type { LookupFunction } from 'node:net';
 import { nanoid } from 'nanoid';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.ts';
 import type { Database } from '../store/database.ts';
-import { claimDueNotifications, nextClaimableTime, recordAttempt, type NotificationRecord } from '../store/outbox.ts';
+import { claimDueNotifications, nextClaimDelayMs, type NotificationRecord } from '../store/outbox.ts';
+import { createAttemptRecorder } from './attempt-recorder.ts';
 import { deliverNotification, nextRetryDelayMs, type AttemptResult, type DeliveryOptions } from './delivery/index.ts';
+import { leaseTooShort, resolveLeaseMs } from './lease.ts';
 
 export interface WorkerOptions {
   readonly database: Database;
@@ -23,12 +30,15 @@ export interface WorkerOptions {
   readonly allowPrivateNetworks: boolean;
   /** Per attempt; default 10 s. */
   readonly timeoutMs?: number;
-  /** How long a claim protects a row; must exceed the attempt timeout. Default 60 s. */
+  /**
+   * How long a claim protects a row, on real time; at least the timeout plus a margin (`lease.ts`).
+   * Default 60 s (longer when the timeout needs it).
+   */
   readonly leaseMs?: number;
   /** How often to look for due rows when nothing wakes the worker. Default 1 s. */
   readonly pollIntervalMs?: number;
-  /** Rows claimed (and delivered concurrently) per round. Default 10. */
-  readonly batchSize?: number;
+  /** Deliveries in flight at most (the pool's slots). Default 10. */
+  readonly concurrency?: number;
   readonly lookup?: LookupFunction;
   /** The HTTP attempt; the delivery module's by default (tests never replace it). */
   readonly deliver?: (url: string, fields: Record<string, string>, options: DeliveryOptions) => Promise<AttemptResult>;
@@ -42,7 +52,7 @@ export interface NotificationWorker {
   readonly id: string;
   /** Look for due rows now (after a transaction queued one). */
   nudge(): void;
-  /** One claim-and-deliver round; returns how many rows it handled. */
+  /** Claim due rows into the free slots now and wait for those deliveries; returns how many. */
   runOnce(): Promise<number>;
   /** Stop polling and wait for the deliveries in flight. */
   stop(): Promise<void>;
@@ -50,9 +60,11 @@ export interface NotificationWorker {
 
 export function startNotificationWorker(options: WorkerOptions): NotificationWorker {
   const id = `worker-${process.pid}-${nanoid(8)}`;
-  const leaseMs = options.leaseMs ?? 60_000;
+  const leaseMs = resolveLeaseMs(options.leaseMs, options.timeoutMs);
+  const tooShort = leaseTooShort(leaseMs, options.timeoutMs);
+  if (tooShort) throw new RangeError(`leaseMs: ${tooShort}`);
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
-  const batchSize = options.batchSize ?? 10;
+  const concurrency = options.concurrency ?? 10;
   const deliver = options.deliver ?? deliverNotification;
   const { database, clock, logger } = options;
 
@@ -60,6 +72,8 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  // Attempts that end together are written in one transaction (group commit).
+  const recorder = createAttemptRecorder(database);
 
   async function deliverOne(notification: NotificationRecord): Promise<void> {
     const result = await deliver(notification.url, { ...notification.fields }, {
@@ -68,23 +82,21 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
       ...(options.lookup ? { lookup: options.lookup } : {}),
     });
     const at = clock.now();
-    const updated = await database.db.transaction().execute((trx) =>
-      recordAttempt(trx, notification.id, {
-        attemptId: nanoid(),
-        owner: id,
-        at,
-        acknowledged: result.acknowledged,
-        httpStatus: result.httpStatus,
-        latencyMs: result.latencyMs,
-        errorClass: result.errorClass,
-        bodyExcerpt: result.bodyExcerpt,
-        detail: result.detail ?? null,
-        nextAttemptAt: (roundAttempts) => {
-          const delay = nextRetryDelayMs(roundAttempts, { timeScale: options.timeScale });
-          return delay === null ? null : at + delay;
-        },
-      }),
-    );
+    const updated = await recorder.record(notification.id, {
+      attemptId: nanoid(),
+      owner: id,
+      at,
+      acknowledged: result.acknowledged,
+      httpStatus: result.httpStatus,
+      latencyMs: result.latencyMs,
+      errorClass: result.errorClass,
+      bodyExcerpt: result.bodyExcerpt,
+      detail: result.detail ?? null,
+      nextAttemptAt: (roundAttempts) => {
+        const delay = nextRetryDelayMs(roundAttempts, { timeScale: options.timeScale });
+        return delay === null ? null : at + delay;
+      },
+    });
     const entry = {
       notificationId: notification.id,
       platOrderNum: notification.platOrderNum,
@@ -100,24 +112,58 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
     else logger.warn(entry, 'notification attempt failed');
   }
 
+  /** Deliveries in flight, one per busy slot. */
+  const inFlight = new Set<Promise<void>>();
+  /** Claims run one at a time, so two of them never fill the same free slots. */
+  let claims: Promise<unknown> = Promise.resolve();
+
+  function serially<T>(task: () => Promise<T>): Promise<T> {
+    const result = claims.then(task);
+    claims = result.catch(() => undefined);
+    return result;
+  }
+
+  function start(notification: NotificationRecord): Promise<void> {
+    const delivery: Promise<void> = deliverOne(notification)
+      .catch((error: unknown) => {
+        // The lease expires and another claim retries it; nothing is lost.
+        logger.error({ err: error, notificationId: notification.id }, 'recording a delivery attempt failed');
+      })
+      .finally(() => {
+        inFlight.delete(delivery);
+        wake(); // a slot is free: claim the next due row
+      });
+    inFlight.add(delivery);
+    return delivery;
+  }
+
+  /** Claim as many due rows as there are free slots and start delivering them. */
+  function fillFreeSlots(): Promise<Promise<void>[]> {
+    return serially(async () => {
+      const free = concurrency - inFlight.size;
+      if (free <= 0) return [];
+      const claimed = await claimDueNotifications(database.db, database.engine, {
+        owner: id,
+        now: clock.now(),
+        leaseNow: Date.now(),
+        leaseMs,
+        limit: free,
+      });
+      return claimed.map(start);
+    });
+  }
+
   async function runOnce(): Promise<number> {
-    const claimed = await claimDueNotifications(database.db, database.engine, { owner: id, now: clock.now(), leaseMs, limit: batchSize });
-    await Promise.all(
-      claimed.map((notification) =>
-        deliverOne(notification).catch((error: unknown) => {
-          // The lease expires and another round retries it; nothing is lost.
-          logger.error({ err: error, notificationId: notification.id }, 'recording a delivery attempt failed');
-        }),
-      ),
-    );
-    return claimed.length;
+    const started = await fillFreeSlots();
+    await Promise.all(started);
+    return started.length;
   }
 
   /** Sleep until the next row can be claimed, at most one poll interval (other processes add rows too). */
   async function nextWakeMs(): Promise<number> {
-    const next = await nextClaimableTime(database.db).catch(() => undefined);
-    if (next === undefined) return pollIntervalMs;
-    return Math.min(pollIntervalMs, Math.max(MIN_SLEEP_MS, next - clock.now()));
+    const delay = await nextClaimDelayMs(database.db, { now: clock.now(), leaseNow: Date.now() }).catch(() => undefined);
+    if (delay === undefined) return pollIntervalMs;
+    return Math.min(pollIntervalMs, Math.max(MIN_SLEEP_MS, delay));
   }
 
   function schedule(ms: number): void {
@@ -127,39 +173,54 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
     timer.unref();
   }
 
+  /** Something may be claimable now (a slot freed, a row was queued): look as soon as possible. */
+  function wake(): void {
+    if (stopped) return;
+    again = true;
+    schedule(0);
+  }
+
   function tick(): void {
     if (stopped) return;
     if (running) {
       again = true;
       return;
     }
-    running = (async () => {
+    const round = (async () => {
       try {
         do {
           again = false;
-          const handled = await runOnce();
-          if (handled === batchSize) again = true;
+          const free = concurrency - inFlight.size;
+          if (free <= 0) break; // every slot busy: the next one to free wakes us
+          const started = await fillFreeSlots();
+          // Every free slot filled: more rows may be due.
+          if (started.length === free) again = true;
         } while (again && !stopped);
       } catch (error) {
         logger.error({ err: error }, 'notification worker round failed');
       }
-      const wake = stopped ? pollIntervalMs : await nextWakeMs();
-      running = undefined;
-      schedule(again ? 0 : wake);
+      return stopped || inFlight.size >= concurrency ? pollIntervalMs : await nextWakeMs();
     })();
+    // Cleared after the assignment, never inside the round: with every slot busy the round has no
+    // await and finishes before `running` is even set, which would leave it set (and the worker
+    // asleep) for good.
+    running = round.then((wait) => {
+      running = undefined;
+      schedule(again ? 0 : wait);
+    });
   }
 
   schedule(0);
   return {
     id,
-    nudge: () => {
-      if (!stopped) schedule(0);
-    },
+    nudge: wake,
     runOnce,
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await running;
+      await claims;
+      await Promise.all(inFlight);
     },
   };
 }

@@ -273,16 +273,27 @@ export function negotiateLocale(sources: LocaleSources): Locale {
   return localeFromAcceptLanguage(sources.acceptLanguage) ?? sources.fallback;
 }
 
+/** One formatter per locale, built on first use: building an Intl.DateTimeFormat is costly. */
+const jakartaFormats = new Map<Locale, Intl.DateTimeFormat>();
+
+function jakartaFormat(locale: Locale): Intl.DateTimeFormat {
+  let format = jakartaFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
+      timeZone: 'Asia/Jakarta',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    jakartaFormats.set(locale, format);
+  }
+  return format;
+}
+
 /** `22 Nov 2026, 19:30 WIB`: times are shown in Jakarta time, as on the bank's side. */
 export function formatJakartaTime(epochMs: number, locale: Locale): string {
-  const formatted = new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-    timeZone: 'Asia/Jakarta',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(epochMs));
-  return `${formatted} WIB`;
+  return `${jakartaFormat(locale).format(new Date(epochMs))} WIB`;
 }

@@ -3,7 +3,7 @@
  * naming the field; fields that only tune the display (`lang`, `notice`) are dropped when invalid
  * rather than refused, so a stale or hand-edited link still shows the order.
  */
-import { methodField, platOrderNumField, resolveMethod } from '@paybutton/protocol';
+import { methodOrAliasField, platOrderNumField } from '@paybutton/protocol';
 import { z } from 'zod';
 import { LOCALES } from './i18n.ts';
 
@@ -25,13 +25,8 @@ export const pageQuerySchema = z.object({
 
 export const statusQuerySchema = z.object({ orderNum: pagePlatOrderNum });
 
-/** `method`: a canonical code, or its alias (`BCA`), normalised by the protocol's `resolveMethod`. */
-const pageMethod = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-  .transform((value) => resolveMethod(value) ?? value)
-  .pipe(methodField);
-
-export const chooseMethodBodySchema = z.object({ orderNum: pagePlatOrderNum, method: pageMethod });
+/** `method`: a canonical code, or its alias (`BCA`), normalised to the code. */
+export const chooseMethodBodySchema = z.object({ orderNum: pagePlatOrderNum, method: methodOrAliasField });
 
 export const sandboxBodySchema = z.object({
   orderNum: pagePlatOrderNum,

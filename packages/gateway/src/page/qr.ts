@@ -18,12 +18,15 @@ export interface QrImage {
 const cache = new Map<string, QrImage>();
 const CACHE_LIMIT = 200;
 
+/** Offset of the width in a PNG: 8 bytes of signature, then the IHDR chunk's length and type. */
+const PNG_WIDTH_OFFSET = 16;
+
 export async function qrImage(payload: string): Promise<QrImage> {
   const hit = cache.get(payload);
   if (hit) return hit;
-  const modules = QRCode.create(payload, { errorCorrectionLevel: QR_OPTIONS.errorCorrectionLevel }).modules.size;
-  const dataUrl = await QRCode.toDataURL(payload, { ...QR_OPTIONS, type: 'image/png' });
-  const image = { dataUrl, sizePx: (modules + 2 * QR_OPTIONS.margin) * QR_OPTIONS.scale };
+  // The code is built once; the image's size is read back from the PNG it became (a square).
+  const png = await QRCode.toBuffer(payload, { ...QR_OPTIONS, type: 'png' });
+  const image = { dataUrl: `data:image/png;base64,${png.toString('base64')}`, sizePx: png.readUInt32BE(PNG_WIDTH_OFFSET) };
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(payload, image);
   return image;

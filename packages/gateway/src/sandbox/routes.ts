@@ -16,9 +16,10 @@
  *
  * Answers: `{platRespCode: "SUCCESS", platRespMessage, ...data}`; refusals `{platRespCode,
  * platRespMessage}` with 400 (bad input), 404 (no such order/notification) or 409 (wrong state).
+ * A POST, PUT or DELETE a browser sends from another site is refused with 403 (`refuseCrossSite`).
  */
-import { methodField, parseWith } from '@paybutton/protocol';
-import express, { type Request, type Response, type Router } from 'express';
+import { merchantCodeField, methodField, orderNumField, parseWith, platOrderNumField } from '@paybutton/protocol';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { chooseMethod } from '../domain/create-order.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -27,7 +28,9 @@ import type { Order } from '../domain/types.ts';
 import type { Deliveries } from '../notify/deliveries.ts';
 import { deleteFaultRule, listFaultRules, putFaultRule } from '../store/faults.ts';
 import { paymentLinkUrl, type GatewayRuntime } from '../runtime.ts';
+import { NUL_RULE } from '../http/authenticate.ts';
 import { jsonBody, requireJson } from '../http/edges.ts';
+import { isSameOriginPost } from '../page/csp.ts';
 import { faultSettingsSchema } from './faults.ts';
 import { deliveryView, orderView } from './views.ts';
 
@@ -62,16 +65,46 @@ const advanceBodySchema = z
       .max(10 * 365 * 24 * 60, { error: 'must be at most ten years' }),
   })
   .strict();
+const withoutNul = /^[^\u0000]*$/;
 const deliveriesQuerySchema = z.object({
-  orderNum: z.string().min(1).max(64).optional(),
-  merchantCode: z.string().min(1).max(50).optional(),
-  platOrderNum: z.string().min(1).max(64).optional(),
+  // The protocol's field rules (orderNum's printable ASCII already excludes U+0000).
+  orderNum: orderNumField.optional(),
+  merchantCode: merchantCodeField.regex(withoutNul, { error: NUL_RULE }).optional(),
+  platOrderNum: platOrderNumField.regex(withoutNul, { error: NUL_RULE }).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 
+const CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * The sandbox API changes orders and takes no credentials, so a page on another site must not
+ * drive it: a cross-site form (or a no-cors fetch) POSTs without a CORS preflight, and a body-less
+ * one passes the JSON content-type check. Browsers say where a request comes from
+ * (`Sec-Fetch-Site`, `Origin`), and the page's own same-origin rule judges it; tools (curl, a
+ * merchant's server, tests) send neither header and pass.
+ */
+function refuseCrossSite(req: Request, res: Response, next: NextFunction): void {
+  if (!CHANGING_METHODS.has(req.method)) return next();
+  const sameOrigin = isSameOriginPost({
+    secFetchSite: firstOf(req.headers['sec-fetch-site']),
+    origin: firstOf(req.headers.origin),
+    host: req.headers.host,
+  });
+  if (sameOrigin) return next();
+  refuse(res, { status: 403, code: 'FAIL', message: 'Origin: the sandbox API refuses requests from another site' });
+}
+
 export function sandboxRouter(runtime: GatewayRuntime, deliveries: Deliveries): Router {
   const router = express.Router();
-  router.use(requireJson(runtime.sign, { bodyRequired: false }), jsonBody());
+  router.use(refuseCrossSite, requireJson(runtime.sign, { bodyRequired: false }), jsonBody());
+  // Path segments go to the store as they are: U+0000, which PostgreSQL text cannot hold, is refused.
+  for (const name of ['platOrderNum', 'id', 'merchantCode', 'orderNum']) {
+    router.param(name, (_req, res, next, value: unknown) => {
+      if (typeof value === 'string' && value.includes('\u0000')) return refuse(res, { status: 400, code: 'FAIL', message: `${name}: ${NUL_RULE}` });
+      next();
+    });
+  }
   const view = (req: Request, order: Order) =>
     orderView(order, order.kind === 'link' ? paymentLinkUrl(runtime.publicBaseUrl(req), order.platOrderNum) : null);
 

@@ -9,6 +9,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { GatewayDatabase } from './schema.ts';
+import { startCheckpointer } from './checkpointer.ts';
+import { withStatementCache } from './statement-cache.ts';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly file: string }
@@ -46,12 +48,18 @@ function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<GatewayDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Checkpoints (an fsync each) run on a thread of their own, not inside a request's commit.
+  const checkpointer = file === ':memory:' ? undefined : startCheckpointer(sqlite, file);
+  const db = new Kysely<GatewayDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   let closing: Promise<void> | undefined;
   return {
     db,
     engine: 'sqlite',
-    close: () => (closing ??= db.destroy()),
+    close: () =>
+      (closing ??= (async () => {
+        await checkpointer?.stop();
+        await db.destroy();
+      })()),
   };
 }
 

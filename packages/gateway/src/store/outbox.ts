@@ -126,31 +126,36 @@ export async function insertNotification(db: Executor, notification: NewNotifica
 }
 
 /**
- * Lease up to `limit` due notifications to `owner` until `now + leaseMs`. A row is due when it is
- * pending, its next attempt time has come, and nobody holds a live lease on it.
+ * Lease up to `limit` due notifications to `owner` until `leaseNow + leaseMs`. A row is due when it
+ * is pending, its next attempt time has come on the gateway clock (`now`, which the sandbox moves),
+ * and nobody holds a live lease on it. Leases are measured on real time (`leaseNow`), never on the
+ * gateway clock: moving the sandbox clock must not free a lease an attempt in flight still holds.
  */
 export async function claimDueNotifications(
   db: Executor,
   engine: Engine,
-  claim: { owner: string; now: number; leaseMs: number; limit: number },
+  claim: { owner: string; now: number; leaseNow: number; leaseMs: number; limit: number },
 ): Promise<NotificationRecord[]> {
-  const { owner, now, leaseMs, limit } = claim;
+  const { owner, leaseMs, limit } = claim;
+  // Whole milliseconds: the columns are integers, and PostgreSQL refuses a fraction for bigint.
+  const now = Math.floor(claim.now);
+  const leaseNow = Math.floor(claim.leaseNow);
   let due = db
     .selectFrom('notifications')
     .select('id')
     .where('state', '=', 'pending')
     .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', leaseNow)]))
     .orderBy('next_attempt_at')
     .limit(limit);
   if (engine === 'postgres') due = due.forUpdate().skipLocked();
   const rows = await db
     .updateTable('notifications')
-    .set({ lease_owner: owner, lease_until: now + leaseMs, updated_at: now })
+    .set({ lease_owner: owner, lease_until: leaseNow + Math.ceil(leaseMs), updated_at: now })
     .where('id', 'in', due)
     // Re-checked on the row itself: on SQLite the subquery and the update are one statement anyway.
     .where('state', '=', 'pending')
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', leaseNow)]))
     .returningAll()
     .execute();
   return rows.map(toNotification);
@@ -283,25 +288,30 @@ export async function listAttempts(db: Executor, notificationIds: readonly strin
 }
 
 /**
- * The earliest time a pending notification can be claimed (its next attempt, or the end of a
- * lease someone holds on it, whichever is later), if any: lets a worker sleep exactly that long.
+ * How long until the first pending notification can be claimed (its next attempt on the gateway
+ * clock, `now`, or the end of a lease someone holds on it, on real time, `leaseNow`, whichever
+ * comes later), if any is pending: lets a worker sleep exactly that long. Zero or less: now.
  */
-export async function nextClaimableTime(db: Executor): Promise<number | undefined> {
+export async function nextClaimDelayMs(db: Executor, clocks: { now: number; leaseNow: number }): Promise<number | undefined> {
+  const now = Math.floor(clocks.now);
+  const leaseNow = Math.floor(clocks.leaseNow);
   const row = await db
     .selectFrom('notifications')
-    .select((eb) =>
-      eb.fn
+    .select((eb) => {
+      const untilDue = eb('next_attempt_at', '-', now);
+      const untilLeaseEnds = eb('lease_until', '-', leaseNow);
+      return eb.fn
         .min(
           eb
             .case()
-            .when(eb.and([eb('lease_until', 'is not', null), eb('lease_until', '>', eb.ref('next_attempt_at'))]))
-            .then(eb.ref('lease_until'))
-            .else(eb.ref('next_attempt_at'))
+            .when(eb.and([eb('lease_until', 'is not', null), eb(untilLeaseEnds, '>', untilDue)]))
+            .then(untilLeaseEnds)
+            .else(untilDue)
             .end(),
         )
-        .as('next'),
-    )
+        .as('delay');
+    })
     .where('state', '=', 'pending')
     .executeTakeFirst();
-  return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
+  return row?.delay === null || row?.delay === undefined ? undefined : Number(row.delay);
 }

@@ -1,0 +1,15 @@
+/**
+ * Repeated keys in a JSON body are refused (`repeatedJsonKey` of the protocol): `JSON.parse` keeps
+ * the last of `{"payMoney":"1","payMoney":"2"}`; a proxy, a WAF or a log parser in front of us may
+ * keep the first and see another request. The merchant's signature covers what we parse, so the
+ * ambiguity is refused instead, naming the key.
+ */
+
+/** What `jsonBody()`'s verify step throws; `errorHandler` answers it 400 naming the key. */
+export class RepeatedJsonKeyError extends Error {
+  readonly type = 'entity.repeated.key';
+  readonly status = 400;
+  constructor(readonly key: string) {
+    super(`the JSON body repeats the key ${JSON.stringify(key.slice(0, 64))}`);
+  }
+}
