@@ -84,6 +84,8 @@ export interface FulfilmentEvent {
 export interface WarningEvent {
   readonly code: string;
   readonly message: string;
+  /** The order concerned, when there is one (`reconcile_order_failed`, `fulfilment_lease_lost`). */
+  readonly orderNum?: string;
   readonly error?: unknown;
 }
 

@@ -31,6 +31,31 @@ describe('mounted with and without global body parsers', () => {
     });
   }
 
+  for (const parsers of ['json', 'text', 'raw'] as const) {
+    test(`global parsers: ${parsers} (larger limit than ours) -> bodyLimitBytes still applies, 413 naming it`, async () => {
+      const shop = await startHarness({ parsers, options: { bodyLimitBytes: 1024 } });
+      try {
+        const big = await shop.createLink({ item: 'kopi', note: 'x'.repeat(4_000) });
+        assert.equal(big.status, 413, JSON.stringify(big.body));
+        assert.equal(big.body.error.code, 'payload_too_large');
+        assert.match(big.body.error.message, /larger than 1024 bytes/);
+        // Chunked (no Content-Length): what the parser produced is measured instead.
+        const body = JSON.stringify({ item: 'kopi', idempotencyKey: 'k'.repeat(20), note: 'x'.repeat(4_000) });
+        const chunked = await fetch(`${shop.mountUrl}/links`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: shop.merchantUrl },
+          body: new Blob([body]).stream(),
+          duplex: 'half',
+        } as RequestInit);
+        assert.equal(chunked.status, 413);
+        assert.equal(shop.eventsNamed('order.transition').length, 0, 'nothing was stored');
+        assert.equal((await shop.createLink({ item: 'kopi' })).status, 201, 'a normal body still passes');
+      } finally {
+        await shop.close();
+      }
+    });
+  }
+
   test('after a middleware that ate the body: the notification is refused with a message saying what to move', async () => {
     const shop = await startHarness({ parsers: 'stream-eater', options: { statusRefreshMs: false, mountPath: '/pay' } });
     try {

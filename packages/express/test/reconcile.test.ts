@@ -4,7 +4,11 @@
  * forward instead of waiting for expiry.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
 import { MERCHANT_CODE } from './support/keys.ts';
 import { newKey, startHarness, waitFor, type Harness } from './support/harness.ts';
 
@@ -35,10 +39,10 @@ describe('reconcile()', () => {
     await shop.payAtGateway(created.body.orderNum);
     assert.equal((await shop.status(created.body.orderNum, created.body.statusToken)).body.status, 'pending', 'nobody told us');
 
-    assert.deepEqual(await shop.router.reconcile(), { checked: 0, paid: 0, expired: 0, failed: 0, fulfilled: 0, fulfilmentFailed: 0, unreachable: 0 }, 'not overdue yet');
+    assert.deepEqual(await shop.router.reconcile(), { checked: 0, paid: 0, expired: 0, failed: 0, fulfilled: 0, fulfilmentFailed: 0, unreachable: 0, errors: 0 }, 'not overdue yet');
     clock.offset = HOUR + 60_000;
     const report = await shop.router.reconcile();
-    assert.deepEqual(report, { checked: 1, paid: 1, expired: 0, failed: 0, fulfilled: 1, fulfilmentFailed: 0, unreachable: 0 });
+    assert.deepEqual(report, { checked: 1, paid: 1, expired: 0, failed: 0, fulfilled: 1, fulfilmentFailed: 0, unreachable: 0, errors: 0 });
     const status = await shop.status(created.body.orderNum, created.body.statusToken);
     assert.deepEqual([status.body.status, status.body.method], ['paid', 'VA_BCA']);
     assert.equal(shop.onPaidCalls.length, 1);
@@ -72,6 +76,43 @@ describe('reconcile()', () => {
     assert.equal((await shop.router.getOrder(created.body.orderNum))!.status, 'pending');
   });
 
+  test('one order the database refuses to update does not stop the run: a warning naming it, counted, the others handled', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pb-reconcile-'));
+    const file = join(dir, 'orders.sqlite');
+    try {
+      const { harness, clock } = await shopWithLostNotifications({ database: { kind: 'sqlite', file } });
+      shop = harness;
+      const poisoned = await shop.createLink({ item: 'kopi' });
+      const healthy = await shop.createLink({ item: 'teh' });
+      await shop.payAtGateway(poisoned.body.orderNum);
+      await shop.payAtGateway(healthy.body.orderNum);
+      // A real failure, from the database itself: every UPDATE of that one row is aborted.
+      const sqlite = new BetterSqlite3(file);
+      sqlite.exec(`CREATE TRIGGER poisoned_row BEFORE UPDATE ON paybutton_orders WHEN OLD.order_num = '${poisoned.body.orderNum}'
+        BEGIN SELECT RAISE(ABORT, 'this row cannot be written'); END`);
+      clock.offset = HOUR + 60_000;
+
+      const report = await shop.router.reconcile();
+      assert.deepEqual([report.checked, report.paid, report.fulfilled, report.errors], [2, 1, 1, 1]);
+      const warning = shop.eventsNamed('warning').find((event) => event.code === 'reconcile_order_failed');
+      assert.ok(warning, 'a warning was emitted');
+      assert.equal(warning.orderNum, poisoned.body.orderNum);
+      assert.match(String((warning.error as Error).message), /this row cannot be written/);
+      assert.equal((await shop.router.getOrder(healthy.body.orderNum))!.status, 'paid', 'the next order was still handled');
+      assert.equal((await shop.router.getOrder(poisoned.body.orderNum))!.status, 'pending');
+
+      sqlite.exec('DROP TRIGGER poisoned_row');
+      sqlite.close();
+      const next = await shop.router.reconcile();
+      assert.deepEqual([next.checked, next.paid, next.fulfilled, next.errors], [1, 1, 1, 0], 'picked up by the next run');
+      assert.deepEqual(shop.fulfilled.map((order) => order.orderNum).sort(), [healthy.body.orderNum, poisoned.body.orderNum].sort());
+    } finally {
+      await shop?.close();
+      shop = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('an onPaid that failed runs again on the next reconcile, until it returns', async () => {
     const { harness, clock } = await shopWithLostNotifications({ onPaidFailures: 1 });
     shop = harness;
@@ -90,7 +131,8 @@ describe('reconcile()', () => {
 
   test('orders stuck in creating: adopted when the gateway has them, failed when it never saw them', async () => {
     const clock = { offset: 0 };
-    shop = await startHarness({ proxy: true, options: { now: () => Date.now() + clock.offset, timeoutMs: 300, totalTimeoutMs: 2_000, maxRetries: 0 } });
+    // Timeouts far above what a busy machine needs: the faults come from the proxy, not the clock.
+    shop = await startHarness({ proxy: true, options: { now: () => Date.now() + clock.offset, timeoutMs: 5_000, totalTimeoutMs: 5_000, maxRetries: 0 } });
     // One order the gateway never saw (down), one it registered but could not answer for (cut).
     await shop.proxy!.down();
     const neverSeenKey = newKey();

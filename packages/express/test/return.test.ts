@@ -1,8 +1,8 @@
 /**
  * `GET /return`: the page the gateway sends the customer to. Checked over HTTP (headers, redirect
- * targets, what carries the token) and in Chromium (the popup really tells its opener, on the
- * merchant's origin only, under a CSP without inline script; the full page lands back on the
- * checkout with the order and its token).
+ * targets, that no URL ever carries the status token) and in Chromium (the popup really tells its
+ * opener, on the merchant's origin only, under a CSP without inline script; the full page lands
+ * back on the checkout with the order, and nothing secret in the address bar).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -63,32 +63,60 @@ describe('GET /return over HTTP', () => {
     assert.match(await script.text(), /postMessage\(\{ type: 'paybutton:return', orderNum: orderNum \}, origin\)/);
   });
 
-  test('continue: a 303 to the page that started, with the order, and the token in the fragment only with the right secret', async () => {
+  test('continue: a 303 to the page that started, with the order and never the status token', async () => {
     const created = await shop.createLink({ item: 'kopi', returnTo: `${shop.merchantUrl}/checkout?step=pay#old` });
-    const redirectUrl = new URL(await redirectUrlOf(created.body.orderNum));
-    const rt = redirectUrl.searchParams.get('rt')!;
-    const go = await shop.get(`/return/continue?order=${created.body.orderNum}&rt=${rt}`);
+    const go = await fetch(await redirectUrlOf(created.body.orderNum), { redirect: 'manual' }).then(async (page) => {
+      const continueUrl = /id="paybutton-continue" href="([^"]+)"/.exec(await page.text())![1]!.replaceAll('&#38;', '&');
+      return fetch(continueUrl, { redirect: 'manual' });
+    });
     assert.equal(go.status, 303);
     const location = new URL(go.headers.get('location')!);
     assert.equal(`${location.origin}${location.pathname}`, `${shop.merchantUrl}/checkout`);
     assert.equal(location.searchParams.get('step'), 'pay');
     assert.equal(location.searchParams.get('paybutton_order'), created.body.orderNum);
-    assert.equal(location.hash, `#paybutton_token=${created.body.statusToken}`);
+    assert.equal(location.hash, '', 'no fragment: the element kept the token in sessionStorage');
+    assert.ok(!location.href.includes(created.body.statusToken), 'the token is nowhere in the URL');
+  });
 
-    const wrongSecret = await shop.get(`/return/continue?order=${created.body.orderNum}&rt=${'A'.repeat(22)}`);
-    assert.equal(wrongSecret.status, 303);
-    assert.equal(new URL(wrongSecret.headers.get('location')!).hash, '', 'no token without the secret');
-    const noSecret = await shop.get(`/return/continue?order=${created.body.orderNum}`);
-    assert.equal(new URL(noSecret.headers.get('location')!).searchParams.get('paybutton_order'), created.body.orderNum);
+  test('without the return link\'s secret, continue says nothing about where the customer came from', async () => {
+    const created = await shop.createLink({ item: 'kopi', returnTo: `${shop.merchantUrl}/checkout?cart=secret-cart-7` });
+    for (const query of [`order=${created.body.orderNum}`, `order=${created.body.orderNum}&rt=${'A'.repeat(22)}`]) {
+      const go = await shop.get(`/return/continue?${query}`);
+      assert.equal(go.status, 303);
+      const location = new URL(go.headers.get('location')!);
+      assert.equal(`${location.origin}${location.pathname}${location.hash}`, `${shop.merchantUrl}/`);
+      assert.equal(location.searchParams.get('paybutton_order'), created.body.orderNum);
+      assert.ok(!location.href.includes('secret-cart-7') && !location.href.includes(created.body.statusToken));
+    }
   });
 
   test('the Referer is remembered when no returnTo is given; nothing known falls back to the site root', async () => {
+    const continueOf = async (orderNum: string) => {
+      const rt = new URL(await redirectUrlOf(orderNum)).searchParams.get('rt')!;
+      return shop.get(`/return/continue?order=${orderNum}&rt=${rt}`);
+    };
     const viaReferer = await shop.createLink({ item: 'teh' }, { referer: `${shop.merchantUrl}/cart/42` });
-    const go = await shop.get(`/return/continue?order=${viaReferer.body.orderNum}`);
+    const go = await continueOf(viaReferer.body.orderNum);
     assert.equal(new URL(go.headers.get('location')!).pathname, '/cart/42');
     const foreignReferer = await shop.createLink({ item: 'teh' }, { referer: 'https://elsewhere.example/page' });
-    const root = await shop.get(`/return/continue?order=${foreignReferer.body.orderNum}`);
+    const root = await continueOf(foreignReferer.body.orderNum);
     assert.equal(new URL(root.headers.get('location')!).href.split('?')[0], `${shop.merchantUrl}/`);
+  });
+
+  test('a retry that falls back from the popup to a full page gets the same order, and returns to the new page', async () => {
+    const key = crypto.randomUUID();
+    const popup = await shop.createLink({ item: 'kopi', idempotencyKey: key }, { referer: `${shop.merchantUrl}/product/kopi` });
+    assert.equal(popup.status, 201);
+    const fullPage = await shop.createLink({ item: 'kopi', idempotencyKey: key, returnTo: `${shop.merchantUrl}/checkout?mode=redirect` });
+    assert.equal(fullPage.status, 201, JSON.stringify(fullPage.body));
+    assert.deepEqual(fullPage.body, popup.body, 'the same order, not an idempotency_mismatch');
+    assert.equal(fullPage.headers.get('idempotent-replayed'), 'true');
+    const rt = new URL(await redirectUrlOf(popup.body.orderNum)).searchParams.get('rt')!;
+    const go = await shop.get(`/return/continue?order=${popup.body.orderNum}&rt=${rt}`);
+    const location = new URL(go.headers.get('location')!);
+    assert.equal(`${location.pathname}${location.search}`, `/checkout?mode=redirect&paybutton_order=${popup.body.orderNum}`);
+    const other = await shop.createLink({ item: 'teh', idempotencyKey: key, returnTo: `${shop.merchantUrl}/checkout` });
+    assert.equal(other.body.error.code, 'idempotency_mismatch', 'another item is still another request');
   });
 });
 
@@ -136,7 +164,7 @@ describe('GET /return in Chromium', () => {
     await page.close();
   });
 
-  test('as a full page: lands back on the checkout with the order and its token', async () => {
+  test('as a full page: lands back on the checkout with the order, no token in the address bar', async () => {
     const page = await browser.newPage();
     await page.goto(`${shop.merchantUrl}/checkout`);
     const created = await page.evaluate(async (mount): Promise<{ orderNum: string; statusToken: string }> => {
@@ -152,7 +180,8 @@ describe('GET /return in Chromium', () => {
     const landed = new URL(page.url());
     assert.equal(landed.pathname, '/checkout', 'the Referer of the create call was remembered');
     assert.equal(landed.searchParams.get('paybutton_order'), created.orderNum);
-    assert.equal(landed.hash, `#paybutton_token=${created.statusToken}`);
+    assert.equal(landed.hash, '');
+    assert.ok(!page.url().includes(created.statusToken), 'the token is not in the address bar or the history');
     await page.close();
   });
 });

@@ -3,13 +3,17 @@
  * router relies on is that every state change is a compare-and-set that exactly one writer wins.
  */
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { buildQrisPayload } from '@paybutton/gateway';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { ensureSchema, openDatabase } from '../src/store/database.ts';
 import { createStore, type Store } from '../src/store/index.ts';
-import type { NewOrder } from '../src/store/orders.ts';
+import { migrateToLatest } from '../src/store/migrations.ts';
+import { OrderStore, type NewOrder } from '../src/store/orders.ts';
 import { DATABASE_URL, dropSchema, ENGINES, newSchemaName } from './support/engines.ts';
-import { startHarness, waitFor } from './support/harness.ts';
+import { MERCHANT_CODE } from './support/keys.ts';
+import { newKey, startHarness, waitFor, type Harness } from './support/harness.ts';
 
 let sequence = 0;
 function newOrder(overrides: Partial<NewOrder> = {}): NewOrder {
@@ -34,6 +38,12 @@ function newOrder(overrides: Partial<NewOrder> = {}): NewOrder {
     ...overrides,
   };
 }
+
+/** What a QRIS order's "vaNumber" really is: a whole EMVCo payload, far over 64 characters. */
+const QRIS_PAYLOAD = buildQrisPayload({ merchantName: 'Toko Kopi Gayo Sejahtera', merchantId: 'MERCH-TEST-01', amount: 150_000, reference: 'PLAT20260301ABCDEFGHJKLMN', nmid: '1234567890123', city: 'JAKARTA SELATAN' });
+/** A server-side key as stored: "server:" + 128 characters. */
+const LONGEST_SERVER_KEY = `server:${'k'.repeat(128)}`;
+const LONG_RETURN_TO = `https://shop.example/checkout?${'q'.repeat(2048 - 'https://shop.example/checkout?'.length)}`;
 
 const at = (iso: string) => new Date(iso);
 const T0 = at('2026-03-01T10:00:00.000Z');
@@ -182,6 +192,42 @@ for (const engine of ENGINES) {
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(10_001), later(20_000)), 2);
     });
 
+    test('values whose length we do not control fit: a QRIS payload, the longest server key, a 2048-character returnTo', async () => {
+      assert.ok(QRIS_PAYLOAD.length > 64, `the payload is ${QRIS_PAYLOAD.length} characters`);
+      const { inserted, order } = await store.orders.insertCreating(newOrder({ idempotencyKey: LONGEST_SERVER_KEY, returnTo: LONG_RETURN_TO, method: 'QRIS' }), T0, later(30_000));
+      assert.ok(inserted);
+      assert.equal(await store.orders.markCreated(order.orderNum, { platOrderNum: 'PLATQR1', vaNumber: QRIS_PAYLOAD }, later(1)), true);
+      assert.equal(await store.orders.transition(order.orderNum, ['pending'], 'paid', { vaNumber: QRIS_PAYLOAD, method: 'QRIS' }, later(2)), 'pending');
+      const paid = (await store.orders.getByIdempotencyKey(LONGEST_SERVER_KEY))!;
+      assert.deepEqual([paid.orderNum, paid.status, paid.vaNumber, paid.returnTo], [order.orderNum, 'paid', QRIS_PAYLOAD, LONG_RETURN_TO]);
+      await store.orders.updateReturnTo(order.orderNum, `${LONG_RETURN_TO.slice(0, -1)}r`, later(3));
+      assert.equal((await store.orders.get(order.orderNum))!.returnTo!.at(-1), 'r');
+    });
+
+    test('a database made by the first release is upgraded in place, its orders kept', async () => {
+      const fresh = await engine.fresh();
+      const open = openDatabase(fresh.option);
+      try {
+        await ensureSchema(open);
+        await migrateToLatest(open.db as never, open.schema, open.engine, '2026_01_001_orders');
+        const old = new OrderStore(open.db);
+        const { order } = await old.insertCreating(newOrder(), T0, later(30_000));
+        if (engine.name === 'postgres') {
+          await assert.rejects(old.markCreated(order.orderNum, { vaNumber: QRIS_PAYLOAD }, later(1)), /too long/, 'the first release could not hold it');
+        }
+        const upgraded = createStore(fresh.option);
+        await upgraded.migrate();
+        assert.equal(await upgraded.orders.markCreated(order.orderNum, { platOrderNum: 'PLATUP', vaNumber: QRIS_PAYLOAD }, later(1)), true);
+        assert.equal(await upgraded.orders.transition(order.orderNum, ['pending'], 'paid', {}, later(2)), 'pending');
+        const kept = (await upgraded.orders.get(order.orderNum))!;
+        assert.deepEqual([kept.status, kept.vaNumber, kept.payMoney, kept.metadata], ['paid', QRIS_PAYLOAD, '150000', { cart: 42, lines: ['a', 'b'] }]);
+        await upgraded.close();
+      } finally {
+        await open.close();
+        await fresh.cleanup();
+      }
+    });
+
     test('status checks are throttled per order', async () => {
       const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
       assert.equal(await store.orders.claimCheck(order.orderNum, later(0), later(-10_000)), true);
@@ -220,6 +266,71 @@ for (const engine of ENGINES) {
         await shop.close();
         await fresh.cleanup();
       }
+    });
+  });
+}
+
+for (const engine of ENGINES) {
+  describe(`the router on ${engine.name}: long values from the gateway, the caller and the browser`, () => {
+    let shop: Harness;
+    let cleanup: () => Promise<void>;
+    before(async () => {
+      const fresh = await engine.fresh();
+      cleanup = fresh.cleanup;
+      // Notifications lost: the status poll is what finds payments here.
+      shop = await startHarness({ database: fresh.option, options: { statusRefreshMs: 0 } });
+      const drop = await fetch(`${shop.gatewayUrl}/sandbox/faults/${MERCHANT_CODE}`, {
+        method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notifications: { drop: true } }),
+      });
+      assert.equal(drop.status, 200);
+    });
+    after(async () => {
+      await shop.close();
+      await cleanup();
+    });
+
+    test('POST /va with QRIS: the EMVCo payload comes back as vaNumber and is stored', async () => {
+      const answer = await shop.post('/va', { item: 'kopi', method: 'QRIS', idempotencyKey: newKey() });
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      const atGateway = await shop.gateway.findOrderByOrderNum(MERCHANT_CODE, answer.body.orderNum);
+      assert.ok(answer.body.vaNumber.length > 64);
+      assert.equal(answer.body.vaNumber, atGateway!.vaNumber);
+      const stored = (await shop.router.getOrder(answer.body.orderNum))!;
+      assert.deepEqual([stored.status, stored.vaNumber], ['pending', atGateway!.vaNumber]);
+    });
+
+    test('a paid QRIS payment link found by a status poll', async () => {
+      const created = await shop.createLink({ item: 'teh', method: 'QRIS' });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      await shop.payAtGateway(created.body.orderNum);
+      const status = await shop.status(created.body.orderNum, created.body.statusToken);
+      assert.equal(status.status, 200, JSON.stringify(status.body));
+      assert.deepEqual([status.body.status, status.body.method], ['paid', 'QRIS']);
+      assert.ok(status.body.vaNumber.length > 64, 'the QRIS payload from the query was stored');
+      assert.ok(!shop.eventsNamed('warning').some((event) => event.code === 'status_refresh_failed'));
+      await waitFor(() => shop.fulfilled.some((order) => order.orderNum === created.body.orderNum), 'onPaid');
+    });
+
+    test('createVaOrder() and createPaymentLink() with a 128-character idempotency key, replayed', async () => {
+      const quote = { payMoney: 275_000, productDetail: 'Invoice 2026-002', name: 'PT Contoh', email: 'ap@contoh.co.id', phone: '081155501000' };
+      const key = `invoice-${'9'.repeat(120)}`;
+      assert.equal(key.length, 128);
+      const va = await shop.router.createVaOrder({ method: 'VA_BNI', quote, idempotencyKey: key });
+      assert.equal((await shop.router.createVaOrder({ method: 'VA_BNI', quote, idempotencyKey: key })).orderNum, va.orderNum);
+      assert.equal(va.order.idempotencyKey, `server:${key}`);
+      const linkKey = `link-${'8'.repeat(123)}`;
+      const link = await shop.router.createPaymentLink({ quote, idempotencyKey: linkKey });
+      assert.equal((await shop.router.createPaymentLink({ quote, idempotencyKey: linkKey })).orderNum, link.orderNum);
+    });
+
+    test('a Referer over 2048 characters is ignored, not stored', async () => {
+      const longReferer = `${shop.merchantUrl}/checkout?${'r'.repeat(3_000)}`;
+      const created = await shop.createLink({ item: 'kopi' }, { referer: longReferer });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.equal((await shop.router.getOrder(created.body.orderNum))!.returnTo, null);
+      const longest = `${shop.merchantUrl}/checkout?${'r'.repeat(2048 - `${shop.merchantUrl}/checkout?`.length)}`;
+      const kept = await shop.createLink({ item: 'kopi' }, { referer: longest });
+      assert.equal((await shop.router.getOrder(kept.body.orderNum))!.returnTo, longest, 'up to 2048 characters it is kept');
     });
   });
 }

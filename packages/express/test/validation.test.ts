@@ -104,6 +104,14 @@ describe('POST /va', () => {
   test('a wrong method is named', async () => {
     const answer = await shop.post('/va', { item: 'kopi', method: 'VA_XYZ', idempotencyKey: newKey() });
     assert.equal(issuesOf(answer)[0]!.field, 'method');
+    assert.match(issuesOf(answer)[0]!.message, /^must be one of VA_BCA, .*QRIS.* \(or the code without its prefix, e\.g\. BCA\)$/);
+    const notAString = await shop.post('/va', { item: 'kopi', method: 7, idempotencyKey: newKey() });
+    assert.deepEqual(issuesOf(notAString), [{ field: 'method', message: 'must be a string' }]);
+  });
+  test('an alias is accepted and normalised to the code', async () => {
+    const answer = await shop.post('/va', { item: 'teh', method: 'BCA', idempotencyKey: newKey() });
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    assert.equal(answer.body.method, 'VA_BCA');
   });
   test('a returnTo is not a /va field', async () => {
     const answer = await shop.post('/va', { item: 'kopi', method: 'VA_BCA', returnTo: `${shop.merchantUrl}/`, idempotencyKey: newKey() });

@@ -7,11 +7,11 @@
  */
 import type { KeyObject } from 'node:crypto';
 import {
-  createPaymentLinkRequestSchema, createPaymentLinkResponseSchema, createVaRequestSchema, createVaResponseSchema,
+  compactFields, createPaymentLinkRequestSchema, createPaymentLinkResponseSchema, createVaRequestSchema, createVaResponseSchema,
   formatDateTime, parseWith, queryRequestSchema, queryResponseSchema,
   type CreatePaymentLinkSuccess, type CreateVaSuccess, type QuerySuccess,
 } from '@paybutton/protocol';
-import { checkSignatureFits, keyBytes, sign, verify, type SignableFields } from '@paybutton/protocol/node';
+import { checkSignatureFits, maxSignableBytes, sign, verify, type SignableFields } from '@paybutton/protocol/node';
 import type { z } from 'zod';
 import { PayButtonError } from '../errors.ts';
 import type { GatewayCallOutcome, GatewayOperation, PayButtonEvents } from '../events.ts';
@@ -56,24 +56,8 @@ export interface CreateFields {
 
 const PATHS: Record<GatewayOperation, string> = { prepaidOrder: '/gateway/prepaidOrder', pay: '/gateway/pay', query: '/gateway/query' };
 
-/** Fields we sign and send: drop absent values, as the signature does, so the JSON matches it. */
-function present(fields: Record<string, string | null | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== null && value !== undefined && value !== '') out[key] = value;
-  return out;
-}
-
 export class GatewayClient {
   constructor(private readonly config: GatewayClientConfig) {}
-
-  /**
-   * Most bytes of canonical string a request may have for its `sign` to stay within 512
-   * characters: 351 with the family's 1024-bit keys.
-   */
-  get signBudgetBytes(): number {
-    const k = keyBytes(this.config.privateKey);
-    return Math.floor(384 / k) * (k - 11);
-  }
 
   /** Sign the fields, refusing (before any I/O) a request whose `sign` would exceed 512 characters. */
   private signed(fields: Record<string, string>): Record<string, string> {
@@ -83,7 +67,7 @@ export class GatewayClient {
       throw new PayButtonError(
         'signature_too_long',
         `The signed request would carry a ${fits.length}-character sign; the gateway allows ${fits.limit}. ` +
-          `Its signed fields total ${bytes} bytes and at most ${this.signBudgetBytes} fit: shorten productDetail, name or email, ` +
+          `Its signed fields total ${bytes} bytes and at most ${maxSignableBytes(this.config.privateKey)} fit: shorten productDetail, name or email, ` +
           'or use a shorter publicUrl / mount path (notifyUrl and redirectUrl are signed too).',
       );
     }
@@ -103,7 +87,7 @@ export class GatewayClient {
   }
 
   async createPaymentLink(fields: CreateFields, attempt: number, timeoutMs = this.config.timeoutMs): Promise<CallResult<CreatePaymentLinkSuccess>> {
-    const body = this.signed(present({ ...fields, merchantCode: this.config.merchantCode, dateTime: formatDateTime(this.config.now()) }));
+    const body = this.signed(compactFields({ ...fields, merchantCode: this.config.merchantCode, dateTime: formatDateTime(this.config.now()) }));
     this.checkRequest(createPaymentLinkRequestSchema, body);
     const result = await this.exchange('prepaidOrder', fields.orderNum, attempt, body, createPaymentLinkResponseSchema, timeoutMs);
     if (!result.ok) return result;
@@ -119,7 +103,7 @@ export class GatewayClient {
   }
 
   async createVa(fields: CreateFields & { readonly method: string }, attempt: number, timeoutMs = this.config.timeoutMs): Promise<CallResult<CreateVaSuccess>> {
-    const body = this.signed(present({ ...fields, merchantCode: this.config.merchantCode, dateTime: formatDateTime(this.config.now()) }));
+    const body = this.signed(compactFields({ ...fields, merchantCode: this.config.merchantCode, dateTime: formatDateTime(this.config.now()) }));
     this.checkRequest(createVaRequestSchema, body);
     const result = await this.exchange('pay', fields.orderNum, attempt, body, createVaResponseSchema, timeoutMs);
     if (!result.ok) return result;
@@ -163,9 +147,10 @@ export class GatewayClient {
   }
 
   /**
-   * POST, then verify and parse. A non-SUCCESS answer that verifies (or carries no signature) is
-   * returned as a failure with its result code; only a SUCCESS is returned as `ok` (still to be
-   * cross-checked by the caller, which also reports the final outcome).
+   * POST, then verify and parse. A non-SUCCESS answer that verifies is returned as a failure with
+   * its result code; an answer (or a 4xx) without a verifying `platSign` is `invalid_response`.
+   * Only a SUCCESS is returned as `ok` (still to be cross-checked by the caller, which also
+   * reports the final outcome).
    */
   private async exchange<S extends z.ZodType>(
     operation: GatewayOperation, orderNum: string, attempt: number, body: Record<string, string>, schema: S, timeoutMs = this.config.timeoutMs,
@@ -183,15 +168,26 @@ export class GatewayClient {
     }
     if (response.status !== 200) {
       const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.config.now());
-      const code = response.status === 429 || response.status >= 500 ? 'gateway_unavailable' : 'gateway_refused';
+      const transient = response.status === 429 || response.status >= 500;
       let detail = '';
+      let signed = false;
       try {
-        const parsed = JSON.parse(response.body) as { platRespMessage?: unknown };
-        if (typeof parsed.platRespMessage === 'string') detail = `: ${parsed.platRespMessage.slice(0, 300)}`;
+        const parsed = JSON.parse(response.body) as Record<string, unknown> | null;
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+          signed = this.verifies(parsed);
+          // Only the gateway's own (signed) words are repeated in an error message.
+          if (signed && typeof parsed.platRespMessage === 'string') detail = `: ${parsed.platRespMessage.slice(0, 300)}`;
+        }
       } catch {
         // not JSON: the status says enough
       }
-      return this.fail(operation, orderNum, attempt, started, { kind: 'http', status: response.status, retryAfterMs }, code, `the gateway answered HTTP ${response.status}${detail}`, undefined, 'http_error', response.status);
+      if (!transient && !signed) {
+        // A 4xx is a definitive refusal only when the gateway signed it; one from a proxy, a WAF
+        // or a forger decides nothing, so it is handled like any answer that does not verify.
+        return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid',
+          `the gateway answered HTTP ${response.status} without a platSign that verifies; it is not taken as a refusal`, undefined, 'http_error', response.status);
+      }
+      return this.fail(operation, orderNum, attempt, started, { kind: 'http', status: response.status, retryAfterMs }, transient ? 'gateway_unavailable' : 'gateway_refused', `the gateway answered HTTP ${response.status}${detail}`, undefined, 'http_error', response.status);
     }
     let json: unknown;
     try {
@@ -203,8 +199,13 @@ export class GatewayClient {
       return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', 'the gateway answered with JSON that is not an object');
     }
     const fields = json as Record<string, unknown>;
-    // Authenticity first: over every received field, before any of them is looked at.
-    if (fields.platSign !== undefined && !verify(fields as SignableFields, fields.platSign, this.config.platformPublicKeys)) {
+    // Authenticity first: over every received field, before any of them is looked at. An answer
+    // without a signature decides nothing either: an unsigned FAIL or NOTEXIST would otherwise
+    // fail an order for good on the word of whoever sits on the path.
+    if (typeof fields.platSign !== 'string' || fields.platSign === '') {
+      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', 'the answer carries no platSign, so nothing in it is trusted');
+    }
+    if (!this.verifies(fields)) {
       return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', "the answer's platSign does not verify with the platform public key(s)");
     }
     const parsed = parseWith(schema, fields);
@@ -227,6 +228,11 @@ export class GatewayClient {
     };
     const { code, outcome, text } = mapping[resultCode];
     return this.fail(operation, orderNum, attempt, started, { kind: 'result', code: resultCode }, code, text, resultCode, outcome, 200);
+  }
+
+  /** True when `platSign` verifies over every other received field with a configured platform key. */
+  private verifies(fields: Record<string, unknown>): boolean {
+    return typeof fields.platSign === 'string' && verify(fields as SignableFields, fields.platSign, this.config.platformPublicKeys);
   }
 
   private fail(

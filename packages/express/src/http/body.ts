@@ -9,8 +9,9 @@
  *   `express.urlencoded()` produces) or a raw Buffer/string is still usable: the signature decides.
  *   Anything else is refused with a message that says which parser to move.
  */
+import { repeatedJsonKey } from '@paybutton/protocol';
 import type { Request } from 'express';
-import { PayButtonError } from '../errors.ts';
+import { PayButtonError, invalidRequest } from '../errors.ts';
 
 /** True when something before us already read the request stream. */
 export function bodyConsumed(req: Request): boolean {
@@ -74,8 +75,34 @@ function mediaType(req: Request): string {
   return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+/** The `charset` parameter of Content-Type, lower-cased and unquoted; undefined when absent. */
+function charsetOf(req: Request): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(req.headers['content-type'] ?? '');
+  return match ? match[1]!.toLowerCase() : undefined;
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+
+/**
+ * The size of a body an earlier parser already read: its declared Content-Length, or else the
+ * size of what it produced (re-serialised), whichever is larger.
+ */
+function parsedSize(req: Request): number {
+  const declared = Number(req.headers['content-length']);
+  const body: unknown = req.body;
+  let produced = 0;
+  if (typeof body === 'string') produced = Buffer.byteLength(body, 'utf8');
+  else if (Buffer.isBuffer(body)) produced = body.length;
+  else if (body !== undefined) {
+    try {
+      produced = Buffer.byteLength(JSON.stringify(body) ?? '', 'utf8');
+    } catch {
+      produced = 0; // not serialisable (a cycle): zod refuses it anyway
+    }
+  }
+  return Math.max(Number.isFinite(declared) ? declared : 0, produced);
+}
 
 /** The JSON body of a browser route, as an object (validated by the caller). */
 export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
@@ -84,6 +111,8 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
   if (bodyConsumed(req)) {
     // Whatever an earlier parser made of it, the browser routes speak JSON only.
     if (!isJson) throw new PayButtonError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}.`);
+    // The earlier parser had its own (usually larger) limit: ours still applies.
+    if (parsedSize(req) > limit) throw tooLarge(limit);
     if (isPlainObject(req.body)) return req.body;
     if (typeof req.body === 'string' || Buffer.isBuffer(req.body)) return parseJson(Buffer.from(req.body));
     throw new PayButtonError('invalid_request', 'The request body was consumed by another body parser before payButton() could read it; send JSON (Content-Type: application/json).');
@@ -92,16 +121,30 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
     req.resume();
     throw new PayButtonError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}.`);
   }
+  const charset = charsetOf(req);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    // The body is read as UTF-8; another declared charset would be silently misread.
+    req.resume();
+    throw new PayButtonError('unsupported_media_type', `Content-Type: charset must be utf-8 (got ${charset.slice(0, 40)}).`);
+  }
   return parseJson(await readRaw(req, limit));
 }
 
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) throw new PayButtonError('invalid_request', 'body: is required (a JSON object)', { issues: [{ field: 'body', message: 'is required (a JSON object)' }] });
+  const text = raw.toString('utf8');
+  let value: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(text);
   } catch {
     throw new PayButtonError('invalid_request', 'body: is not valid JSON', { issues: [{ field: 'body', message: 'is not valid JSON' }] });
   }
+  // JSON.parse keeps the last of a repeated key; anything in front of us may have read the first.
+  const repeated = repeatedJsonKey(text);
+  if (repeated !== undefined) {
+    throw invalidRequest([{ field: repeated.slice(0, 64), message: 'must appear only once' }]);
+  }
+  return value;
 }
 
 /** A notification's fields as received: every value a string (numbers from JSON are stringified). */
@@ -142,6 +185,8 @@ function parseNotifyText(text: string, type: string): ReceivedFields {
     } catch {
       throw new NotifyBodyError('unreadable_body', 400, 'the JSON body does not parse');
     }
+    const repeated = repeatedJsonKey(text);
+    if (repeated !== undefined) throw new NotifyBodyError('unreadable_body', 400, `field ${repeated.slice(0, 64)} appears more than once`);
     return fromObject(json, 'the JSON body');
   }
   return fromForm(text);

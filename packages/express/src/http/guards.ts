@@ -98,6 +98,10 @@ export function errorHandler(context: Context) {
       if (status === 413) known = new PayButtonError('payload_too_large', 'The request body is too large.');
       else if (status === 400 && (error as { type?: unknown }).type === 'entity.parse.failed') {
         known = new PayButtonError('invalid_request', 'body: is not valid JSON', { issues: [{ field: 'body', message: 'is not valid JSON' }] });
+      } else if (status === 400 && error instanceof URIError) {
+        // The router could not percent-decode a path parameter: the only one is `:orderNum`, and
+        // a malformed order number is answered like any unknown order (nothing to enumerate).
+        known = new PayButtonError('not_found', 'No order with this number and token.');
       } else {
         context.events.emit('warning', { code: 'internal', message: 'unexpected error in a payButton() route', error });
         known = new PayButtonError('internal', 'Something went wrong; please try again.');

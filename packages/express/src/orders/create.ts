@@ -30,6 +30,7 @@ export interface CreateInput {
   readonly requestHash: string | null;
   readonly method: MethodCode | null;
   readonly item: string | null;
+  /** Not part of the fingerprint: a replay with another page to return to updates it. */
   readonly returnTo: string | null;
   /** Prices the order; called only when the key is new. */
   readonly quote: () => Promise<Quote>;
@@ -44,9 +45,10 @@ export interface CreateResult {
 const POLL_MS = 50;
 
 /**
- * The short secret in the `redirectUrl` that lets `GET /return` hand the status token to the
- * page that started the payment: derived from the status token, so it needs no column and does
- * not reveal the token itself to the gateway or to access logs.
+ * The short secret in the `redirectUrl` (`rt`): whoever follows the order's own return link may be
+ * sent back to the page that started the payment; someone who only knows the orderNum lands on
+ * the site's root. Derived from the status token, so it needs no column, and it does not reveal
+ * the token to the gateway or to access logs (the token itself never travels in a URL).
  */
 export function returnToken(statusToken: string): string {
   return createHash('sha256').update(`paybutton-return:${statusToken}`, 'utf8').digest('base64url').slice(0, 22);
@@ -147,6 +149,11 @@ function storedFailure(order: Order): PayButtonError {
 async function settleExisting(context: Context, input: CreateInput, existing: Order): Promise<CreateResult> {
   if (existing.kind !== input.kind || (input.requestHash !== null && existing.requestHash !== input.requestHash)) {
     throw new PayButtonError('idempotency_mismatch', 'This idempotencyKey was already used for a different request; use a new key for a new order.');
+  }
+  if (input.returnTo !== null && input.returnTo !== existing.returnTo) {
+    // The latest request knows where the customer is now (a popup retried as a full page).
+    await context.store.orders.updateReturnTo(existing.orderNum, input.returnTo, context.now());
+    existing = { ...existing, returnTo: input.returnTo };
   }
   const deadline = performance.now() + context.options.totalTimeoutMs + 1_000;
   let order: Order | undefined = existing;

@@ -7,6 +7,9 @@
  *   take: adopted when the gateway has them, marked failed when it says it never did. They are
  *   never re-sent: the customer who asked for them has long been told it failed.
  * - Paid orders whose `onPaid` has not returned yet: it runs again.
+ *
+ * One order that throws (a row the database refuses to update, a bug) never stops the run: it is
+ * reported as a `warning` naming the order, counted in `errors`, and the next order is handled.
  */
 import { parseDateTime } from '@paybutton/protocol';
 import type { Context } from '../context.ts';
@@ -30,6 +33,8 @@ export interface ReconcileReport {
   readonly fulfilmentFailed: number;
   /** Orders the gateway could not be asked about this time (kept for the next run). */
   readonly unreachable: number;
+  /** Orders whose handling threw (each also emitted as a `warning` with its orderNum). */
+  readonly errors: number;
 }
 
 interface Counts {
@@ -40,6 +45,17 @@ interface Counts {
   fulfilled: number;
   fulfilmentFailed: number;
   unreachable: number;
+  errors: number;
+}
+
+/** Run one order's step; a throw is reported and counted, and the run goes on. */
+async function guarded(context: Context, orderNum: string, counts: Counts, step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    counts.errors += 1;
+    context.events.emit('warning', { code: 'reconcile_order_failed', message: `reconcile() could not handle order ${orderNum}; it is left for the next run`, orderNum, error });
+  }
 }
 
 async function askGateway(context: Context, order: Order, counts: Counts): Promise<void> {
@@ -95,25 +111,31 @@ async function askGateway(context: Context, order: Order, counts: Counts): Promi
 export async function reconcile(context: Context, options: ReconcileOptions = {}): Promise<ReconcileReport> {
   await context.ready();
   const limit = options.limit ?? 100;
-  const counts: Counts = { checked: 0, paid: 0, expired: 0, failed: 0, fulfilled: 0, fulfilmentFailed: 0, unreachable: 0 };
+  const counts: Counts = { checked: 0, paid: 0, expired: 0, failed: 0, fulfilled: 0, fulfilmentFailed: 0, unreachable: 0, errors: 0 };
   const now = context.now();
   const { orders } = context.store;
 
   const stuckBefore = new Date(now.getTime() - context.options.totalTimeoutMs - 60_000);
   for (const order of await orders.listStuckCreating(now, stuckBefore, limit)) {
-    const claimed = await orders.claimCreateLease(order.orderNum, now, new Date(now.getTime() + context.options.totalTimeoutMs + 5_000));
-    if (!claimed) continue;
-    try {
-      await askGateway(context, order, counts);
-    } finally {
-      await orders.releaseCreateLease(order.orderNum, context.now(), { code: order.errorCode ?? 'gateway_unknown_outcome', message: order.errorMessage ?? 'outcome unknown' });
-    }
+    await guarded(context, order.orderNum, counts, async () => {
+      const claimed = await orders.claimCreateLease(order.orderNum, now, new Date(now.getTime() + context.options.totalTimeoutMs + 5_000));
+      if (!claimed) return;
+      try {
+        await askGateway(context, order, counts);
+      } finally {
+        await orders.releaseCreateLease(order.orderNum, context.now(), { code: order.errorCode ?? 'gateway_unknown_outcome', message: order.errorMessage ?? 'outcome unknown' });
+      }
+    });
   }
-  for (const order of await orders.listPendingPastExpiry(now, limit)) await askGateway(context, order, counts);
+  for (const order of await orders.listPendingPastExpiry(now, limit)) {
+    await guarded(context, order.orderNum, counts, () => askGateway(context, order, counts));
+  }
   for (const order of await orders.listUnfulfilled(context.now(), limit)) {
-    const result = await fulfil(context, order.orderNum, 'reconcile');
-    if (result === 'fulfilled') counts.fulfilled += 1;
-    if (result === 'failed') counts.fulfilmentFailed += 1;
+    await guarded(context, order.orderNum, counts, async () => {
+      const result = await fulfil(context, order.orderNum, 'reconcile');
+      if (result === 'fulfilled') counts.fulfilled += 1;
+      if (result === 'failed') counts.fulfilmentFailed += 1;
+    });
   }
   return { ...counts };
 }

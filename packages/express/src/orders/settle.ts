@@ -7,6 +7,8 @@
  * - `onPaid` runs at most once at a time (lease), is retried until it returns (the gateway resends
  *   unacknowledged notifications; `reconcile()` picks up the rest), and never runs again after it
  *   returned: `fulfilled_at` is written before the notification is acknowledged.
+ * - The lease is renewed while `onPaid` runs (a heartbeat every third of `fulfilmentLeaseMs`), so
+ *   a slow `onPaid` keeps it; only a run whose process died lets it run out and be taken over.
  */
 import type { Context } from '../context.ts';
 import type { OrderTransitionEvent } from '../events.ts';
@@ -40,6 +42,37 @@ export async function settle(
 export type FulfilmentResult = 'fulfilled' | 'already_fulfilled' | 'busy' | 'failed' | 'not_paid';
 
 /**
+ * Keep renewing the fulfilment lease of run `attempt` until the returned `stop()` is called (and
+ * any renewal in flight has finished). A renewal that finds the lease gone is reported once.
+ */
+export function leaseHeartbeat(context: Context, orderNum: string, attempt: number): () => Promise<void> {
+  const leaseMs = context.options.fulfilmentLeaseMs;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> = Promise.resolve();
+  const beat = (): void => {
+    inFlight = (async () => {
+      const now = context.now();
+      try {
+        if (!(await context.store.orders.renewFulfilment(orderNum, attempt, now, new Date(now.getTime() + leaseMs)))) {
+          if (!stopped) context.events.emit('warning', { code: 'fulfilment_lease_lost', message: `onPaid for order ${orderNum} outlived its lease, which was taken over`, orderNum });
+          stopped = true;
+        }
+      } catch (error) {
+        context.events.emit('warning', { code: 'fulfilment_lease_renewal_failed', message: `could not renew the onPaid lease of order ${orderNum}`, orderNum, error });
+      }
+      if (!stopped) timer = setTimeout(beat, Math.max(100, Math.floor(leaseMs / 3)));
+    })();
+  };
+  timer = setTimeout(beat, Math.max(100, Math.floor(leaseMs / 3)));
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await inFlight;
+  };
+}
+
+/**
  * Run `onPaid` for a paid order unless it already returned once. `busy` means another run holds
  * the lease right now; `failed` means `onPaid` threw (the lease is released for the next try).
  */
@@ -54,15 +87,18 @@ export async function fulfil(context: Context, orderNum: string, source: 'notifi
   const order = await context.store.orders.get(orderNum);
   if (!order) return 'not_paid';
   const started = performance.now();
+  const stopHeartbeat = leaseHeartbeat(context, orderNum, attempt);
   try {
     await context.options.onPaid(order, { attempt, source });
   } catch (error) {
+    await stopHeartbeat();
     const durationMs = performance.now() - started;
     const name = error instanceof Error ? `${error.name}: ${error.message}` : 'onPaid threw a non-Error value';
     await context.store.orders.failFulfilment(orderNum, context.now(), name);
     context.events.emit('fulfilment.failed', { orderNum, attempt, durationMs, error });
     return 'failed';
   }
+  await stopHeartbeat();
   await context.store.orders.completeFulfilment(orderNum, context.now());
   context.events.emit('fulfilment.succeeded', { orderNum, attempt, durationMs: performance.now() - started });
   return 'fulfilled';

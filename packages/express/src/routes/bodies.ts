@@ -3,7 +3,7 @@
  * `fields`, nothing else (an unknown key is named and refused: no mass assignment). No price:
  * there is no field a browser could put one in.
  */
-import { METHOD_CODES, optionalMethodField, resolveMethod, type MethodCode } from '@paybutton/protocol';
+import { METHOD_CODES, methodOrAliasField, optionalMethodField, type MethodCode } from '@paybutton/protocol';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.ts';
@@ -19,18 +19,19 @@ const itemField = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty' })
   .max(128, { error: 'must be at most 128 characters' })
+  // Stored with the order: PostgreSQL text cannot hold U+0000, and no SKU needs a control character.
+  .regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'must not contain control characters' })
   .optional();
 
-const returnToField = z.string({ error: 'must be a string' }).max(2048, { error: 'must be at most 2048 characters' }).optional();
+/** The longest page address kept for the full-page return (`returnTo`, or the Referer). */
+export const MAX_RETURN_TO_LENGTH = 2048;
 
+const returnToField = z.string({ error: 'must be a string' }).max(MAX_RETURN_TO_LENGTH, { error: `must be at most ${MAX_RETURN_TO_LENGTH} characters` }).optional();
+
+/** The protocol's rule (a code or its alias, normalised); only the "missing" message says more here. */
 const vaMethodField = z
   .string({ error: (issue) => (issue.input === undefined ? `is required: one of ${METHOD_CODES.join(', ')}` : 'must be a string') })
-  .transform((value, ctx): MethodCode => {
-    const code = resolveMethod(value);
-    if (code) return code;
-    ctx.addIssue({ code: 'custom', message: `must be one of ${METHOD_CODES.join(', ')}` });
-    return z.NEVER;
-  });
+  .pipe(methodOrAliasField);
 
 export interface LinkBody {
   readonly idempotencyKey: string;
@@ -81,17 +82,18 @@ export function resolveReturnTo(context: Context, req: Request, returnTo: string
     if (!origins.has(url.origin)) return undefined;
     if (requestOrigin !== undefined && url.origin !== requestOrigin) return undefined;
     url.hash = '';
-    return url.href;
+    // Normalising may lengthen it (percent-encoding): the limit is on what is stored.
+    return url.href.length <= MAX_RETURN_TO_LENGTH ? url.href : undefined;
   };
   if (returnTo !== undefined) {
     const accepted = accept(returnTo);
     if (!accepted) {
-      throw new PayButtonError('invalid_request', 'returnTo: must be an absolute URL of a page on this site (same origin as the page making the request)', {
-        issues: [{ field: 'returnTo', message: 'must be an absolute URL of a page on this site (same origin as the page making the request)' }],
-      });
+      const message = `must be an absolute URL of a page on this site (same origin as the page making the request), at most ${MAX_RETURN_TO_LENGTH} characters once encoded`;
+      throw new PayButtonError('invalid_request', `returnTo: ${message}`, { issues: [{ field: 'returnTo', message }] });
     }
     return accepted;
   }
+  // The Referer is a header nobody validated: an overlong one is ignored, like a foreign one.
   const referer = req.get('referer');
-  return referer ? (accept(referer) ?? null) : null;
+  return referer && referer.length <= MAX_RETURN_TO_LENGTH ? (accept(referer) ?? null) : null;
 }

@@ -74,10 +74,13 @@ export function linksHandler(context: Context): RequestHandler {
   return async (req, res) => {
     const body = parseBody<LinkBody>(schema, await readJsonBody(req, context.options.bodyLimitBytes));
     const returnTo = resolveReturnTo(context, req, body.returnTo);
+    // Where to come back to is not part of what was bought: a retry that falls back from a popup
+    // to a full-page redirect sends another returnTo and must still get the same order.
+    const { returnTo: _notFingerprinted, ...asked } = body;
     const result = await createOrder(context, {
       kind: 'link',
       idempotencyKey: body.idempotencyKey,
-      requestHash: requestFingerprint('link', body),
+      requestHash: requestFingerprint('link', asked),
       method: body.method ?? null,
       item: body.item ?? null,
       returnTo,

@@ -8,7 +8,7 @@
  * else is a non-200 with a one-line reason, so the gateway keeps the notification and resends it:
  * an unknown order, a forged or tampered notification, an `onPaid` that threw.
  */
-import { notificationIsPaid, notificationSchema, parseWith } from '@paybutton/protocol';
+import { notificationOutcome, notificationSchema, parseWith, type NotifiedStatus } from '@paybutton/protocol';
 import { verify } from '@paybutton/protocol/node';
 import type { RequestHandler, Response } from 'express';
 import type { Context } from '../context.ts';
@@ -25,14 +25,8 @@ function retryLater(res: Response, httpStatus: number, message: string): void {
   res.status(httpStatus).type('text/plain').send(`RETRY: ${message}`);
 }
 
-/** Which final state a verified notification reports. */
-export function reportedStatus(fields: { code: string; status: 'SUCCESS' | 'FAILED' | 'EXPIRED' }): FinalStatus | undefined {
-  if (notificationIsPaid(fields)) return 'paid';
-  if (fields.status === 'EXPIRED') return 'expired';
-  if (fields.status === 'FAILED') return 'failed';
-  // "SUCCESS" with a code other than "00": contradictory, so it proves nothing.
-  return undefined;
-}
+/** The protocol's notification outcomes as this router's order states. */
+const OUTCOME_STATUS: Record<NotifiedStatus, FinalStatus> = { PAID: 'paid', FAILED: 'failed', EXPIRED: 'expired' };
 
 export function notifyHandler(context: Context): RequestHandler {
   return async (req, res) => {
@@ -77,7 +71,9 @@ export function notifyHandler(context: Context): RequestHandler {
       reject(context, res, 409, 'amount_mismatch', `payMoney ${notification.payMoney} differs from the order's ${order.payMoney}; the order stays unpaid`, order.orderNum);
       return;
     }
-    const reported = reportedStatus(notification);
+    // code and status read together: a contradictory pair ("SUCCESS" with code "01") proves nothing.
+    const outcome = notificationOutcome(notification);
+    const reported = outcome === undefined ? undefined : OUTCOME_STATUS[outcome];
     if (!reported) {
       reject(context, res, 400, 'invalid_fields', `code ${notification.code} with status ${notification.status} reports no outcome`, order.orderNum);
       return;

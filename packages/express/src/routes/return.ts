@@ -6,9 +6,12 @@
  * - a popup (`window.opener`): post `{ type: 'paybutton:return', orderNum }` to the opener with the
  *   merchant page's own origin as targetOrigin (never `*`), then close;
  * - a full page: go to `GET /return/continue`, which 303-redirects to the page that started the
- *   payment with `?paybutton_order=<orderNum>#paybutton_token=<statusToken>`. The token rides in
- *   the fragment (never sent to a server or in a Referer), and only when the return link's own
- *   secret (`rt`) checks out. The element trusts none of it: it asks `GET /orders/:orderNum`.
+ *   payment (only when the return link's secret `rt` checks out; the site's root otherwise) with
+ *   `?paybutton_order=<orderNum>`. The status token is never put in a URL (it would stay in the
+ *   address bar and the history): the element kept it in sessionStorage when it sent the
+ *   customer away. It trusts none of this: it asks `GET /orders/:orderNum?token=`.
+ *
+ * Every value written into the HTML goes through `escapeHtml`; the only script is `/return.js`.
  */
 import { orderNumField } from '@paybutton/protocol';
 import type { Request, RequestHandler, Response } from 'express';
@@ -20,6 +23,7 @@ import type { Order } from '../store/orders.ts';
 /** No inline script, no styles from anywhere, no framing, no forms, no base-URL tricks. */
 const RETURN_CSP = "default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/** For text and double-quoted attribute values: the five characters that could end either. */
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
@@ -36,7 +40,13 @@ function securityHeaders(res: Response): void {
 
 /** The page that started the payment, or the site's root when none was recorded. */
 function startPage(context: Context, order: Order): URL {
-  return new URL(order.returnTo ?? `${context.options.publicUrl.origin}/`);
+  return new URL(order.returnTo ?? siteRoot(context));
+}
+
+const siteRoot = (context: Context): string => `${context.options.publicUrl.origin}/`;
+
+function returnSecretValid(order: Order, rt: unknown): boolean {
+  return typeof rt === 'string' && rt.length > 0 && rt.length <= 64 && tokensEqual(rt, returnToken(order.statusToken));
 }
 
 async function findOrder(context: Context, req: Request): Promise<Order | undefined> {
@@ -44,10 +54,6 @@ async function findOrder(context: Context, req: Request): Promise<Order | undefi
   if (!orderNum.success) return undefined;
   await context.ready();
   return context.store.orders.get(orderNum.data);
-}
-
-function returnSecretValid(order: Order, rt: unknown): boolean {
-  return typeof rt === 'string' && rt.length > 0 && rt.length <= 64 && tokensEqual(rt, returnToken(order.statusToken));
 }
 
 function page(title: string, body: string, data: Record<string, string> = {}, scriptSrc?: string): string {
@@ -100,9 +106,10 @@ export function returnContinueHandler(context: Context): RequestHandler {
       res.status(404).type('html').send(page('Payment not found', '<h1>Payment not found</h1>'));
       return;
     }
-    const target = startPage(context, order);
+    // Where the customer came from is only told to whoever holds the order's own return link.
+    const target = returnSecretValid(order, req.query.rt) ? startPage(context, order) : new URL(siteRoot(context));
     target.searchParams.set('paybutton_order', order.orderNum);
-    target.hash = returnSecretValid(order, req.query.rt) ? `paybutton_token=${order.statusToken}` : '';
+    target.hash = '';
     res.redirect(303, target.href);
   };
 }

@@ -10,6 +10,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { PayButtonDatabase } from './schema.ts';
+import { startCheckpointer } from './checkpointer.ts';
+import { withStatementCache } from './statement-cache.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -43,8 +45,16 @@ function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<voi
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  const root = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { root, close: () => root.destroy() };
+  // Checkpoints (an fsync each) run on a thread of their own, not inside a request's commit.
+  const checkpointer = path === ':memory:' ? undefined : startCheckpointer(sqlite, path);
+  const root = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return {
+    root,
+    close: async () => {
+      await checkpointer?.stop();
+      await root.destroy();
+    },
+  };
 }
 
 export function openDatabase(option: DatabaseOption): OpenDatabase {

@@ -21,7 +21,7 @@ export function createStore(option: DatabaseOption): Store {
       (migrating ??= (async () => {
         await ensureSchema(open);
         // open.db carries withSchema(schema), so the migrations create their tables there too.
-        await migrateToLatest(open.db as never, open.schema);
+        await migrateToLatest(open.db as never, open.schema, open.engine);
       })()),
     close: () => open.close(),
   };

@@ -1,75 +1,122 @@
 /**
  * Migrations, shipped in the package and run by `payButton()` at start-up (or `store.migrate()`).
  * Kysely's Migrator takes a lock, so several processes starting together migrate once.
+ *
+ * A migration that has shipped is never edited: a database that already ran it would never see the
+ * change. Fixes are new migrations, which may depend on the engine (`migrationsFor`).
  */
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Engine } from './database.ts';
 
-const migrations: Record<string, Migration> = {
-  '2026_01_001_orders': {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable('paybutton_orders')
-        .addColumn('order_num', 'varchar(64)', (col) => col.primaryKey())
-        .addColumn('kind', 'varchar(8)', (col) => col.notNull())
-        .addColumn('status', 'varchar(16)', (col) => col.notNull())
-        .addColumn('idempotency_key', 'varchar(128)', (col) => col.unique())
-        .addColumn('request_hash', 'varchar(64)')
-        .addColumn('status_token', 'varchar(64)', (col) => col.notNull())
-        .addColumn('merchant_code', 'varchar(50)', (col) => col.notNull())
-        .addColumn('pay_money', 'varchar(16)', (col) => col.notNull())
-        .addColumn('product_detail', 'varchar(64)', (col) => col.notNull())
-        .addColumn('customer_name', 'varchar(64)', (col) => col.notNull())
-        .addColumn('email', 'varchar(254)', (col) => col.notNull())
-        .addColumn('phone', 'varchar(20)', (col) => col.notNull())
-        .addColumn('method', 'varchar(32)')
-        .addColumn('expiry_period', 'integer', (col) => col.notNull())
-        .addColumn('item', 'varchar(128)')
-        .addColumn('metadata', 'text')
-        .addColumn('return_to', 'varchar(2048)')
-        .addColumn('plat_order_num', 'varchar(64)')
-        .addColumn('pay_url', 'varchar(2048)')
-        .addColumn('va_number', 'varchar(64)')
-        .addColumn('pay_fee', 'varchar(16)')
-        .addColumn('created_at', 'varchar(24)', (col) => col.notNull())
-        .addColumn('updated_at', 'varchar(24)', (col) => col.notNull())
-        .addColumn('expires_at', 'varchar(24)')
-        .addColumn('paid_at', 'varchar(24)')
-        .addColumn('create_lease_until', 'varchar(24)')
-        .addColumn('error_code', 'varchar(64)')
-        .addColumn('error_message', 'varchar(1024)')
-        .addColumn('gateway_code', 'varchar(16)')
-        .addColumn('checked_at', 'varchar(24)')
-        .addColumn('fulfilled_at', 'varchar(24)')
-        .addColumn('fulfil_attempts', 'integer', (col) => col.notNull().defaultTo(0))
-        .addColumn('fulfil_lease_until', 'varchar(24)')
-        .addColumn('fulfil_error', 'varchar(1024)')
-        .execute();
-      // reconcile(): pending orders past expiry, paid orders not yet fulfilled, stuck creations.
-      await db.schema.createIndex('paybutton_orders_status_expires').on('paybutton_orders').columns(['status', 'expires_at']).execute();
-      await db.schema.createIndex('paybutton_orders_fulfilled').on('paybutton_orders').columns(['status', 'fulfilled_at']).execute();
+function migrationsFor(engine: Engine): Record<string, Migration> {
+  return {
+    '2026_01_001_orders': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('paybutton_orders')
+          .addColumn('order_num', 'varchar(64)', (col) => col.primaryKey())
+          .addColumn('kind', 'varchar(8)', (col) => col.notNull())
+          .addColumn('status', 'varchar(16)', (col) => col.notNull())
+          .addColumn('idempotency_key', 'varchar(128)', (col) => col.unique())
+          .addColumn('request_hash', 'varchar(64)')
+          .addColumn('status_token', 'varchar(64)', (col) => col.notNull())
+          .addColumn('merchant_code', 'varchar(50)', (col) => col.notNull())
+          .addColumn('pay_money', 'varchar(16)', (col) => col.notNull())
+          .addColumn('product_detail', 'varchar(64)', (col) => col.notNull())
+          .addColumn('customer_name', 'varchar(64)', (col) => col.notNull())
+          .addColumn('email', 'varchar(254)', (col) => col.notNull())
+          .addColumn('phone', 'varchar(20)', (col) => col.notNull())
+          .addColumn('method', 'varchar(32)')
+          .addColumn('expiry_period', 'integer', (col) => col.notNull())
+          .addColumn('item', 'varchar(128)')
+          .addColumn('metadata', 'text')
+          .addColumn('return_to', 'varchar(2048)')
+          .addColumn('plat_order_num', 'varchar(64)')
+          .addColumn('pay_url', 'varchar(2048)')
+          .addColumn('va_number', 'varchar(64)')
+          .addColumn('pay_fee', 'varchar(16)')
+          .addColumn('created_at', 'varchar(24)', (col) => col.notNull())
+          .addColumn('updated_at', 'varchar(24)', (col) => col.notNull())
+          .addColumn('expires_at', 'varchar(24)')
+          .addColumn('paid_at', 'varchar(24)')
+          .addColumn('create_lease_until', 'varchar(24)')
+          .addColumn('error_code', 'varchar(64)')
+          .addColumn('error_message', 'varchar(1024)')
+          .addColumn('gateway_code', 'varchar(16)')
+          .addColumn('checked_at', 'varchar(24)')
+          .addColumn('fulfilled_at', 'varchar(24)')
+          .addColumn('fulfil_attempts', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('fulfil_lease_until', 'varchar(24)')
+          .addColumn('fulfil_error', 'varchar(1024)')
+          .execute();
+        // reconcile(): pending orders past expiry, paid orders not yet fulfilled, stuck creations.
+        await db.schema.createIndex('paybutton_orders_status_expires').on('paybutton_orders').columns(['status', 'expires_at']).execute();
+        await db.schema.createIndex('paybutton_orders_fulfilled').on('paybutton_orders').columns(['status', 'fulfilled_at']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('paybutton_orders').execute();
+      },
     },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('paybutton_orders').execute();
+    /**
+     * Values whose length we do not control get `text`: a QRIS "vaNumber" is a whole EMVCo payload
+     * (~250 characters), a server-side idempotency key is stored as `server:` + up to 128
+     * characters, and `returnTo` is a URL. SQLite never enforces varchar lengths, so only
+     * PostgreSQL has anything to change.
+     */
+    '2026_02_001_wide_columns': {
+      async up(db: Kysely<unknown>) {
+        if (engine !== 'postgres') return;
+        for (const column of WIDENED_COLUMNS) {
+          await db.schema.alterTable('paybutton_orders').alterColumn(column, (col) => col.setDataType('text')).execute();
+        }
+      },
+      async down(db: Kysely<unknown>) {
+        if (engine !== 'postgres') return;
+        for (const [column, type] of Object.entries(NARROW_TYPES)) {
+          await db.schema.alterTable('paybutton_orders').alterColumn(column, (col) => col.setDataType(sql.raw(type))).execute();
+        }
+      },
     },
-  },
-};
+    /**
+     * The state an order left at its last transition, written by the same conditional UPDATE that
+     * moves it (SET reads the old row on both engines) and read back with RETURNING: one statement
+     * per compare-and-set, and the `order.transition` event still knows where the order came from.
+     */
+    '2026_02_002_previous_status': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('paybutton_orders').addColumn('previous_status', 'varchar(16)').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('paybutton_orders').dropColumn('previous_status').execute();
+      },
+    },
+  };
+}
+
+const WIDENED_COLUMNS = ['va_number', 'idempotency_key', 'return_to'] as const;
+/** What `2026_01_001_orders` declared, for `down`. */
+const NARROW_TYPES: Record<(typeof WIDENED_COLUMNS)[number], string> = { va_number: 'varchar(64)', idempotency_key: 'varchar(128)', return_to: 'varchar(2048)' };
 
 class InPackageProvider implements MigrationProvider {
+  constructor(private readonly engine: Engine) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations;
+    return migrationsFor(this.engine);
   }
 }
 
-/** Bring the schema up to date; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<unknown>, schema: string | undefined): Promise<void> {
+/**
+ * Bring the schema up to date (or, with `upTo`, to that migration: tests that upgrade a database
+ * made by an earlier release); throws with the failing migration's name.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, schema: string | undefined, engine: Engine, upTo?: string): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: new InPackageProvider(),
+    provider: new InPackageProvider(engine),
     migrationTableName: 'paybutton_migration',
     migrationLockTableName: 'paybutton_migration_lock',
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     const reason = error instanceof Error ? error.message : String(error);

@@ -130,26 +130,32 @@ export class OrderStore {
   }
 
   /**
-   * Compare-and-set to a final state from any of `from`, recording the gateway's facts. Returns
-   * the state the order left, or `undefined` when another writer got there first.
+   * Compare-and-set to a final state from any of `from`, recording the gateway's facts: one
+   * conditional UPDATE. Returns the state the order left (SET reads the old row, RETURNING gives
+   * it back), or `undefined` when the order was in none of `from` (another writer got there first).
    */
   async transition(orderNum: string, from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed', facts: GatewayFacts, now: Date): Promise<OrderStatus | undefined> {
-    for (const previous of from) {
-      const result = await this.db
-        .updateTable('paybutton_orders')
-        .set({
-          ...factColumns(facts),
-          status: to,
-          create_lease_until: null,
-          ...(to === 'paid' ? { paid_at: iso(facts.paidAt ?? now) } : {}),
-          updated_at: iso(now),
-        })
-        .where('order_num', '=', orderNum)
-        .where('status', '=', previous)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 1) return previous;
-    }
-    return undefined;
+    if (from.length === 0) return undefined;
+    const row = await this.db
+      .updateTable('paybutton_orders')
+      .set((eb) => ({
+        ...factColumns(facts),
+        previous_status: eb.ref('status'),
+        status: to,
+        create_lease_until: null,
+        ...(to === 'paid' ? { paid_at: iso(facts.paidAt ?? now) } : {}),
+        updated_at: iso(now),
+      }))
+      .where('order_num', '=', orderNum)
+      .where('status', 'in', [...from])
+      .returning('previous_status')
+      .executeTakeFirst();
+    return row?.previous_status ?? undefined;
+  }
+
+  /** Keep the page to return to current: a retried create may come from another page (popup -> full page). */
+  async updateReturnTo(orderNum: string, returnTo: string, now: Date): Promise<void> {
+    await this.db.updateTable('paybutton_orders').set({ return_to: returnTo, updated_at: iso(now) }).where('order_num', '=', orderNum).execute();
   }
 
   /** Remember when the gateway was last asked, so status polls do not hammer it. */
@@ -179,6 +185,22 @@ export class OrderStore {
     if (Number(result.numUpdatedRows) !== 1) return undefined;
     const row = await this.db.selectFrom('paybutton_orders').select('fulfil_attempts').where('order_num', '=', orderNum).executeTakeFirst();
     return Number(row?.fulfil_attempts ?? 1);
+  }
+
+  /**
+   * Extend the fulfilment lease of run `attempt` while its `onPaid` is still working (heartbeat).
+   * False when the run no longer holds it (fulfilled, or taken over after it ran out).
+   */
+  async renewFulfilment(orderNum: string, attempt: number, now: Date, leaseUntil: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('paybutton_orders')
+      .set({ fulfil_lease_until: iso(leaseUntil), updated_at: iso(now) })
+      .where('order_num', '=', orderNum)
+      .where('fulfilled_at', 'is', null)
+      .where('fulfil_attempts', '=', attempt)
+      .where('fulfil_lease_until', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async completeFulfilment(orderNum: string, now: Date): Promise<void> {

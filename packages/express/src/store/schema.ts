@@ -56,6 +56,8 @@ export interface OrdersTable {
   fulfil_attempts: number;
   fulfil_lease_until: string | null;
   fulfil_error: string | null;
+  /** The state the order left at its last transition (written with it, for the event). */
+  previous_status: OrderStatus | null;
 }
 
 export interface PayButtonDatabase {

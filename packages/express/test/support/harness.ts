@@ -15,6 +15,7 @@ import type { PayButtonEventMap, PayButtonEventName } from '../../src/events.ts'
 import type { DatabaseOption } from '../../src/store/database.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from './keys.ts';
 import { startProxy, type FaultProxy } from './proxy.ts';
+import { startRewriteProxy, type RewriteProxy } from './rewrite-proxy.ts';
 
 export type Parsers = 'none' | 'json' | 'urlencoded' | 'urlencoded-extended' | 'both' | 'text' | 'raw' | 'stream-eater';
 
@@ -24,6 +25,8 @@ export interface HarnessOptions {
   readonly parsers?: Parsers;
   /** Put a fault proxy between the router and the gateway. */
   readonly proxy?: boolean;
+  /** Put an HTTP proxy that can rewrite the gateway's answers between the router and the gateway. */
+  readonly rewriter?: boolean;
   readonly database?: DatabaseOption;
   readonly mount?: string;
   /** Throw from onPaid this many times before succeeding. */
@@ -50,6 +53,7 @@ export interface Harness {
   readonly mountUrl: string;
   readonly router: PayButtonRouter;
   readonly proxy: FaultProxy | undefined;
+  readonly rewriter: RewriteProxy | undefined;
   readonly events: RecordedEvent[];
   /** Orders `onPaid` completed for, in order. */
   readonly fulfilled: Order[];
@@ -109,6 +113,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
   });
   const { url: gatewayUrl } = await gateway.listen();
   const proxy = setup.proxy ? await startProxy(gatewayUrl) : undefined;
+  const rewriter = setup.rewriter ? await startRewriteProxy(gatewayUrl) : undefined;
 
   // The merchant's server is listening before the router exists, so publicUrl is known.
   const server = http.createServer();
@@ -120,7 +125,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
   const onPaidCalls: Array<{ orderNum: string; attempt: number }> = [];
   let failuresLeft = setup.onPaidFailures ?? 0;
   const router = payButton({
-    gatewayUrl: proxy?.url ?? gatewayUrl,
+    gatewayUrl: proxy?.url ?? rewriter?.url ?? gatewayUrl,
     merchantCode: MERCHANT_CODE,
     privateKey: merchantKeys().privateKey,
     platformPublicKey: platformKeys().publicKey,
@@ -168,6 +173,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
     mountUrl: `${merchantUrl}${mount}`,
     router,
     proxy,
+    rewriter,
     events,
     fulfilled,
     onPaidCalls,
@@ -228,6 +234,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
         server.closeAllConnections();
       });
       await proxy?.close();
+      await rewriter?.close();
       await gateway.close();
       rmSync(dir, { recursive: true, force: true });
     },

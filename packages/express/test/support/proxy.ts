@@ -12,7 +12,10 @@ export type ProxyMode =
   | 'slow'
   /** Accept the connection, swallow the request, answer nothing. */
   | 'stall'
-  /** Forward the request to the gateway, then cut the connection before any answer. */
+  /**
+   * Forward the request to the gateway, then cut the connection when its answer starts to come
+   * back (so the gateway certainly processed the request), passing none of it on.
+   */
   | 'cut';
 
 export interface FaultProxy {
@@ -52,14 +55,13 @@ export async function startProxy(target: string): Promise<FaultProxy> {
       seen[mode] += 1;
       if (mode === 'stall') return;
       upstream.write(chunk);
-      if (mode === 'cut') {
-        // Let the request reach the gateway, then drop the connection without an answer.
-        const timer = setTimeout(() => { timers.delete(timer); client.destroy(); }, 30);
-        timers.add(timer);
-      }
     });
     upstream.on('data', (chunk) => {
-      if (state.mode === 'cut') return;
+      if (state.mode === 'cut') {
+        // The gateway has answered, so it has done the work: drop the connection instead.
+        closeBoth();
+        return;
+      }
       if (state.mode === 'slow' && state.delayMs > 0) {
         const timer = setTimeout(() => { timers.delete(timer); if (!client.destroyed) client.write(chunk); }, state.delayMs);
         timers.add(timer);

@@ -1,0 +1,77 @@
+/**
+ * SQLite WAL checkpoints off the event loop. A checkpoint copies the WAL into the database file
+ * and fsyncs it; left to itself SQLite runs one on the commit that takes the WAL past 1000 pages,
+ * inside that commit, so about every 85th link (two commits each) stalled the host app's whole
+ * event loop for the fsync (about 20 ms on the benchmark machine: bench/), and every request queued
+ * behind it waited as long.
+ *
+ * Instead the plug-in's connection turns automatic checkpoints off and a worker thread, with a
+ * connection of its own, runs a PASSIVE checkpoint (never blocks a writer or a reader) every
+ * `intervalMs`. Should the thread fail, automatic checkpoints are turned back on, so the WAL can
+ * never grow without bound.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
+
+export interface Checkpointer {
+  /** Stop the thread and close its connection (before the main connection closes). Idempotent. */
+  stop(): Promise<void>;
+}
+
+export const CHECKPOINT_INTERVAL_MS = 500;
+
+/** SQLite's default, restored when the thread is gone. */
+const AUTOCHECKPOINT_PAGES = 1000;
+
+// Plain CommonJS (an eval worker): it must not depend on the TypeScript loader of the process.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+const checkpoint = () => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy or closing: the next tick tries again */ }
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  checkpoint();
+  db.close();
+  parentPort.close();
+});
+`;
+
+/** Take over the checkpoints of `sqlite`'s database (a file in WAL mode). */
+export function startCheckpointer(sqlite: BetterSqlite3.Database, file: string, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  sqlite.pragma('wal_autocheckpoint = 0');
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { driver, file, intervalMs },
+    // A timer and one statement: keep its heap small.
+    resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+  });
+  // Never keep the process alive on its own.
+  worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let stopping = false;
+  const restoreAutomatic = () => {
+    if (stopping || !sqlite.open) return;
+    sqlite.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+  };
+  worker.on('error', restoreAutomatic);
+  worker.once('exit', restoreAutomatic);
+  let stopped: Promise<void> | undefined;
+  return {
+    stop: () =>
+      (stopped ??= (async () => {
+        stopping = true;
+        // Unref'd so it never keeps a process alive on its own; while stopping, wait for it (else a
+        // process with nothing else to do exits with this promise pending).
+        worker.ref();
+        worker.postMessage('stop');
+        await exited;
+      })()),
+  };
+}
