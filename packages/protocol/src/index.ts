@@ -8,3 +8,4 @@ export * from './wire.ts';
 export * from './fields.ts';
 export * from './schemas.ts';
 export * from './issues.ts';
+export * from './json-keys.ts';
