@@ -31,7 +31,13 @@ declare module 'autocannon' {
     body?: string;
     requests?: RequestOptions[];
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** The running instance: an event emitter that is also a promise of the result. */
+  interface Instance extends PromiseLike<Result> {
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
+    on(event: string, listener: (...args: any[]) => void): this;
+    stop(): void;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
-  export type { Options, Result, RequestOptions };
+  export type { Options, Result, RequestOptions, Instance };
 }

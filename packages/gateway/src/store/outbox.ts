@@ -149,11 +149,16 @@ export async function claimDueNotifications(
     .orderBy('next_attempt_at')
     .limit(limit);
   if (engine === 'postgres') due = due.forUpdate().skipLocked();
+  // On SQLite the ids are read first and the UPDATE finds its rows by primary key: given the
+  // subquery, SQLite's planner walks every pending row through the state index instead, so a claim
+  // cost grew with the backlog (0.6 ms per notification with 4,000 pending; bench/).
+  const ids = engine === 'postgres' ? due : (await due.execute()).map((row) => row.id);
+  if (Array.isArray(ids) && ids.length === 0) return [];
   const rows = await db
     .updateTable('notifications')
     .set({ lease_owner: owner, lease_until: leaseNow + Math.ceil(leaseMs), updated_at: now })
-    .where('id', 'in', due)
-    // Re-checked on the row itself: on SQLite the subquery and the update are one statement anyway.
+    .where('id', 'in', ids)
+    // Re-checked on the row itself: another process may have claimed it since it was read.
     .where('state', '=', 'pending')
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', leaseNow)]))
     .returningAll()

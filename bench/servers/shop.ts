@@ -1,0 +1,84 @@
+/**
+ * The merchant's server under test, in its own process: an Express 5 app that mounts
+ * `payButton()` at `/pay`, as the README's one line does, pointing at the bench gateway.
+ *
+ * Bench settings (the only ones that differ from a shop's defaults): `rateLimit: false` (one
+ * client IP sends every request; the per-IP limit of 20/min would refuse nearly all of them) and
+ * `publicUrl` = SHOP_PUBLIC_URL, whose origin the load generator sends as `Origin` (an allowed
+ * origin, so the CSRF check runs and passes). `quote()` answers a fixed price at once.
+ *
+ * Config: JSON in BENCH_SHOP (see ShopServerConfig). Commands: stats, reset, gc.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { payButton, type DatabaseOption, type GatewayCallOutcome } from '@paybutton/express';
+import express from 'express';
+import { CUSTOMER, MERCHANT_CODE, SHOP_PUBLIC_URL } from '../lib/fixtures.ts';
+import { failed, loopDelayMonitor, memoryAfterGc, serve, type Command } from './ipc.ts';
+
+export interface ShopServerConfig {
+  readonly gatewayUrl: string;
+  readonly merchantPrivateKey: string;
+  readonly platformPublicKey: string;
+  readonly database: DatabaseOption;
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.env.BENCH_SHOP ?? '') as ShopServerConfig;
+  const payments = payButton({
+    gatewayUrl: config.gatewayUrl,
+    merchantCode: MERCHANT_CODE,
+    privateKey: config.merchantPrivateKey,
+    platformPublicKey: config.platformPublicKey,
+    publicUrl: SHOP_PUBLIC_URL,
+    mountPath: '/pay',
+    database: config.database,
+    rateLimit: false,
+    quote: () => CUSTOMER,
+    onPaid: () => {},
+  });
+  let calls: Record<string, number> = {};
+  const loop = loopDelayMonitor();
+  let warnings: Record<string, number> = {};
+  payments.on('gateway.call', (event: { operation: string; outcome: GatewayCallOutcome }) => {
+    const key = `${event.operation}:${event.outcome}`;
+    calls[key] = (calls[key] ?? 0) + 1;
+  });
+  payments.on('warning', (event: { code: string }) => {
+    warnings[event.code] = (warnings[event.code] ?? 0) + 1;
+  });
+  await payments.ready();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use('/pay', payments);
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const handle = (command: Command) => {
+    switch (command.cmd) {
+      case 'stats':
+        return { calls, warnings };
+      case 'reset':
+        calls = {};
+        warnings = {};
+        loop.reset();
+        return null;
+      case 'loop':
+        return loop.read();
+      case 'gc':
+        return memoryAfterGc();
+      default:
+        throw new Error(`unknown command ${command.cmd}`);
+    }
+  };
+  serve(url, handle, async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await payments.close();
+  });
+}
+
+main().catch(failed);
