@@ -36,7 +36,7 @@ export interface ReportData {
 }
 
 const int = (value: number) => Math.round(value).toLocaleString('en-US');
-const ms = (value: number) => (Number.isFinite(value) ? `${value < 10 ? value.toFixed(1) : value.toFixed(0)} ms` : 'n/a');
+const ms = (value: number) => (Number.isFinite(value) ? `${value < 100 ? value.toFixed(1) : value.toFixed(0)} ms` : 'n/a');
 const ratio = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '');
 const mark = (met: boolean, goal: string) => (goal.startsWith('(') ? '' : met ? '✅ met' : '❌ **missed**');
 
@@ -270,7 +270,7 @@ export function renderReport(data: ReportData): string {
   const missed = rows.filter((row) => !row.met);
   out.push('## Goals missed', '');
   if (missed.length === 0) out.push('None.');
-  for (const row of missed) out.push(`- **${row.what}**: ${row.figure}, goal ${row.goal}. ${row.reason ?? ''}`);
+  for (const row of missed) out.push(`- **${row.what}**: ${row.figure}, goal ${row.goal}. ${(row.reason ?? '').trim()}`);
   const problems = [
     ...data.links.flatMap((r) => r.problems.map((p) => `links ${r.engine}: ${p}`)),
     ...data.creates.flatMap((r) => r.problems.map((p) => `gateway create ${r.engine}: ${p}`)),
