@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark in one run, each result divided by the two ceilings measured
  * in the same run, printed as a markdown table and written to bench/results.md.
  *
- *   node --import tsx bench/run.ts [--only ceilings,links,create,drain,memory,element]
+ *   node --import tsx bench/run.ts [--only ceilings,links,create,unknown-path,drain,memory,element]
  *                                  [--engines sqlite,postgres] [--quick] [--profile] [--no-write]
  *
  * PostgreSQL runs when DATABASE_URL is set or postgres://postgres@127.0.0.1:5432/test answers.
@@ -24,8 +24,9 @@ import { runDrain, type DrainResult } from './scenarios/drain.ts';
 import { runGatewayCreate, type GatewayCreateResult } from './scenarios/gateway-create.ts';
 import { runLinks, type LinkResult } from './scenarios/links.ts';
 import { runMemory, type MemoryResult } from './scenarios/memory.ts';
+import { runUnknownPath, type UnknownPathResult } from './scenarios/unknown-path.ts';
 
-const SCENARIOS = ['ceilings', 'links', 'create', 'drain', 'memory', 'element'] as const;
+const SCENARIOS = ['ceilings', 'links', 'create', 'unknown-path', 'drain', 'memory', 'element'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const HELP = `npm run bench [-- options]
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
   const creates: GatewayCreateResult[] = [];
   const drains: DrainResult[] = [];
   let memory: MemoryResult | undefined;
+  let unknownPaths: UnknownPathResult | undefined;
   const httpRuns: number[] = [];
   const httpCpuRuns: number[] = [];
   const rsaRuns: RsaRates[] = [];
@@ -150,6 +152,10 @@ async function main(): Promise<void> {
         console.log(`gateway create-order, ${engine}`);
         creates.push(await runGatewayCreate(context, engine));
       }
+    }
+    if (options.only.has('unknown-path')) {
+      console.log('unknown paths, short and 16 KB (SQLite)');
+      unknownPaths = await runUnknownPath(context);
     }
     if (options.only.has('drain')) {
       for (const engine of engines) {
@@ -189,6 +195,7 @@ async function main(): Promise<void> {
     creates,
     drains,
     memory,
+    unknownPaths,
     element,
     skipped,
   });

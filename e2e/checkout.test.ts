@@ -95,7 +95,9 @@ describe('checkout in the demo shop', () => {
       await page.locator('#pay-result').filter({ hasText: PAID }).waitFor();
       await newestOrderStatus(page).filter({ hasText: 'paid' }).waitFor();
       const row = page.locator('#order-rows tr').first();
-      assert.match(await row.innerText(), /VA_MANDIRI/);
+      // The method table's display name, never the raw code.
+      assert.match(await row.innerText(), /Mandiri Virtual Account/);
+      assert.doesNotMatch(await row.innerText(), /VA_MANDIRI/);
       assert.equal(demo.shop.store.sales(), 1);
     }));
 
@@ -115,16 +117,16 @@ describe('checkout in the demo shop', () => {
       await screenshot(page, 'expired');
     }));
 
-  it('closing the popup without paying ends cancelled, and nothing is sold', () =>
+  it('closing the popup without paying ends pending (the order can still be paid), and nothing is sold', () =>
     withShop({}, async ({ page, demo }) => {
       await addToCart(page, 'Ceramic cup from Kasongan');
       const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
       await popup.waitForURL(/\/pay\?orderNum=/);
       await popup.close();
-      await page.locator('#pay-result').filter({ hasText: 'Payment cancelled' }).waitFor({ timeout: 20_000 });
-      assert.equal(await page.locator('pay-button').getAttribute('state'), 'cancelled');
+      await page.locator('#pay-result').filter({ hasText: 'awaits payment' }).waitFor({ timeout: 20_000 });
+      assert.equal(await page.locator('pay-button').getAttribute('state'), 'pending');
       assert.equal(demo.shop.store.sales(), 0);
-      await screenshot(page, 'cancelled');
+      await screenshot(page, 'closed-pending');
     }));
 
   it("the shop's notify endpoint failing at first still ends paid after the gateway's retries", () =>
@@ -152,8 +154,8 @@ describe('checkout in the demo shop', () => {
   it('a VA shown inline on the shop page ends paid when the customer transfers', () =>
     withShop({}, async ({ page, demo }) => {
       await addToCart(page, 'Kopi Toraja, 1 kg');
-      await page.getByText('Or pay by bank transfer right here').click();
-      await page.getByLabel('Bank').selectOption('VA_BNI');
+      await page.getByText('Or get a payment number right here').click();
+      await page.getByLabel('Payment method').selectOption('VA_BNI');
       await page.locator('pay-va button').first().click();
       await page.locator('pay-va').and(page.locator('[state="pending"]')).waitFor();
       const orderNum = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
@@ -162,7 +164,10 @@ describe('checkout in the demo shop', () => {
       await page.locator('pay-va').getByText(order.vaNumber!).first().waitFor();
       await screenshot(page, 'va-inline-pending');
       await sandbox(demo, `orders/${order.platOrderNum}/pay`);
-      await page.locator('#va-result').filter({ hasText: PAID }).waitFor({ timeout: 30_000 });
+      // Only the paid panel: the number, its copy button and the steps are gone.
+      await page.locator('pay-va').getByText('Payment received').waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator('pay-va').getByText(order.vaNumber!).count(), 0);
+      assert.equal(await page.locator('#va-result').innerText(), '', 'said once, by the paid panel');
       await newestOrderStatus(page).filter({ hasText: 'paid' }).waitFor();
       await screenshot(page, 'va-inline-paid');
     }));

@@ -49,7 +49,7 @@ export async function openShop(browser: Browser, options: Omit<DemoOptions, 'dat
 }
 
 export async function addToCart(page: Page, productName: string): Promise<void> {
-  await page.getByRole('button', { name: `Add ${productName} to cart` }).click();
+  await page.getByRole('button', { name: `Add to cart: ${productName}` }).click();
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

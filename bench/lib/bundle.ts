@@ -1,11 +1,11 @@
 /**
- * A bench server bundled with esbuild into one JavaScript file that plain `node` runs, without
- * tsx: what the gateway would cost in memory with a build step. tsx resolves and transforms every
- * module through loader hooks that run on a thread of their own, with their own heap and caches.
+ * A bench server (bench's own TypeScript) bundled with esbuild into one JavaScript file that plain
+ * `node` runs, without tsx: the gateway as a user runs it. tsx resolves and transforms every module
+ * through loader hooks that run on a thread of their own, with their own heap and caches.
  *
- * The project's sources (@paybutton/*) are bundled; packages from node_modules stay external and
- * load as usual. Each source file keeps its own `import.meta.url`, so files found next to a module
- * (the hosted page's stylesheet and client script) are still found.
+ * Only the bench's files are bundled; every package stays external and loads as installed, the
+ * workspace's own (@paybutton/*) included: their built `dist/` (`npm run build`). Each bundled file
+ * keeps its own `import.meta.url`, so files found next to a module are still found.
  */
 import { readFile } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
@@ -28,8 +28,8 @@ const keepImportMetaUrl: Plugin = {
 const externalPackages: Plugin = {
   name: 'external-packages',
   setup(builder) {
-    // Bare specifiers are packages, except the workspace's own, whose TypeScript is bundled.
-    builder.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@paybutton/') ? undefined : { path: args.path, external: true }));
+    // Bare specifiers are packages: loaded by node from what they ship (the workspace's from dist/).
+    builder.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 

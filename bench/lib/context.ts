@@ -1,6 +1,6 @@
 /** What every scenario of `run.ts` shares: keys, where to put files, the engines, the run's knobs. */
 import { join } from 'node:path';
-import type { DatabaseConfig } from '../../packages/gateway/src/store/database.ts';
+import type { DatabaseConfig } from '../../packages/gateway/src/internal.ts';
 import type { DatabaseOption } from '@paybutton/express';
 import type { BenchKeys } from './fixtures.ts';
 import type { SchemaSet } from './postgres.ts';

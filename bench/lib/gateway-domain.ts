@@ -2,20 +2,15 @@
  * Creating many orders fast, for the drain and memory benchmarks: the gateway's own domain
  * function `createOrder` (the one `/gateway/pay` calls after authentication: limits, fee, payment
  * code, the insert under its unique indexes), run in transactions of a thousand, without HTTP and
- * without the request signature. The gateway's public API has no bulk create, so this imports its
- * modules directly; only benchmarks do that.
+ * without the request signature. The gateway's public API has no bulk create, so this uses its
+ * internal entry (`packages/gateway/src/internal.ts`); only benchmarks and tests do that.
  */
 import type { MethodCode } from '@paybutton/protocol';
 import { sign as signFields, toPrivateKey } from '@paybutton/protocol/node';
 import { pino } from 'pino';
-import { createClock } from '../../packages/gateway/src/domain/clock.ts';
-import type { DomainContext } from '../../packages/gateway/src/domain/context.ts';
-import { createOrder } from '../../packages/gateway/src/domain/create-order.ts';
-import { registerMerchant } from '../../packages/gateway/src/domain/merchants.ts';
-import { buildFeeTable, buildLimitTable } from '../../packages/gateway/src/domain/pricing.ts';
-import { checkCallbackUrl } from '../../packages/gateway/src/notify/delivery/index.ts';
-import type { DatabaseConfig } from '../../packages/gateway/src/store/database.ts';
-import { openStore } from '../../packages/gateway/src/store/open.ts';
+import {
+  buildFeeTable, buildLimitTable, checkCallbackUrl, createClock, createOrder, openStore, registerMerchant, type DatabaseConfig, type DomainContext,
+} from '../../packages/gateway/src/internal.ts';
 import { CUSTOMER, MERCHANT_CODE, MERCHANT_NAME } from './fixtures.ts';
 
 export interface SeedOptions {

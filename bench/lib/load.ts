@@ -20,6 +20,8 @@ export interface LoadOptions {
   readonly durationSeconds: number;
   /** Requests per second over all connections; omit for "as fast as it goes". */
   readonly rate?: number;
+  /** The status that counts as answered (a refusal benchmark expects 404); default any 2xx. */
+  readonly expectStatus?: number;
 }
 
 export interface LoadResult {
@@ -78,8 +80,15 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
         }
       : {}),
   });
+  const expected = options.expectStatus;
+  const counts = (statusCode: number) => (expected === undefined ? statusCode >= 200 && statusCode < 300 : statusCode === expected);
+  let answered = 0;
+  let other = 0;
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    if (counts(statusCode)) {
+      answered++;
+      latencies.push(responseTime);
+    } else other++;
   });
   // With `amount`, autocannon ignores `duration`: the time bound is enforced here.
   const timer = bodies ? setTimeout(() => instance.stop(), options.durationSeconds * 1000) : undefined;
@@ -87,13 +96,14 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   clearTimeout(timer);
   const seconds = (performance.now() - started) / 1000;
   const sorted = Float64Array.from(latencies).sort();
+  const ok = expected === undefined ? result['2xx'] : answered;
   return {
-    requestsPerSecond: result['2xx'] / seconds,
+    requestsPerSecond: ok / seconds,
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
     maxMs: sorted.length ? sorted[sorted.length - 1]! : Number.NaN,
-    ok: result['2xx'],
-    failed: result.non2xx + result.errors + result.timeouts,
+    ok,
+    failed: (expected === undefined ? result.non2xx : other) + result.errors + result.timeouts,
     seconds,
     bodiesExhausted: bodies !== undefined && next >= bodies.length && seconds < options.durationSeconds - 0.5,
   };

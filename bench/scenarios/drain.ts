@@ -14,7 +14,7 @@
  */
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import type { DatabaseConfig } from '../../packages/gateway/src/store/database.ts';
+import type { DatabaseConfig } from '../../packages/gateway/src/internal.ts';
 import { gatewayDatabase, type BenchContext, type Engine } from '../lib/context.ts';
 import { seedOrders } from '../lib/gateway-domain.ts';
 import { startReceiver } from '../lib/receiver.ts';

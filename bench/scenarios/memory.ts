@@ -4,9 +4,10 @@
  * are created in bulk through the gateway's domain `createOrder` (lib/gateway-domain.ts), not over
  * HTTP: signing N requests would take minutes.
  *
- * Three processes are measured: the gateway as it ships (TypeScript run through tsx, like its
- * CLI) on an empty store and on the N orders, and the same server bundled by esbuild and run on
- * plain node on the N orders: the difference is what tsx costs.
+ * Three processes are measured: the gateway as installed (its compiled dist/ on plain node: the
+ * bench server bundled by lib/bundle.ts, `@paybutton/gateway` loaded from its build) on an empty
+ * store and on the N orders, and the same server run through tsx on the N orders: the difference
+ * is what a TypeScript loader would cost.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,12 +31,12 @@ export interface MemoryResult {
   readonly orders: number;
   readonly seedSeconds: number;
   readonly databaseMb: number;
-  /** The gateway as shipped (tsx), holding the orders. */
+  /** The gateway as installed (dist, plain node), holding the orders. */
   readonly shipped: Measured;
   /** The same with an empty store. */
   readonly empty: Measured;
-  /** Bundled with esbuild, plain node, holding the orders; undefined if the bundle failed. */
-  readonly bundled: Measured | undefined;
+  /** The same server through tsx, holding the orders. */
+  readonly tsx: Measured;
   readonly problems: string[];
 }
 
@@ -67,7 +68,8 @@ export async function runMemory(context: BenchContext, orders: number): Promise<
   const orderNums = Array.from({ length: QUERIES }, (_, index) => `${prefix}${String(Math.floor((index * orders) / QUERIES)).padStart(8, '0')}`);
   const bodies = await signBodies(queryFields(orderNums), context.keys.merchantPrivateKey);
 
-  const empty = await measure(context, 'gateway-empty-store', gatewayDatabase(context, 'sqlite', 'memory_empty'), bodies);
+  const installed = await bundleServer(new URL('../servers/gateway.ts', import.meta.url).pathname, BUNDLE);
+  const empty = await measure(context, 'gateway-empty-store', gatewayDatabase(context, 'sqlite', 'memory_empty'), bodies, installed);
   const database = gatewayDatabase(context, 'sqlite', 'memory');
   const seeded = await seedOrders({
     database,
@@ -80,17 +82,11 @@ export async function runMemory(context: BenchContext, orders: number): Promise<
     sandbox: false,
   });
   context.log(`  memory: created ${orders} orders in ${seeded.seconds.toFixed(1)} s (domain createOrder, transactions of 1000)`);
-  const shipped = await measure(context, 'gateway-tsx', database, bodies);
-  let bundled: Measured | undefined;
-  try {
-    const script = await bundleServer(new URL('../servers/gateway.ts', import.meta.url).pathname, BUNDLE);
-    bundled = await measure(context, 'gateway-bundled', database, bodies, script);
-  } catch (error) {
-    problems.push(`the bundled gateway could not be measured: ${(error as Error).message}`);
-  }
-  for (const [name, measured] of [['tsx', shipped], ['bundled', bundled]] as const) {
-    if (measured && measured.found !== QUERIES) problems.push(`${name}: ${measured.found} of ${QUERIES} queries found their order`);
-    if (measured && !measured.gcForced) problems.push(`${name}: no GC could be forced (--expose-gc missing)`);
+  const shipped = await measure(context, 'gateway-installed', database, bodies, installed);
+  const tsx = await measure(context, 'gateway-tsx', database, bodies);
+  for (const [name, measured] of [['installed', shipped], ['tsx', tsx]] as const) {
+    if (measured.found !== QUERIES) problems.push(`${name}: ${measured.found} of ${QUERIES} queries found their order`);
+    if (!measured.gcForced) problems.push(`${name}: no GC could be forced (--expose-gc missing)`);
   }
   let databaseMb = 0;
   if (database.kind === 'sqlite') {
@@ -102,7 +98,7 @@ export async function runMemory(context: BenchContext, orders: number): Promise<
       }
     }
   }
-  return { orders, seedSeconds: seeded.seconds, databaseMb, shipped, empty, bundled, problems };
+  return { orders, seedSeconds: seeded.seconds, databaseMb, shipped, empty, tsx, problems };
 }
 
 export const MEMORY_BUNDLE_DIR = join(new URL('../', import.meta.url).pathname, '.build');

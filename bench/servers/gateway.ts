@@ -6,12 +6,12 @@
  * really costs.
  *
  * Config: JSON in BENCH_GATEWAY (see GatewayServerConfig). Commands: stats, reset, gc, pay
- * (pays the given orders through `gateway.pay`, the domain API).
+ * (pays the given orders through the sandbox's `pay`, the domain API, from the internal entry).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGateway } from '@paybutton/gateway';
-import type { DatabaseConfig } from '../../packages/gateway/src/store/database.ts';
+import { gatewayInternals, type DatabaseConfig } from '../../packages/gateway/src/internal.ts';
 import { MERCHANT_CODE, MERCHANT_NAME } from '../lib/fixtures.ts';
 import { failed, loopDelayMonitor, memoryAfterGc, serve, type Command } from './ipc.ts';
 
@@ -46,6 +46,8 @@ async function main(): Promise<void> {
     notifications: { worker: config.worker },
   });
   await gateway.ready;
+  // Paying is the sandbox's simulation; the bench also pays on a production-mode gateway.
+  const { simulate } = gatewayInternals(gateway);
 
   let stats = new Map<string, PathStats>();
   const loop = loopDelayMonitor();
@@ -90,7 +92,7 @@ async function main(): Promise<void> {
         let next = 0;
         await Promise.all(
           Array.from({ length: command.concurrency }, async () => {
-            while (next < orders.length) await gateway.pay(orders[next++]!);
+            while (next < orders.length) await simulate.pay(orders[next++]!);
           }),
         );
         return { paid: orders.length, seconds: (performance.now() - started) / 1000 };

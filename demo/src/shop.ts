@@ -71,6 +71,15 @@ export function quoteCart(lines: readonly CartLine[]) {
   return { payMoney, productDetail: productDetail.slice(0, 32), ...DEMO_CUSTOMER, metadata: { cart: lines } };
 }
 
+/** `http://localhost:3000` for `http://127.0.0.1:3000` and the other way round: both open the demo. */
+function loopbackAliases(publicUrl: string): string[] {
+  const url = new URL(publicUrl);
+  const alias = url.hostname === '127.0.0.1' ? 'localhost' : url.hostname === 'localhost' ? '127.0.0.1' : undefined;
+  if (!alias) return [];
+  url.hostname = alias;
+  return [url.origin];
+}
+
 export function createShop(options: ShopOptions): Shop {
   const store = openShopStore(`${options.dataDir}/shop.sqlite`);
   const listeners = new Set<ServerResponse>();
@@ -84,6 +93,8 @@ export function createShop(options: ShopOptions): Shop {
     privateKey: options.privateKey,
     platformPublicKey: options.platformPublicKey,
     publicUrl: options.publicUrl,
+    // The plug-in never trusts the Host header: the other name of this machine is listed here.
+    allowedOrigins: loopbackAliases(options.publicUrl),
     database: { kind: 'sqlite', file: `${options.dataDir}/payments.sqlite` },
     fields: { cart: cartField.optional() },
     quote: (_request, body) => quoteCart(cartOf(body)),

@@ -36,7 +36,8 @@ function renderProducts(): void {
     add.className = 'add';
     add.dataset.sku = product.sku;
     add.textContent = 'Add to cart';
-    add.setAttribute('aria-label', `Add ${product.name} to cart`);
+    // The visible words first (WCAG 2.5.3, label in name), then which product.
+    add.setAttribute('aria-label', `Add to cart: ${product.name}`);
     add.addEventListener('click', () => changeQuantity(product.sku, 1));
     item.append(picture, name, price, add);
     list.append(item);
@@ -49,6 +50,18 @@ function changeQuantity(sku: string, delta: number): void {
   if (quantity === 0) delete cart[sku];
   saveCart(cart);
   renderCart();
+  startOver();
+}
+
+/**
+ * The cart changed: the last attempt's outcome is about another cart, so its message goes, and
+ * an element that ended (or shows a number for the old total) starts over. An attempt in flight
+ * is left alone: it ends on its own.
+ */
+function startOver(): void {
+  for (const id of ['pay-result', 'va-result']) say(id, '');
+  if (!/loading|open|checking/.test(payButton.state)) payButton.reset();
+  if (payVa.state !== 'loading') payVa.reset();
 }
 
 function renderCart(): void {
@@ -88,21 +101,33 @@ function say(id: string, text: string): void {
   byId(id).textContent = text;
 }
 
-function wireOutcomes(element: HTMLElement, resultId: string): void {
+/**
+ * One message per attempt: the element speaks while the attempt runs (its own status line), and
+ * the page says the outcome once, here (the element's status line is hidden once it ended, see
+ * styles.css). A new attempt clears it; so does a change of the cart.
+ */
+function wireOutcomes(element: PayButton | PayVa, resultId: string): void {
+  element.addEventListener('pay-click', () => say(resultId, ''));
   element.addEventListener('pay-success', (event) => {
-    say(resultId, `Paid: order ${event.detail.orderNum}. We are packing it.`);
+    // <pay-va>'s paid panel already says it, in place of the number.
+    if (element === payButton) say(resultId, `Paid: order ${event.detail.orderNum}. We are packing it.`);
+    // Emptied by the payment itself: the outcome message stays until the customer shops again.
     cart = {};
     saveCart(cart);
     renderCart();
   });
-  element.addEventListener('pay-pending', (event) => say(resultId, `Order ${event.detail.orderNum} awaits payment.`));
+  element.addEventListener('pay-pending', (event) =>
+    say(resultId, `Order ${event.detail.orderNum} awaits payment. This page updates when it arrives.`),
+  );
   element.addEventListener('pay-failure', (event) => say(resultId, `Order ${event.detail.orderNum} ${event.detail.status}.`));
   element.addEventListener('pay-cancel', () => say(resultId, 'Payment cancelled. Your cart is still here.'));
-  element.addEventListener('pay-error', (event) => say(resultId, `Could not pay: ${event.detail.message}`));
+  element.addEventListener('pay-error', (event) =>
+    say(resultId, event.detail.code === 'not_for_sale' ? event.detail.message : `Could not pay: ${event.detail.message}`),
+  );
 }
 
 function renderBanks(): void {
-  for (const method of [...methodsOfKind('virtual-account'), METHODS.QRIS]) {
+  for (const method of [...methodsOfKind('virtual-account'), METHODS.QRIS, ...methodsOfKind('retail'), ...methodsOfKind('e-wallet')]) {
     const option = document.createElement('option');
     option.value = method.code;
     option.textContent = method.displayName;

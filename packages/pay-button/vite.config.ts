@@ -38,7 +38,8 @@ export default defineConfig({
       fileName: (_format, name) => `${name}.js`,
     },
     outDir: 'dist',
-    emptyOutDir: true,
+    // dist/ also holds the compiled modules (tsc, run first): keep them.
+    emptyOutDir: false,
     target: 'es2022',
     sourcemap: false,
     // Vite's ES library build keeps whitespace unless told otherwise.

@@ -2,25 +2,24 @@
 import type { PayButtonEvents } from './events.ts';
 import type { GatewayClient } from './gateway/client.ts';
 import type { CreatePolicy } from './gateway/create.ts';
-import type { Transport } from './gateway/http.ts';
 import type { ResolvedOptions } from './options.ts';
+import type { Confirmation } from './orders/confirm.ts';
 import type { Store } from './store/index.ts';
 
 export interface Context {
   readonly options: ResolvedOptions;
   readonly store: Store;
   readonly client: GatewayClient;
-  readonly transport: Transport;
   readonly events: PayButtonEvents;
   readonly policy: CreatePolicy;
   /** Resolves once the store is migrated; rejects with `store_unavailable`. */
   readonly ready: () => Promise<void>;
   /** Creates in progress in this process, by orderNum: a double click waits on the first. */
   readonly inflight: Map<string, Promise<unknown>>;
+  /** Gateway queries in flight in this process, by orderNum: concurrent askers share one. */
+  readonly confirming: Map<string, Promise<Confirmation>>;
   /** Work started by a request but not awaited by it (fulfilment after a status poll). */
   readonly background: Set<Promise<unknown>>;
-  /** Where the router is mounted, once known (option, or learned from `req.baseUrl`). */
-  mountPath: string | undefined;
   readonly now: () => Date;
 }
 

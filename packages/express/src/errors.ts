@@ -26,6 +26,11 @@ export const ERROR_CODES = {
   not_for_sale: { httpStatus: 422, retryable: false },
   /** `quote()` returned something that is not an order (a bug in the merchant's code). */
   quote_invalid: { httpStatus: 500, retryable: false },
+  /**
+   * `quote()` threw an error carrying a 4xx `status`/`statusCode` (the `http-errors` convention):
+   * the router answers with that status instead of 500.
+   */
+  quote_refused: { httpStatus: 400, retryable: false },
   /** `quote()` threw something other than a `NotForSaleError`. */
   quote_failed: { httpStatus: 500, retryable: false },
   /** The same idempotency key was sent with a different body. */
@@ -60,6 +65,8 @@ export interface PayButtonErrorOptions {
   readonly gatewayCode?: string | undefined;
   /** Overrides the code's default (e.g. a `FAIL` that may be retried after a query). */
   readonly retryable?: boolean;
+  /** Overrides the code's HTTP status (`quote_refused` answers with the status `quote()` threw). */
+  readonly httpStatus?: number;
   readonly issues?: readonly FieldIssue[];
   readonly cause?: unknown;
 }
@@ -78,7 +85,7 @@ export class PayButtonError extends Error {
   constructor(code: PayButtonErrorCode, message: string, options: PayButtonErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.httpStatus = ERROR_CODES[code].httpStatus;
+    this.httpStatus = options.httpStatus ?? ERROR_CODES[code].httpStatus;
     this.retryable = options.retryable ?? ERROR_CODES[code].retryable;
     this.gatewayCode = options.gatewayCode;
     this.issues = options.issues;

@@ -52,7 +52,11 @@ export type NotificationRejectReason =
   | 'unknown_order'
   | 'amount_mismatch'
   | 'merchant_mismatch'
-  | 'order_mismatch';
+  | 'order_mismatch'
+  /** The gateway, asked, does not report the outcome this notification claims (or has no such order). */
+  | 'not_confirmed'
+  /** The gateway could not be asked (network, timeout, an answer that does not verify): resend later. */
+  | 'confirmation_unavailable';
 
 export interface NotificationRejectedEvent {
   readonly reason: NotificationRejectReason;

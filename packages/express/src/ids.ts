@@ -22,6 +22,9 @@ export function newStatusToken(): string {
 
 export const STATUS_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/** The request header that carries the status token (never a query parameter: URLs get logged). */
+export const STATUS_TOKEN_HEADER = 'PayButton-Status-Token';
+
 /**
  * Constant-time equality of two tokens. Both sides are hashed first, so the comparison takes the
  * same time whatever the lengths, and `timingSafeEqual` always gets equal-length buffers.

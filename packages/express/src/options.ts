@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { PayButtonError } from './errors.ts';
 import type { QuoteResult } from './quote.ts';
 import { DEFAULT_SQLITE_FILE, SCHEMA_NAME, type DatabaseOption } from './store/database.ts';
-import type { Order } from './store/orders.ts';
+import type { Order } from './public-order.ts';
+import { tuningOf } from './internal/tuning.ts';
 import { isZodSchema, parseStrict } from './validation.ts';
 
 /** What the browser sent, parsed: the reserved fields plus the merchant's own `fields`. */
@@ -46,7 +47,12 @@ export interface PayButtonOptions {
   readonly platformPublicKey: KeyInput | readonly KeyInput[];
   /** The public origin of this server as the gateway and the browser reach it, e.g. `https://shop.example`. */
   readonly publicUrl: string;
-  /** Where the router is mounted (`/pay`); learned from requests when omitted. */
+  /**
+   * The path the router is mounted at, as the gateway reaches it (default `/pay`, as in
+   * `app.use('/pay', payButton(...))`). `publicUrl + mountPath` is the base of the signed
+   * `notifyUrl` and `redirectUrl`, so it is needed before any request: `createPaymentLink()` works
+   * from the start. Mounted elsewhere, say so here.
+   */
   readonly mountPath?: string;
   readonly quote: QuoteFunction;
   readonly onPaid: OnPaidFunction;
@@ -67,8 +73,6 @@ export interface PayButtonOptions {
   readonly totalTimeoutMs?: number;
   /** Retries after the first try, on network errors, timeouts, 5xx, 429, UNKNOWN and ERROR. */
   readonly maxRetries?: number;
-  readonly retryBaseDelayMs?: number;
-  readonly retryMaxDelayMs?: number;
   /** Per client IP on `POST /links` and `POST /va`; `false` turns it off (do it at your proxy then). */
   readonly rateLimit?: { readonly windowMs?: number; readonly limit?: number } | false;
   /** Largest JSON body of the browser routes, in bytes. */
@@ -77,8 +81,6 @@ export interface PayButtonOptions {
   readonly notifyBodyLimitBytes?: number;
   /** A pending order's status asks the gateway at most this often (ms); `false`: never. */
   readonly statusRefreshMs?: number | false;
-  /** How long one `onPaid` run may hold the order before another may start (ms). */
-  readonly fulfilmentLeaseMs?: number;
   /** Path of the element's script-tag bundle, if not the installed `@paybutton/pay-button`. */
   readonly payButtonScript?: string;
   /** The clock (ms since epoch); for tests and simulations. */
@@ -91,11 +93,15 @@ export interface ResolvedOptions {
   readonly privateKey: KeyObject;
   readonly platformPublicKeys: readonly KeyObject[];
   readonly publicUrl: URL;
-  readonly mountPath: string | undefined;
+  readonly mountPath: string;
   readonly quote: QuoteFunction;
   readonly onPaid: OnPaidFunction;
   readonly database: DatabaseOption;
-  readonly allowedOrigins: readonly string[];
+  /**
+   * Origins whose pages may call the browser routes: `publicUrl`'s and `allowedOrigins`, from the
+   * configuration only (never the request's `Host`, which whoever sends the request chooses).
+   */
+  readonly browserOrigins: ReadonlySet<string>;
   readonly paymentPageOrigins: readonly string[];
   readonly expiryPeriod: number;
   readonly orderNumPrefix: string;
@@ -113,6 +119,9 @@ export interface ResolvedOptions {
   readonly payButtonScript: string | undefined;
   readonly now: () => number;
 }
+
+/** Where `payButton()` expects to be mounted unless told otherwise. */
+export const DEFAULT_MOUNT_PATH = '/pay';
 
 /** Body fields the router itself reads; `fields` cannot redefine them. */
 export const RESERVED_FIELDS = ['item', 'method', 'idempotencyKey', 'returnTo'] as const;
@@ -224,7 +233,7 @@ const optionsSchema = z
       });
     }),
     publicUrl: httpUrl("this server's public base URL as the gateway reaches it, e.g. https://shop.example"),
-    mountPath: z.string().regex(/^(\/[A-Za-z0-9._~-]+)+$/, { error: 'must be the path the router is mounted at, e.g. "/pay"' }).optional(),
+    mountPath: z.string().regex(/^(\/|(\/[A-Za-z0-9._~-]+)+)$/, { error: 'must be the path the router is mounted at, e.g. "/pay"' }).optional(),
     quote: fn('is required: a function (req, body) => ({ payMoney, productDetail, name, email, phone }) that prices the order on the server'),
     onPaid: fn('is required: a function (order) => void that fulfils a paid order'),
     database: databaseField.optional(),
@@ -247,8 +256,6 @@ const optionsSchema = z
     timeoutMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
     totalTimeoutMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
     maxRetries: z.number({ error: 'must be a whole number from 0 to 10' }).int().min(0).max(10, { error: 'must be at most 10' }).optional(),
-    retryBaseDelayMs: z.number().int().min(0).max(60_000).optional(),
-    retryMaxDelayMs: z.number().int().min(0).max(600_000).optional(),
     rateLimit: z
       .union([z.literal(false), z.object({ windowMs: positiveMs('must be 1 to 600000 ms').optional(), limit: z.number().int().min(1).max(100_000).optional() }).strict()], {
         error: 'must be false or { windowMs?, limit? }',
@@ -257,7 +264,6 @@ const optionsSchema = z
     bodyLimitBytes: z.number().int().min(256, { error: 'must be at least 256 bytes' }).max(1_048_576, { error: 'must be at most 1 MiB' }).optional(),
     notifyBodyLimitBytes: z.number().int().min(1024, { error: 'must be at least 1024 bytes' }).max(1_048_576, { error: 'must be at most 1 MiB' }).optional(),
     statusRefreshMs: z.union([z.literal(false), z.number().int().min(0).max(3_600_000)], { error: 'must be false or a number of milliseconds' }).optional(),
-    fulfilmentLeaseMs: z.number().int().min(1000, { error: 'must be at least 1000 ms' }).max(86_400_000).optional(),
     payButtonScript: z.string().min(1).optional(),
     now: fn('must be a function returning milliseconds since the epoch').optional(),
   })
@@ -277,17 +283,18 @@ export function resolveOptions(input: unknown): ResolvedOptions {
   const publicUrl = new URL(trimSlash(options.publicUrl));
   const keys = Array.isArray(options.platformPublicKey) ? options.platformPublicKey : [options.platformPublicKey];
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const tuning = tuningOf(input);
   return {
     gatewayUrl,
     merchantCode: options.merchantCode,
     privateKey: toPrivateKey(options.privateKey as KeyInput),
     platformPublicKeys: keys.map((key) => toPublicKey(key as KeyInput)),
     publicUrl,
-    mountPath: options.mountPath,
+    mountPath: options.mountPath ?? DEFAULT_MOUNT_PATH,
     quote: options.quote as QuoteFunction,
     onPaid: options.onPaid as OnPaidFunction,
     database: (options.database as DatabaseOption | undefined) ?? { kind: 'sqlite', file: DEFAULT_SQLITE_FILE },
-    allowedOrigins: (options.allowedOrigins ?? []).map(trimSlash),
+    browserOrigins: new Set([publicUrl.origin, ...(options.allowedOrigins ?? []).map(trimSlash)]),
     paymentPageOrigins: (options.paymentPageOrigins ?? [gatewayUrl.origin]).map(trimSlash),
     expiryPeriod: options.expiryPeriod ?? 60,
     orderNumPrefix: options.orderNumPrefix ?? 'PB',
@@ -295,13 +302,13 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     timeoutMs,
     totalTimeoutMs: options.totalTimeoutMs ?? Math.max(timeoutMs, 30_000),
     maxRetries: options.maxRetries ?? 2,
-    retryBaseDelayMs: options.retryBaseDelayMs ?? 250,
-    retryMaxDelayMs: options.retryMaxDelayMs ?? 4_000,
+    retryBaseDelayMs: tuning.retryBaseDelayMs,
+    retryMaxDelayMs: tuning.retryMaxDelayMs,
     rateLimit: options.rateLimit === false ? false : { windowMs: options.rateLimit?.windowMs ?? 60_000, limit: options.rateLimit?.limit ?? 20 },
     bodyLimitBytes: options.bodyLimitBytes ?? 8 * 1024,
     notifyBodyLimitBytes: options.notifyBodyLimitBytes ?? 16 * 1024,
     statusRefreshMs: options.statusRefreshMs ?? 10_000,
-    fulfilmentLeaseMs: options.fulfilmentLeaseMs ?? 60_000,
+    fulfilmentLeaseMs: tuning.fulfilmentLeaseMs,
     payButtonScript: options.payButtonScript,
     now: (options.now as (() => number) | undefined) ?? Date.now,
   };

@@ -4,6 +4,7 @@
  * a price in floating point) is reported by name instead of surfacing as a gateway `FAIL`.
  */
 import { emailField, expiryPeriodField, nameField, phoneField, productDetailField, toRupiahString, amountField } from '@paybutton/protocol';
+import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { PayButtonError, isPayButtonError } from './errors.ts';
 import type { PayButtonEvents } from './events.ts';
@@ -74,9 +75,32 @@ const quoteSchema = z
   }, { error: 'quote() must return an object' })
   .strict();
 
+/** A 4xx that `quote()` threw the way Express apps do (`http-errors`, or `{ status, expose }` by hand). */
+export interface QuoteHttpRefusal {
+  readonly status: number;
+  /** The error's own message when it says it may be shown (`expose: true`), else the status text. */
+  readonly message: string;
+}
+
+/**
+ * Does this thrown value follow the `http-errors` convention with a client-error status? Its
+ * `status` (or `statusCode`) must be an integer 400 to 499; 5xx and anything else stay
+ * `quote_failed`. The message reaches the browser only when `expose === true`, as `http-errors`
+ * sets it for 4xx: an error that does not say so may carry internals.
+ */
+export function quoteHttpRefusal(error: unknown): QuoteHttpRefusal | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, statusCode, expose, message } = error as { status?: unknown; statusCode?: unknown; expose?: unknown; message?: unknown };
+  const code = status ?? statusCode;
+  if (typeof code !== 'number' || !Number.isInteger(code) || code < 400 || code > 499) return undefined;
+  const shown = expose === true && typeof message === 'string' && message.trim() !== '' ? message.slice(0, 500) : undefined;
+  return { status: code, message: shown ?? STATUS_CODES[code] ?? 'The order was refused.' };
+}
+
 /**
  * Run `quote()` and check its answer. A `NotForSaleError` (any `PayButtonError`) passes through;
- * anything else thrown becomes `quote_failed`, with the original error kept for events only.
+ * an `http-errors`-style 4xx becomes `quote_refused` with that status; anything else thrown
+ * becomes `quote_failed`, with the original error kept for events only.
  */
 export async function runQuote(call: () => unknown, defaultExpiry: number, events: PayButtonEvents): Promise<Quote> {
   let answer: unknown;
@@ -84,6 +108,10 @@ export async function runQuote(call: () => unknown, defaultExpiry: number, event
     answer = await call();
   } catch (error) {
     if (isPayButtonError(error)) throw error;
+    const refusal = quoteHttpRefusal(error);
+    if (refusal) {
+      throw new PayButtonError('quote_refused', refusal.message, { httpStatus: refusal.status, retryable: refusal.status === 408 || refusal.status === 429, cause: error });
+    }
     events.emit('warning', { code: 'quote_failed', message: 'quote() threw; the customer was told the order could not be priced', error });
     throw new PayButtonError('quote_failed', 'The order could not be priced. Please try again later.', { cause: error });
   }

@@ -22,11 +22,12 @@ import {
   createPaymentLinkFor, createVaOrderFor, linksHandler, vaHandler, type PaymentLink, type ServerCreateInput, type VaOrder,
 } from './routes/create.ts';
 import { notifyHandler } from './routes/notify.ts';
+import { qrHandler } from './routes/qr.ts';
 import { returnContinueHandler, returnPageHandler, returnScriptHandler } from './routes/return.ts';
 import { scriptHandler, scriptSource } from './routes/script.ts';
 import { statusHandler } from './routes/status.ts';
 import { createStore } from './store/index.ts';
-import type { Order } from './store/orders.ts';
+import { toPublicOrder, type Order } from './public-order.ts';
 
 export interface PayButtonRouter extends Router {
   /** Order transitions, gateway calls, notifications, fulfilment, warnings. */
@@ -87,7 +88,6 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
     options: resolved,
     store,
     client,
-    transport,
     events,
     policy: {
       maxRetries: resolved.maxRetries,
@@ -98,17 +98,17 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
     },
     ready,
     inflight: new Map(),
+    confirming: new Map(),
     background: new Set(),
-    mountPath: resolved.mountPath,
     now: () => new Date(resolved.now()),
   };
 
+  // The signed notifyUrl and redirectUrl come from mountPath: say so once if the app mounted us elsewhere.
   let warnedMount = false;
-  const learnMount: RequestHandler = (req: Request, _res, next) => {
-    if (context.mountPath === undefined) context.mountPath = req.baseUrl || '/';
-    else if (resolved.mountPath !== undefined && req.baseUrl !== resolved.mountPath && !warnedMount) {
+  const checkMount: RequestHandler = (req: Request, _res, next) => {
+    if ((req.baseUrl || '/') !== resolved.mountPath && !warnedMount) {
       warnedMount = true;
-      events.emit('warning', { code: 'mount_path_mismatch', message: `mountPath is ${resolved.mountPath} but the router is reached at ${req.baseUrl || '/'}; notifyUrl and redirectUrl use mountPath` });
+      events.emit('warning', { code: 'mount_path_mismatch', message: `mountPath is ${resolved.mountPath} but the router is reached at ${req.baseUrl || '/'}; notifyUrl and redirectUrl use mountPath: pass mountPath: '${req.baseUrl || '/'}'` });
     }
     next();
   };
@@ -116,14 +116,15 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
   const limiter = createLimiter(context);
 
   const router = Router() as PayButtonRouter;
-  router.use(learnMount);
-  router.options(['/links', '/va', '/orders/:orderNum'], guard);
+  router.use(checkMount);
+  router.options(['/links', '/va', '/orders/:orderNum', '/orders/:orderNum/qr'], guard);
   router.post('/links', guard, limiter, linksHandler(context));
   router.all('/links', methodNotAllowed('POST'));
   router.post('/va', guard, limiter, vaHandler(context));
   router.all('/va', methodNotAllowed('POST'));
   router.get('/orders/:orderNum', guard, statusHandler(context));
   router.all('/orders/:orderNum', methodNotAllowed('GET'));
+  router.get('/orders/:orderNum/qr', guard, qrHandler(context));
   router.post('/notify', notifyHandler(context));
   router.all('/notify', methodNotAllowed('POST'));
   router.get('/return', returnPageHandler(context));
@@ -142,19 +143,24 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
       events.on(name, listener as never);
       return router;
     },
-    createPaymentLink: async (input: ServerCreateInput & { readonly method?: string | null; readonly returnTo?: string }) =>
-      createPaymentLinkFor(context, { ...input, method: method(input.method, false) }),
-    createVaOrder: async (input: ServerCreateInput & { readonly method: string }) =>
-      createVaOrderFor(context, { ...input, method: method(input.method, true) as MethodCode }),
+    createPaymentLink: async (input: ServerCreateInput & { readonly method?: string | null; readonly returnTo?: string }) => {
+      const { order, ...link } = await createPaymentLinkFor(context, { ...input, method: method(input.method, false) });
+      return { ...link, order: toPublicOrder(order) };
+    },
+    createVaOrder: async (input: ServerCreateInput & { readonly method: string }) => {
+      const { order, ...va } = await createVaOrderFor(context, { ...input, method: method(input.method, true) as MethodCode });
+      return { ...va, order: toPublicOrder(order) };
+    },
     getOrder: async (orderNum: string) => {
       await ready();
-      return store.orders.get(orderNum);
+      const stored = await store.orders.get(orderNum);
+      return stored && toPublicOrder(stored);
     },
     reconcile: (reconcileOptions?: ReconcileOptions) => reconcile(context, reconcileOptions),
     ready,
     close: () =>
       (closing ??= (async () => {
-        await Promise.allSettled([...context.inflight.values(), ...context.background]);
+        await Promise.allSettled([...context.inflight.values(), ...context.confirming.values(), ...context.background]);
         transport.close();
         await store.close();
       })()),

@@ -86,7 +86,7 @@ for (const engine of DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlit
         const rt = returnToken(link.statusToken);
         for (let i = 0; i < 20; i++) {
           storms.push(call('/notify', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }));
-          storms.push(call(`/orders/${link.orderNum}?token=${link.statusToken}`, { headers: { origin: shop.merchantUrl } }));
+          storms.push(call(`/orders/${link.orderNum}`, { headers: { origin: shop.merchantUrl, 'PayButton-Status-Token': link.statusToken } }));
           storms.push(call(`/return?order=${link.orderNum}&rt=${rt}`));
           storms.push(call(`/return/continue?order=${link.orderNum}&rt=${rt}`));
           if (i % 7 === 0) storms.push(fetch(`${shop.gatewayUrl}/sandbox/deliveries/${delivery!.id}/resend`, { method: 'POST' }));

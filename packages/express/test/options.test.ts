@@ -98,6 +98,18 @@ describe('payButton() options', () => {
     assert.match(configError({ ...valid(), rateLimit: { limit: 0 } }).message, /rateLimit/);
   });
 
+  test('timings kept as constants are not options: retry delays and the fulfilment lease', () => {
+    for (const name of ['retryBaseDelayMs', 'retryMaxDelayMs', 'fulfilmentLeaseMs']) {
+      assert.match(configError({ ...valid(), [name]: 100 }).message, new RegExp(`${name}: is not an option of payButton\\(\\)`));
+    }
+  });
+
+  test('mountPath is /pay unless given; "/" mounts at the root', () => {
+    assert.equal(resolveOptions(valid()).mountPath, '/pay');
+    assert.equal(resolveOptions({ ...valid(), mountPath: '/' }).mountPath, '/');
+    assert.equal(resolveOptions({ ...valid(), mountPath: '/shop/pay' }).mountPath, '/shop/pay');
+  });
+
   test("merchant fields must be zod schemas and cannot redefine the router's own", () => {
     assert.ok(resolveOptions({ ...valid(), fields: { quantity: z.number().int().min(1) } }).fields.quantity);
     assert.match(configError({ ...valid(), fields: { item: z.string() } }).message, /cannot redefine the router's own fields/);

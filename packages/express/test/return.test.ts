@@ -14,7 +14,14 @@ const CHECKOUT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><link re
 <h1>Checkout</h1>
 <script>
   window.__messages = [];
-  window.addEventListener('message', (event) => window.__messages.push({ origin: event.origin, data: event.data }));
+  window.__silent = location.search.includes('silent');
+  window.addEventListener('message', (event) => {
+    window.__messages.push({ origin: event.origin, data: event.data });
+    // As <pay-button> does: acknowledge the return, so the return page may close.
+    if (!window.__silent && event.data && event.data.type === 'paybutton:return') {
+      event.source.postMessage(event.data, event.origin);
+    }
+  });
 </script></body></html>`;
 
 let shop: Harness;
@@ -78,15 +85,16 @@ describe('GET /return over HTTP', () => {
     assert.ok(!location.href.includes(created.body.statusToken), 'the token is nowhere in the URL');
   });
 
-  test('without the return link\'s secret, continue says nothing about where the customer came from', async () => {
+  test('without the return link\'s secret, continue says nothing: the same 404 as an unknown order', async () => {
     const created = await shop.createLink({ item: 'kopi', returnTo: `${shop.merchantUrl}/checkout?cart=secret-cart-7` });
+    const unknown = await shop.get('/return/continue?order=PBNOSUCHORDER00000');
+    assert.equal(unknown.status, 404);
     for (const query of [`order=${created.body.orderNum}`, `order=${created.body.orderNum}&rt=${'A'.repeat(22)}`]) {
       const go = await shop.get(`/return/continue?${query}`);
-      assert.equal(go.status, 303);
-      const location = new URL(go.headers.get('location')!);
-      assert.equal(`${location.origin}${location.pathname}${location.hash}`, `${shop.merchantUrl}/`);
-      assert.equal(location.searchParams.get('paybutton_order'), created.body.orderNum);
-      assert.ok(!location.href.includes('secret-cart-7') && !location.href.includes(created.body.statusToken));
+      assert.equal(go.status, 404);
+      assert.equal(go.headers.get('location'), null);
+      assert.equal(go.text, unknown.text);
+      assert.ok(!go.text.includes('secret-cart-7') && !go.text.includes(created.body.statusToken));
     }
   });
 
@@ -132,7 +140,7 @@ describe('GET /return in Chromium', () => {
     await browser?.close();
   });
 
-  test('in a popup: posts { type, orderNum } to the opener on the merchant origin, then closes', async () => {
+  test('in a popup: posts { type, orderNum } to the opener on the merchant origin, then closes once acknowledged', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -161,6 +169,50 @@ describe('GET /return in Chromium', () => {
     const messages = await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages);
     assert.deepEqual(messages, [{ origin: shop.merchantUrl, data: { type: 'paybutton:return', orderNum: created.orderNum } }]);
     assert.deepEqual(errors, [], 'no CSP violation, no script error');
+    await page.close();
+  });
+
+  /** Opens the order's return page in a popup of `openerUrl`; returns the popup. */
+  async function returnInPopupOf(page: import('playwright-core').Page, openerUrl: string, item: string) {
+    await page.goto(`${shop.merchantUrl}/checkout`);
+    const created = await page.evaluate(async ([mount, it]): Promise<{ orderNum: string }> => {
+      const response = await fetch(`${mount}/links`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ item: it, idempotencyKey: crypto.randomUUID(), returnTo: (globalThis as unknown as { location: { href: string } }).location.href }),
+      });
+      return (await response.json()) as { orderNum: string };
+    }, [shop.mountUrl, item] as const);
+    const redirectUrl = await redirectUrlOf(created.orderNum);
+    await page.goto(openerUrl);
+    const popupPromise = page.waitForEvent('popup');
+    await page.evaluate((url) => (globalThis as unknown as { open(url: string, name: string): unknown }).open(url, 'shop'), redirectUrl);
+    return { popup: await popupPromise, orderNum: created.orderNum };
+  }
+
+  test('opened by a page of another origin: tells it nothing, stays open and continues to the shop as a full page', async () => {
+    const page = await browser.newPage();
+    // localhost is another origin than the shop's 127.0.0.1, on the same test server.
+    const foreign = `${shop.merchantUrl.replace('127.0.0.1', 'localhost')}/checkout`;
+    const { popup, orderNum } = await returnInPopupOf(page, foreign, 'kopi');
+    await popup.waitForURL(/paybutton_order=/, { timeout: 10_000 });
+    assert.equal(popup.isClosed(), false);
+    const landed = new URL(popup.url());
+    assert.equal(landed.origin, shop.merchantUrl);
+    assert.equal(landed.pathname, '/checkout');
+    assert.equal(landed.searchParams.get('paybutton_order'), orderNum);
+    assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages), []);
+    await page.close();
+  });
+
+  test('opened by the shop page that never acknowledges: stays open and continues as a full page', async () => {
+    const page = await browser.newPage();
+    const { popup, orderNum } = await returnInPopupOf(page, `${shop.merchantUrl}/checkout?silent`, 'teh');
+    await popup.waitForURL(/paybutton_order=/, { timeout: 10_000 });
+    assert.equal(popup.isClosed(), false);
+    assert.equal(new URL(popup.url()).searchParams.get('paybutton_order'), orderNum);
+    const messages = await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages);
+    assert.deepEqual(messages, [{ origin: shop.merchantUrl, data: { type: 'paybutton:return', orderNum } }]);
     await page.close();
   });
 

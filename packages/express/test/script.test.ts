@@ -47,13 +47,13 @@ describe('GET /pay-button.js', () => {
     }
   });
 
-  test('not built: a 503 saying how to build it', async () => {
+  test('missing: a 503 naming the package to install', async () => {
     const shop = await startHarness({ options: { payButtonScript: join(dir, 'missing', 'pay-button.js') } });
     try {
       const answer = await shop.get('/pay-button.js');
       assert.equal(answer.status, 503);
       assert.equal(answer.headers.get('cache-control'), 'no-store');
-      assert.match(answer.text, /^pay-button\.js has not been built yet: run `npm run build -w @paybutton\/pay-button`/);
+      assert.match(answer.text, /^pay-button\.js was not found: install the element package \(`npm install @paybutton\/pay-button`\)/);
     } finally {
       await shop.close();
     }

@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { buildQrisPayload } from '@paybutton/gateway';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { ensureSchema, openDatabase } from '../src/store/database.ts';
@@ -40,7 +39,10 @@ function newOrder(overrides: Partial<NewOrder> = {}): NewOrder {
 }
 
 /** What a QRIS order's "vaNumber" really is: a whole EMVCo payload, far over 64 characters. */
-const QRIS_PAYLOAD = buildQrisPayload({ merchantName: 'Toko Kopi Gayo Sejahtera', merchantId: 'MERCH-TEST-01', amount: 150_000, reference: 'PLAT20260301ABCDEFGHJKLMN', nmid: '1234567890123', city: 'JAKARTA SELATAN' });
+// As the gateway builds it for Toko Kopi Gayo Sejahtera, 150000 rupiah (CRC-checked there).
+const QRIS_PAYLOAD =
+  '00020101021226690019ID.CO.PAYBUTTON.WWW01189360099905678901230213MERCH-TEST-010303UMI51440014ID.CO.QRIS.WWW0215ID12345678901230303UMI' +
+  '52045999530336054061500005802ID5924Toko Kopi Gayo Sejahtera6015JAKARTA SELATAN62420125PLAT20260301ABCDEFGHJKLMN0709PAYBUTTON6304FFE6';
 /** A server-side key as stored: "server:" + 128 characters. */
 const LONGEST_SERVER_KEY = `server:${'k'.repeat(128)}`;
 const LONG_RETURN_TO = `https://shop.example/checkout?${'q'.repeat(2048 - 'https://shop.example/checkout?'.length)}`;
@@ -174,7 +176,7 @@ for (const engine of ENGINES) {
       await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(2));
       const claims = await Promise.all(Array.from({ length: 5 }, () => store.orders.claimFulfilment(order.orderNum, later(3), later(60_000))));
       assert.deepEqual(claims.filter((claim) => claim !== undefined), [1]);
-      await store.orders.failFulfilment(order.orderNum, later(4), 'Error: backend down');
+      await store.orders.failFulfilment(order.orderNum, 1, later(4), 'Error: backend down');
       assert.equal((await store.orders.get(order.orderNum))!.fulfilError, 'Error: backend down');
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(5), later(60_000)), 2);
       await store.orders.completeFulfilment(order.orderNum, later(6));
@@ -190,6 +192,21 @@ for (const engine of ENGINES) {
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(2), later(10_000)), 1);
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(5_000), later(20_000)), undefined);
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(10_001), later(20_000)), 2);
+    });
+
+    test('an old run that lost its lease and then fails does not release the newer run\'s lease', async () => {
+      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(1));
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(2), later(10_000)), 1);
+      // Run 1 outlives its lease; run 2 takes over.
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(10_001), later(30_000)), 2);
+      // Run 1's onPaid now throws: its failure must not free run 2's lease.
+      await store.orders.failFulfilment(order.orderNum, 1, later(10_002), 'Error: late failure of run 1');
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(10_003), later(40_000)), undefined, 'run 2 still holds the lease: no third run');
+      const held = (await store.orders.get(order.orderNum))!;
+      assert.equal(held.fulfilError, null, 'run 1\'s failure is not recorded over run 2');
+      await store.orders.failFulfilment(order.orderNum, 2, later(10_004), 'Error: run 2 failed');
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(10_005), later(50_000)), 3, 'run 2 released its own lease');
     });
 
     test('values whose length we do not control fit: a QRIS payload, the longest server key, a 2048-character returnTo', async () => {
@@ -317,7 +334,7 @@ for (const engine of ENGINES) {
       assert.equal(key.length, 128);
       const va = await shop.router.createVaOrder({ method: 'VA_BNI', quote, idempotencyKey: key });
       assert.equal((await shop.router.createVaOrder({ method: 'VA_BNI', quote, idempotencyKey: key })).orderNum, va.orderNum);
-      assert.equal(va.order.idempotencyKey, `server:${key}`);
+      assert.equal((await shop.stored(va.orderNum))!.idempotencyKey, `server:${key}`);
       const linkKey = `link-${'8'.repeat(123)}`;
       const link = await shop.router.createPaymentLink({ quote, idempotencyKey: linkKey });
       assert.equal((await shop.router.createPaymentLink({ quote, idempotencyKey: linkKey })).orderNum, link.orderNum);
@@ -327,10 +344,10 @@ for (const engine of ENGINES) {
       const longReferer = `${shop.merchantUrl}/checkout?${'r'.repeat(3_000)}`;
       const created = await shop.createLink({ item: 'kopi' }, { referer: longReferer });
       assert.equal(created.status, 201, JSON.stringify(created.body));
-      assert.equal((await shop.router.getOrder(created.body.orderNum))!.returnTo, null);
+      assert.equal((await shop.stored(created.body.orderNum))!.returnTo, null);
       const longest = `${shop.merchantUrl}/checkout?${'r'.repeat(2048 - `${shop.merchantUrl}/checkout?`.length)}`;
       const kept = await shop.createLink({ item: 'kopi' }, { referer: longest });
-      assert.equal((await shop.router.getOrder(kept.body.orderNum))!.returnTo, longest, 'up to 2048 characters it is kept');
+      assert.equal((await shop.stored(kept.body.orderNum))!.returnTo, longest, 'up to 2048 characters it is kept');
     });
   });
 }

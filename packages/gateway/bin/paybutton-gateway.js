@@ -1,8 +1,6 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so the package ships its source without a build step.
-import { register } from 'tsx/esm/api';
+// The CLI, compiled to dist/ by `npm run build` (which `npm pack` runs through `prepack`).
+import { main } from '../dist/cli.js';
 
-register();
-const { main } = await import('../src/cli.ts');
 const code = await main(process.argv.slice(2));
 if (code !== undefined) process.exitCode = code;

@@ -27,15 +27,18 @@ import { createDeliveries, type Deliveries } from './notify/deliveries.ts';
 import type { PlatformSigner } from './notify/notification.ts';
 import { startNotificationWorker, type NotificationWorker } from './notify/worker.ts';
 import { GatewayConfigError, resolveOptions, type GatewayOptions, type MerchantRegistration } from './options.ts';
-import { createPaymentPageRouter, type PaymentPageDeps } from './page/index.ts';
+import { createPaymentPageRouter } from './page/index.ts';
 import { createPageDeps } from './page-seam.ts';
+import { gatewayOrigins } from './page/csp.ts';
 import { paymentLinkUrl, type GatewayRuntime } from './runtime.ts';
 import { sandboxRouter } from './sandbox/routes.ts';
+import { registerInternals, type Simulations } from './gateway-internals.ts';
 import { ensureSchema, openDatabase } from './store/database.ts';
 import { listMerchants, findMerchant } from './store/merchants.ts';
 import { migrateToLatest } from './store/migrations.ts';
 import { findOrderByOrderNum } from './store/orders.ts';
 
+/** What an operator calls, in any mode. */
 export interface Gateway {
   readonly app: Express;
   /** Resolves once the database is migrated and the merchants of the options are registered. */
@@ -48,6 +51,7 @@ export interface Gateway {
   close(): Promise<void>;
   /** The platform public key (SPKI PEM) merchants verify `platSign` with. */
   readonly platformPublicKey: string;
+  /** True for a `SandboxGateway` (what `createGateway({ sandbox: true })` returns). */
   readonly sandbox: boolean;
   registerMerchant(merchant: MerchantRegistration): Promise<void>;
   listMerchants(): Promise<Merchant[]>;
@@ -57,22 +61,30 @@ export interface Gateway {
   findOrderByOrderNum(merchantCode: string, orderNum: string): Promise<Order | undefined>;
   /** The hosted-page link of an order. */
   paymentUrl(platOrderNum: string): string;
+  /** Expire overdue orders now; returns how many. */
+  sweepExpired(): Promise<number>;
+  readonly deliveries: Deliveries & {
+    /** Run one delivery round in this process now; returns how many notifications it handled. */
+    runOnce(): Promise<number>;
+  };
+  readonly logger: Logger;
+}
+
+/**
+ * A gateway created with `sandbox: true`: the operator's API plus what the sandbox simulates in
+ * process (the customer paying, an order expiring or failing, a movable clock). Without the
+ * sandbox these members do not exist, in the type or on the object.
+ */
+export interface SandboxGateway extends Gateway {
+  readonly sandbox: true;
   /** PENDING -> PAID (the customer paid); for a link without method, pass the method chosen. */
   pay(platOrderNum: string, options?: { method?: MethodCode }): Promise<Order>;
   /** PENDING -> EXPIRED now, whatever the expiry time. */
   expire(platOrderNum: string): Promise<Order>;
   fail(platOrderNum: string): Promise<Order>;
   chooseMethod(platOrderNum: string, method: MethodCode): Promise<Order>;
-  /** Expire overdue orders now; returns how many. */
-  sweepExpired(): Promise<number>;
+  /** `now()`, and `advance(ms)` to move the gateway's time forward (expiry, notification retries). */
   readonly clock: Clock;
-  readonly deliveries: Deliveries & {
-    /** Run one delivery round in this process now; returns how many notifications it handled. */
-    runOnce(): Promise<number>;
-  };
-  /** What the hosted page is served from (`page/deps.ts`), as mounted on `app`. */
-  readonly pageDeps: PaymentPageDeps;
-  readonly logger: Logger;
 }
 
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -86,7 +98,9 @@ function reachableHost(address: AddressInfo): string {
   return address.family === 'IPv6' ? `[${address.address}]` : address.address;
 }
 
-export function createGateway(options: GatewayOptions): Gateway {
+export function createGateway(options: GatewayOptions & { readonly sandbox: true }): SandboxGateway;
+export function createGateway(options: GatewayOptions): Gateway;
+export function createGateway(options: GatewayOptions): Gateway | SandboxGateway {
   const config = resolveOptions(options);
   const logger = resolveLogger(config.logger as Logger | false | undefined);
   let platformKey: KeyObject;
@@ -130,6 +144,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     sign,
     sandbox,
     publicBaseUrl: (req) => baseUrl(`${req.protocol}://${req.get('host') ?? '127.0.0.1'}`),
+    ownOrigins: () => gatewayOrigins(publicUrl, listenUrl),
     sweepNow: () => sweepExpiredOrders(domain),
   };
 
@@ -141,7 +156,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     for (const merchant of merchantsToRegister) await registerMerchant(database.db, merchant, clock.now());
     if (closed) return;
     if (config.notifications?.worker !== false) {
-      const concurrency = config.notifications?.concurrency ?? config.notifications?.batchSize;
+      const concurrency = config.notifications?.concurrency;
       worker = startNotificationWorker({
         database,
         clock,
@@ -189,7 +204,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   if (sandbox) app.use('/sandbox', sandboxRouter(runtime, deliveries));
   const pageDeps = createPageDeps(domain, { sandbox });
   // Through the gateway's logger: honours `logger: false` and pino's redaction of keys and signs.
-  app.use(createPaymentPageRouter(pageDeps, { sandbox, onError: (err) => logger.error({ err }, 'payment page error') }));
+  app.use(createPaymentPageRouter(pageDeps, { sandbox, ownOrigins: runtime.ownOrigins, onError: (err) => logger.error({ err }, 'payment page error') }));
   app.use(notFound(sign));
   app.use(errorHandler(sign, logger));
 
@@ -216,14 +231,27 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger.info('gateway stopped');
   }
 
-  return {
+  const simulate: Simulations = {
+    clock,
+    pay: (platOrderNum, payOptions) =>
+      afterReady(async () => {
+        if (payOptions?.method) {
+          const current = await readOrder(domain, platOrderNum);
+          if (current?.status === 'PENDING' && current.method === null) await chooseOrderMethod(domain, platOrderNum, payOptions.method);
+        }
+        return transition(domain, platOrderNum, 'PAID');
+      }),
+    expire: (platOrderNum) => afterReady(() => transition(domain, platOrderNum, 'EXPIRED', { force: true })),
+    fail: (platOrderNum) => afterReady(() => transition(domain, platOrderNum, 'FAILED')),
+    chooseMethod: (platOrderNum, method) => afterReady(() => chooseOrderMethod(domain, platOrderNum, method)),
+  };
+
+  const gateway: Gateway = {
     app,
     ready,
     platformPublicKey,
     sandbox,
-    clock,
     logger,
-    pageDeps,
     get url() {
       return listenUrl;
     },
@@ -260,17 +288,6 @@ export function createGateway(options: GatewayOptions): Gateway {
         return order ? readOrder(domain, order.platOrderNum) : undefined;
       }),
     paymentUrl: (platOrderNum) => paymentLinkUrl(baseUrl(), platOrderNum),
-    pay: (platOrderNum, payOptions) =>
-      afterReady(async () => {
-        if (payOptions?.method) {
-          const current = await readOrder(domain, platOrderNum);
-          if (current?.status === 'PENDING' && current.method === null) await chooseOrderMethod(domain, platOrderNum, payOptions.method);
-        }
-        return transition(domain, platOrderNum, 'PAID');
-      }),
-    expire: (platOrderNum) => afterReady(() => transition(domain, platOrderNum, 'EXPIRED', { force: true })),
-    fail: (platOrderNum) => afterReady(() => transition(domain, platOrderNum, 'FAILED')),
-    chooseMethod: (platOrderNum, method) => afterReady(() => chooseOrderMethod(domain, platOrderNum, method)),
     sweepExpired: () => afterReady(() => sweepExpiredOrders(domain)),
     deliveries: {
       list: (filter) => afterReady(() => deliveries.list(filter)),
@@ -279,4 +296,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       runOnce: () => afterReady(() => (worker ? worker.runOnce() : Promise.resolve(0))),
     },
   };
+  // Object.assign keeps the `url` getter of `gateway` working on the same object.
+  const made: Gateway = sandbox ? Object.assign(gateway, simulate) : gateway;
+  registerInternals(made, { pageDeps, simulate });
+  return made;
 }

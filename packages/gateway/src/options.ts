@@ -56,8 +56,6 @@ export interface GatewayOptions {
     timeoutMs?: number;
     /** Deliveries in flight at once in this process; a freed slot claims the next due one. Default 10. */
     concurrency?: number;
-    /** @deprecated The former name of `concurrency` (which wins when both are set). */
-    batchSize?: number;
     /** DNS lookup used for deliveries (tests inject one). */
     lookup?: LookupFunction;
     /** false: do not run a worker in this process (another process delivers). Default true. */
@@ -112,7 +110,6 @@ const optionsSchema = z.object({
       leaseMs: positiveMs.optional(),
       timeoutMs: positiveMs.optional(),
       concurrency: z.number().int().min(1).max(100).optional(),
-      batchSize: z.number().int().min(1).max(100).optional(),
       lookup: z.custom<LookupFunction>((value) => typeof value === 'function').optional(),
       worker: z.boolean().optional(),
     })

@@ -9,6 +9,8 @@ export interface GatewayRuntime {
   readonly sandbox: boolean;
   /** Base of hosted-page links, without a trailing slash. */
   publicBaseUrl(req: Request): string;
+  /** The origins the gateway is served at, from its configuration (never the request's Host). */
+  ownOrigins(): readonly string[];
   /** Expire overdue orders now (after the sandbox clock moved). */
   sweepNow(): Promise<number>;
 }

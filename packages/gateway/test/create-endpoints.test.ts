@@ -12,7 +12,7 @@ import {
   parseWith,
   resolveMethod,
 } from '@paybutton/protocol';
-import { computeFee, DEFAULT_FEES, hasValidCrc, parseTlv, VA_PREFIXES } from '../src/index.ts';
+import { computeFee, DEFAULT_FEES, hasValidCrc, parseTlv, VA_PREFIXES } from '../src/internal.ts';
 import { ENGINES } from './support/engines.ts';
 import { startHarness, type Harness } from './support/harness.ts';
 

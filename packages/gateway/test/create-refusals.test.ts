@@ -165,7 +165,7 @@ for (const engine of ENGINES) {
       await assertRefused('/gateway/query', query({ platOrderNum: 'AAAAAAAAAAAAAAAAAAAAAAAA' }), 'NOTEXIST', /^no order/);
       await assertRefused('/gateway/query', query({ platOrderNum: mine.body.platOrderNum, orderNum: 'other' }), 'NOTEXIST', /^no order/);
       await assertRefused('/gateway/query', query({}), 'FAIL', /^orderNum: orderNum or platOrderNum is required/);
-      await assertRefused('/gateway/query', query({ orderNum: 'x', queryType: 'CASH_QUERY' }), 'FAIL', /^queryType: must be "ORDER_QUERY"/);
+      await assertRefused('/gateway/query', query({ orderNum: 'x', queryType: 'CASH_QUERY' }), 'FAIL', /^queryType: must be ORDER_QUERY/);
 
       const foreign = merchantKeys('foreign');
       await h.gateway.registerMerchant({ merchantCode: 'M-FOREIGN', publicKey: foreign.publicKey });

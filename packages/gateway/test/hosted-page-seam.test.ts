@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { gatewayInternals } from '../src/internal.ts';
 import { PageActionError } from '../src/page/deps.ts';
 import { ENGINES } from './support/engines.ts';
 import { startHarness, type Harness } from './support/harness.ts';
@@ -19,7 +20,7 @@ for (const engine of ENGINES) {
     after(() => h.stop());
 
     // The deps the gateway mounted its page router with.
-    const deps = () => h.gateway.pageDeps;
+    const deps = () => gatewayInternals(h.gateway).pageDeps;
 
     test('an order as the page sees it, then a method choice and a simulated payment', async () => {
       const created = await h.client.createLink({ payMoney: '120000', productDetail: 'Teh Tarik' });
@@ -56,7 +57,7 @@ for (const engine of ENGINES) {
 test('outside sandbox mode the seam offers no simulate actions', async () => {
   const h = await startHarness('sqlite', { sandbox: false });
   try {
-    assert.equal(h.gateway.pageDeps.sandbox, undefined);
+    assert.equal(gatewayInternals(h.gateway).pageDeps.sandbox, undefined);
   } finally {
     await h.stop();
   }

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import QRCode from 'qrcode';
 import { formatRupiah } from '@paybutton/protocol';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { hasValidCrc } from '../src/index.ts';
+import { hasValidCrc } from '../src/internal.ts';
 import { QR_OPTIONS } from '../src/page/qr.ts';
 import { HOSTILE_MERCHANT, MERCHANT, launchChromium, startLiveGateway, type LiveGateway } from './page-support.ts';
 

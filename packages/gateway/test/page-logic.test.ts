@@ -5,12 +5,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { METHOD_CODES, METHODS, parseWith, type MethodCode } from '@paybutton/protocol';
-import { CONTENT_SECURITY_POLICY, isSameOriginPost } from '../src/page/csp.ts';
+import { CONTENT_SECURITY_POLICY, gatewayOrigins, isSameOriginPost } from '../src/page/csp.ts';
 import { formatJakartaTime, localeFromAcceptLanguage, negotiateLocale, type Locale } from '../src/page/i18n.ts';
 import { chooseMethodBodySchema, pageQuerySchema, sandboxBodySchema } from '../src/page/input.ts';
 import { formatCountdown, isoDuration } from '../src/page/shared/countdown.ts';
 import { paymentSteps } from '../src/page/steps.ts';
-import { buildClientScript } from '../src/page/assets.ts';
+import { buildClientScript } from '../scripts/build-page-assets.ts';
 
 describe('payment steps', () => {
   it('exist for every method in both languages and mention the code and the total', () => {
@@ -102,17 +102,30 @@ describe('times', () => {
 
 describe('form POST provenance', () => {
   it('accepts same-origin forms and refuses cross-site ones', () => {
+    const own = ['https://gw.example:8443', 'http://127.0.0.1:4010'];
+    const host = 'gw.example:8443';
     const table: Array<[Parameters<typeof isSameOriginPost>[0], boolean]> = [
-      [{ secFetchSite: 'same-origin', origin: 'http://gw.example', host: 'gw.example' }, true],
-      [{ secFetchSite: 'cross-site', origin: 'http://gw.example', host: 'gw.example' }, false],
-      [{ secFetchSite: 'same-site', origin: 'http://shop.gw.example', host: 'gw.example' }, false],
-      [{ secFetchSite: 'none', origin: undefined, host: 'gw.example' }, false],
-      [{ secFetchSite: undefined, origin: 'https://gw.example:8443', host: 'gw.example:8443' }, true],
-      [{ secFetchSite: undefined, origin: 'https://evil.example', host: 'gw.example' }, false],
-      [{ secFetchSite: undefined, origin: 'null', host: 'gw.example' }, false],
-      [{ secFetchSite: undefined, origin: 'not a url', host: 'gw.example' }, false],
-      [{ secFetchSite: undefined, origin: 'http://gw.example', host: undefined }, false],
-      [{ secFetchSite: undefined, origin: undefined, host: 'gw.example' }, true],
+      [{ secFetchSite: 'same-origin', origin: 'https://gw.example:8443', host, ownOrigins: own }, true],
+      // A page with Referrer-Policy: no-referrer posts with Origin: null; Sec-Fetch-Site vouches.
+      [{ secFetchSite: 'same-origin', origin: 'null', host, ownOrigins: own }, true],
+      [{ secFetchSite: 'cross-site', origin: 'https://gw.example:8443', host, ownOrigins: own }, false],
+      [{ secFetchSite: 'same-site', origin: 'https://shop.gw.example', host, ownOrigins: own }, false],
+      [{ secFetchSite: 'none', origin: undefined, host, ownOrigins: own }, false],
+      [{ secFetchSite: undefined, origin: 'https://gw.example:8443', host, ownOrigins: own }, true],
+      [{ secFetchSite: undefined, origin: 'https://evil.example', host, ownOrigins: own }, false],
+      // DNS rebinding: Host and Origin agree, the browser says same-origin; the Host is not ours.
+      [{ secFetchSite: 'same-origin', origin: 'http://evil.example:4010', host: 'evil.example:4010', ownOrigins: own }, false],
+      [{ secFetchSite: 'same-origin', origin: 'null', host: 'evil.example:4010', ownOrigins: own }, false],
+      // A proxy that passes the upstream address as Host.
+      [{ secFetchSite: 'same-origin', origin: 'https://gw.example:8443', host: '127.0.0.1:4010', ownOrigins: own }, true],
+      [{ secFetchSite: undefined, origin: 'http://gw.example:8443', host, ownOrigins: own }, false],
+      [{ secFetchSite: undefined, origin: 'null', host, ownOrigins: own }, false],
+      [{ secFetchSite: undefined, origin: 'not a url', host, ownOrigins: own }, false],
+      [{ secFetchSite: undefined, origin: undefined, host, ownOrigins: own }, true],
+      // Before any origin of its own is known: Origin against Host, as a last resort.
+      [{ secFetchSite: undefined, origin: 'https://gw.example:8443', host, ownOrigins: [] }, true],
+      [{ secFetchSite: undefined, origin: 'https://evil.example', host, ownOrigins: [] }, false],
+      [{ secFetchSite: undefined, origin: 'http://gw.example', host: undefined, ownOrigins: [] }, false],
     ];
     for (const [request, expected] of table) assert.equal(isSameOriginPost(request), expected, JSON.stringify(request));
   });
@@ -125,8 +138,8 @@ describe('input schemas', () => {
       [{ orderNum: '' }, 'orderNum: is required'],
       [{ orderNum: ['a', 'b'] }, 'orderNum: must be a string'],
       [{ orderNum: 'x'.repeat(65) }, 'orderNum: must be at most 64 characters'],
-      [{ orderNum: 'a b' }, 'orderNum: must be a platform order number (letters, digits, ".", "_", "~" or "-")'],
-      [{ orderNum: '<script>' }, 'orderNum: must be a platform order number (letters, digits, ".", "_", "~" or "-")'],
+      [{ orderNum: 'a b' }, 'orderNum: must be a platform order number (letters, digits, and . _ ~ -)'],
+      [{ orderNum: '<script>' }, 'orderNum: must be a platform order number (letters, digits, and . _ ~ -)'],
     ];
     for (const [input, message] of table) {
       const result = parseWith(pageQuerySchema, input);
@@ -179,5 +192,15 @@ describe('client script', () => {
     for (const sink of ['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function']) {
       assert.ok(!script.includes(sink), sink);
     }
+  });
+});
+
+describe('the gateway\'s own origins come from its configuration', () => {
+  it('publicUrl and the listen address with the loopback\'s other names; none before listening', () => {
+    assert.deepEqual(gatewayOrigins('https://pay.example/base/', undefined), ['https://pay.example']);
+    assert.deepEqual(gatewayOrigins('https://pay.example/base/', 'http://10.0.0.5:4010'), ['https://pay.example', 'http://10.0.0.5:4010']);
+    assert.deepEqual(gatewayOrigins(undefined, 'http://127.0.0.1:4010'), ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010']);
+    assert.deepEqual(gatewayOrigins(undefined, 'http://10.1.2.3:4010'), ['http://10.1.2.3:4010']);
+    assert.deepEqual(gatewayOrigins(undefined, undefined), []);
   });
 });

@@ -111,7 +111,7 @@ describe('GET /pay', () => {
     deps.findOrder = () => Promise.reject(new Error('database password=hunter2 unreachable'));
     const errors: unknown[] = [];
     const app = express();
-    app.use(createPaymentPageRouter(deps, { sandbox: false, onError: (error) => errors.push(error) }));
+    app.use(createPaymentPageRouter(deps, { sandbox: false, ownOrigins: () => [], onError: (error) => errors.push(error) }));
     const server = await listen(app);
     t.after(() => server.close());
     const response = await fetch(`${server.url}/pay?orderNum=P1`);
@@ -274,7 +274,7 @@ describe('sandbox routes', () => {
       chooseMethod: (id, method) => deps.chooseMethod(id, method),
       now: () => deps.now(),
     };
-    assert.throws(() => createPaymentPageRouter(live, { sandbox: true }), /deps\.sandbox is missing/);
+    assert.throws(() => createPaymentPageRouter(live, { sandbox: true, ownOrigins: () => [] }), /deps\.sandbox is missing/);
   });
 });
 

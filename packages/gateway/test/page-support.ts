@@ -7,10 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gatewayOrigins } from '../src/page/csp.ts';
 import express from 'express';
 import { createPaymentLinkResponseSchema, formatDateTime, parseWith, verify, generateKeyPair, sign, type PemKeyPair } from '@paybutton/protocol/node';
 import { METHODS, type MethodCode } from '@paybutton/protocol';
-import { createGateway, type Gateway } from '../src/index.ts';
+import { createGateway, type SandboxGateway } from '../src/index.ts';
 import { chromium, type Browser } from 'playwright-core';
 import { createPaymentPageRouter } from '../src/page/index.ts';
 import { PageActionError, type PageOrder, type PaymentPageDeps } from '../src/page/deps.ts';
@@ -148,6 +149,8 @@ export async function listen(app: express.Express): Promise<RunningServer> {
     server.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
+  // A page app learns where it is served once it listens (as the gateway does from its listen address).
+  (app.locals.ownOrigins as string[] | undefined)?.push(...gatewayOrigins(undefined, `http://127.0.0.1:${port}`));
   return {
     url: `http://127.0.0.1:${port}`,
     close: () =>
@@ -161,7 +164,9 @@ export async function listen(app: express.Express): Promise<RunningServer> {
 /** An app serving only the page router, over in-memory orders. */
 export function pageApp(deps: PaymentPageDeps, options: { sandbox: boolean; defaultLocale?: 'en' | 'id'; redirectDelaySeconds?: number }): express.Express {
   const app = express();
-  app.use(createPaymentPageRouter(deps, { ...options, onError: () => undefined }));
+  const ownOrigins: string[] = [];
+  app.locals.ownOrigins = ownOrigins;
+  app.use(createPaymentPageRouter(deps, { ...options, ownOrigins: () => ownOrigins, onError: () => undefined }));
   return app;
 }
 
@@ -208,7 +213,7 @@ export interface PaymentLink {
 
 /** The real gateway (SQLite in a fresh directory, sandbox mode) and a merchant shop to return to. */
 export interface LiveGateway {
-  readonly gateway: Gateway;
+  readonly gateway: SandboxGateway;
   readonly url: string;
   /** The shop: `GET /return` is the redirectUrl of links, `POST /notify` acknowledges notifications. */
   readonly shopUrl: string;

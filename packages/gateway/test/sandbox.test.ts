@@ -4,7 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createGateway, type Gateway, type SandboxGateway } from '../src/index.ts';
 import { ENGINES } from './support/engines.ts';
+import { platformKeys } from './support/keys.ts';
 import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';
 import { eventually, startReceiver, type Receiver } from './support/receiver.ts';
 
@@ -67,6 +69,24 @@ for (const engine of ENGINES) {
       assert.equal(paid.body.order.url, created.body.url);
       const read = await call('GET', sandbox(`/orders/${created.body.platOrderNum}`));
       assert.equal(read.body.order.status, 'PAID');
+    });
+
+    test('the method is spelled as prepaidOrder takes it: code, alias, or null and "" for none', async () => {
+      for (const [spelling, code] of [['OVO', 'EWALLET_OVO'], ['BCA', 'VA_BCA'], ['ALFAMART', 'RETAIL_ALFAMART'], ['QRIS', 'QRIS']] as const) {
+        const created = await h.client.createLink();
+        const paid = await call('POST', sandbox(`/orders/${created.body.platOrderNum}/pay`), { method: spelling });
+        assert.equal(paid.status, 200, spelling);
+        assert.deepEqual([paid.body.order.status, paid.body.order.method], ['PAID', code], spelling);
+      }
+      for (const none of [null, '']) {
+        const created = await h.client.createLink();
+        const refused = await call('POST', sandbox(`/orders/${created.body.platOrderNum}/pay`), { method: none });
+        assert.equal(refused.status, 409, 'no method chosen: the link still needs one');
+        assert.match(refused.body.platRespMessage, /choose one before paying/);
+      }
+      const lowerCase = await call('POST', sandbox(`/orders/${(await h.client.createLink()).body.platOrderNum}/pay`), { method: 'ovo' });
+      assert.equal(lowerCase.status, 400, 'the wire format is case-sensitive, as for prepaidOrder');
+      assert.doesNotMatch(lowerCase.body.platRespMessage, /"/);
     });
 
     test('the clock advances and expires what is due', async () => {
@@ -241,6 +261,23 @@ describe('outside sandbox mode', () => {
       const answer = await call(method!, `${h.url}${path}`, method === 'GET' ? undefined : {});
       assert.equal(answer.status, 404, `${method} ${path}`);
       assert.equal(answer.body.platRespCode, 'NOTEXIST');
+    }
+  });
+
+  test('the in-process simulations exist only on a sandbox gateway, in the type and on the object', async () => {
+    const production: Gateway = createGateway({ platformPrivateKey: platformKeys().privateKey, logger: false, notifications: { worker: false }, database: { kind: 'sqlite', file: ':memory:' } });
+    const sandbox: SandboxGateway = createGateway({ platformPrivateKey: platformKeys().privateKey, logger: false, notifications: { worker: false }, database: { kind: 'sqlite', file: ':memory:' }, sandbox: true });
+    try {
+      for (const member of ['pay', 'expire', 'fail', 'chooseMethod', 'clock']) {
+        assert.ok(!(member in production), `${member} is not on a production-mode gateway`);
+        assert.ok(member in sandbox, `${member} is on a sandbox gateway`);
+      }
+      assert.equal(production.sandbox, false);
+      // @ts-expect-error: the Gateway type has no pay(); only SandboxGateway does.
+      assert.equal(production.pay, undefined);
+      assert.ok(!Object.keys(production).includes('pageDeps'), 'test seams stay off the object');
+    } finally {
+      await Promise.all([production.close(), sandbox.close()]);
     }
   });
 });

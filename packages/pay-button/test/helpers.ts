@@ -16,6 +16,8 @@ export interface Stats {
   links: number;
   va: number;
   gets: number;
+  /** Status requests that carried a `?token=` (the element must send none). */
+  tokensInUrl: number;
   bodies: Record<string, unknown>[];
   orders: { orderNum: string; status: string }[];
 }

@@ -14,6 +14,7 @@ async function button(item: string, extra = html``): Promise<{ el: PayButton; re
   return { el, rec: new Recorder(el) };
 }
 
+
 const click = (el: PayButton) => el.shadowRoot!.querySelector('button')!.click();
 
 /** Sends the popup to the plug-in's return route, as the gateway does after the payment page. */
@@ -55,10 +56,23 @@ describe('<pay-button> popup flow', () => {
     const s = await stats(item);
     expect(s.links).to.equal(1);
     expect(s.gets).to.be.greaterThan(0);
+    // The status token travels in the PayButton-Status-Token header only, never in a URL.
+    expect(s.tokensInUrl).to.equal(0);
     const body = s.bodies[0]!;
     expect(body).to.include({ item, method: 'VA_BCA', quantity: 2 });
     expect(body.idempotencyKey).to.match(/^[0-9a-f]{32}$/);
     expect(body).not.to.have.property('returnTo');
+  });
+
+  it('a status answer about another orderNum than the one asked about is refused (bad_response), never an outcome', async () => {
+    const item = uniqueItem('autopay-liar');
+    const { el, rec } = await button(item);
+    click(el);
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-error');
+    expect(end.detail).to.include({ code: 'bad_response' });
+    expect(rec.of('pay-success')).to.be.undefined;
+    expect(el.state).to.equal('error');
   });
 
   it('every event bubbles and is composed, and pay-click is cancelable', async () => {
@@ -111,16 +125,87 @@ describe('<pay-button> popup flow', () => {
     });
   }
 
-  it('the customer closing the popup ends in pay-cancel', async () => {
-    const { el, rec } = await button(uniqueItem());
+  it('closing the popup once the payment page opened is not a cancellation: pay-pending, then pay-success when the payment lands', async () => {
+    const item = uniqueItem();
+    const { el, rec } = await button(item);
     click(el);
     const { detail } = await rec.next('pay-open');
     await popupUrl(spy.last);
     spy.last.close();
+    const pending = await rec.settle();
+    expect(pending.type).to.equal('pay-pending');
+    expect(pending.detail).to.include({ orderNum: detail.orderNum, status: 'pending', method: 'VA_BCA' });
+    expect(el.state).to.equal('pending');
+    expect(rec.states).to.deep.equal(['idle', 'loading', 'open', 'checking', 'pending']);
+    // The customer pays at the ATM; the page is still open and keeps watching.
+    await setStatus(detail.orderNum, 'paid');
+    await rec.next('pay-success');
+    expect(el.state).to.equal('paid');
+    expect(rec.names).to.deep.equal(['pay-click', 'pay-open', 'pay-pending', 'pay-success']);
+    expect((await stats(item)).links).to.equal(1);
+  });
+
+  it('a click while the order is pending reopens the same order, never a second one', async () => {
+    const item = uniqueItem();
+    const { el, rec } = await button(item);
+    click(el);
+    const first = await rec.next('pay-open');
+    await popupUrl(spy.last);
+    spy.last.close();
+    expect((await rec.settle()).type).to.equal('pay-pending');
+    rec.events.length = 0;
+    click(el);
+    const again = await rec.next('pay-open');
+    expect(again.detail.orderNum).to.equal(first.detail.orderNum);
+    const s = await stats(item);
+    expect(s.orders).to.have.length(1);
+    expect(s.bodies[1]!.idempotencyKey).to.equal(s.bodies[0]!.idempotencyKey);
+    await setStatus(first.detail.orderNum, 'paid');
+    returnFrom(spy.last, first.detail.orderNum);
+    expect((await rec.settle()).type).to.equal('pay-success');
+  });
+
+  it('replaced mid-attempt (a framework re-render): the new element takes the attempt over; one order, one popup, and the detached one says nothing', async () => {
+    const item = uniqueItem();
+    const old = await button(item);
+    click(old.el);
+    const { detail } = await old.rec.next('pay-open');
+    const popup = await popupUrl(spy.last).then(() => spy.last);
+    old.el.remove();
+    const { el, rec } = await button(item);
+    await waitUntil(() => el.state === 'open', `the new element did not take over (state ${el.state})`);
+    click(el);
+    expect(spy.windows).to.have.length(1);
+    // It asked again with the same key: the same order, replayed.
+    const s = await stats(item);
+    expect(s.orders).to.have.length(1);
+    expect(new Set(s.bodies.map((b) => b.idempotencyKey)).size).to.equal(1);
+    await setStatus(detail.orderNum, 'paid');
+    returnFrom(popup, detail.orderNum);
     const end = await rec.settle();
-    expect(end.type).to.equal('pay-cancel');
-    expect(end.detail).to.deep.equal({ orderNum: detail.orderNum, reason: 'closed' });
-    expect(rec.states).to.deep.equal(['idle', 'loading', 'open', 'checking', 'cancelled']);
+    expect(end.type).to.equal('pay-success');
+    expect(end.detail).to.include({ orderNum: detail.orderNum });
+    expect(old.rec.names).to.deep.equal(['pay-click', 'pay-open']);
+  });
+
+  it('replaced while /links is in flight, then a click: the same idempotency key, so one order for the cart', async () => {
+    const item = uniqueItem('hold');
+    const old = await button(item);
+    click(old.el);
+    await waitUntil(async () => (await stats(item)).links === 1);
+    old.el.remove();
+    const { el, rec } = await button(item);
+    click(el);
+    await release(item);
+    const open = await rec.next('pay-open');
+    const s = await stats(item);
+    expect(s.orders).to.have.length(1);
+    expect(new Set(s.bodies.map((b) => b.idempotencyKey)).size).to.equal(1);
+    expect(spy.windows).to.have.length(1);
+    await setStatus(open.detail.orderNum, 'paid');
+    returnFrom(spy.last, open.detail.orderNum);
+    expect((await rec.settle()).type).to.equal('pay-success');
+    expect(old.rec.terminal).to.have.length(0);
   });
 
   it('a popup closed after paying (before the return) still ends paid: the status decides', async () => {
@@ -165,7 +250,7 @@ describe('<pay-button> popup flow', () => {
     expect(el.state).to.equal('open');
     expect(rec.terminal).to.have.length(0);
     spy.last.close();
-    expect((await rec.settle()).type).to.equal('pay-cancel');
+    expect((await rec.settle()).type).to.equal('pay-pending');
   });
 
   it('a double click makes one /links call and one attempt', async () => {
@@ -202,6 +287,14 @@ describe('<pay-button> popup flow', () => {
     expect(end.detail).to.include({ code: 'not_for_sale', retryable: false, status: 409, message: 'This item is not for sale.' });
     expect(spy.last.closed).to.be.true;
     expect(rec.states).to.deep.equal(['idle', 'loading', 'error']);
+    // A refusal says the merchant's words, without suggesting a retry that cannot succeed.
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('This item is not for sale.');
+  });
+
+  it('a real failure keeps the generic, retryable wording', async () => {
+    const { el, rec } = await button(uniqueItem('down'));
+    click(el);
+    expect((await rec.settle()).detail).to.include({ code: 'gateway_unavailable', retryable: true });
     expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Something went wrong. Try again.');
   });
 

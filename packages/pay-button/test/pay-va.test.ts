@@ -31,8 +31,11 @@ describe('<pay-va>', () => {
     expect(part(el, 'method')!.textContent).to.equal('BCA Virtual Account');
     expect(part(el, 'number')!.textContent).to.equal(el.order!.vaNumber);
     expect(panelText(el)).to.include('Virtual account number');
-    expect(panelText(el)).to.include('Amount Rp 150.000');
-    expect(panelText(el)).to.include('Fee Rp 4.000');
+    // The total to transfer comes first, copyable; amount and fee are its breakdown.
+    expect(panelText(el)).to.match(/^BCA Virtual Account Transfer exactly Rp 154\.000 Copy Amount Rp 150\.000 Fee Rp 4\.000/);
+    expect(part(el, 'total')!.textContent).to.equal('Rp 154.000');
+    expect(part(el, 'copy-total')!.getAttribute('aria-label')).to.equal('Copy: Transfer exactly');
+    expect(part(el, 'steps')!.textContent).to.include(`Enter ${el.order!.vaNumber}.`);
     expect(part(el, 'countdown')!.textContent).to.match(/Pay within (59:[0-5]\d|1:00:00)/);
     await expect(el).to.be.accessible();
 
@@ -44,7 +47,10 @@ describe('<pay-va>', () => {
     expect(el.matches(':state(paid)')).to.be.true;
     await el.updateComplete;
     expect(part(el, 'status')!.textContent).to.equal('Paid. Thank you!');
-    expect(part(el, 'countdown')).to.be.null;
+    // Only the paid state: no number, no copy button, no countdown, no steps.
+    for (const gone of ['number', 'copy', 'total', 'countdown', 'steps']) expect(part(el, gone), gone).to.be.null;
+    expect(shadow(el).querySelector('[part~=outcome]')!.textContent).to.match(/Payment received\s+Rp 154\.000 received\. Thank you!/);
+    await expect(el).to.be.accessible();
     const body = (await stats(item)).bodies[0]!;
     expect(body).to.include({ item, method: 'VA_BCA' });
     expect(body.idempotencyKey).to.match(/^[0-9a-f]{32}$/);
@@ -60,7 +66,10 @@ describe('<pay-va>', () => {
     expect(el.state).to.equal('expired');
     await el.updateComplete;
     expect(part(el, 'status')!.textContent).to.equal('Payment expired.');
-    expect(part(el, 'button')).to.exist;
+    // The expired panel replaces the instructions: nobody transfers to a number that takes no money.
+    expect(shadow(el).querySelector('[part~=outcome]')!.textContent).to.include('This payment number has expired');
+    for (const gone of ['number', 'copy', 'total', 'countdown', 'steps']) expect(part(el, gone), gone).to.be.null;
+    expect(part(el, 'button')!.textContent!.trim()).to.equal('Get a new payment number');
   });
 
   it('shows the same order after a reload instead of creating another', async () => {
@@ -112,20 +121,39 @@ describe('<pay-va>', () => {
     el.reset();
   });
 
-  it('shows a QRIS payload as text in the qr slot, with a note, in Indonesian', async () => {
+  it('draws the QRIS code the plug-in sends (token in the header), in Indonesian', async () => {
     const { el, rec } = await va(uniqueItem(), 'QRIS', 'id');
     el.create();
     await rec.next('pay-open');
     await el.updateComplete;
     expect(part(el, 'method')!.textContent).to.equal('QRIS');
+    expect(panelText(el)).to.include('Bayar tepat Rp 154.000');
     expect(panelText(el)).to.include('Kode QRIS');
-    expect(panelText(el)).to.include('Pindai kode QRIS');
-    const slot = shadow(el).querySelector('slot[name=qr]')!;
-    expect(slot.querySelector('[part=number]')!.textContent).to.match(/^000201/);
+    expect(panelText(el)).to.include('pindai kode QR');
+    await waitUntil(() => part(el, 'qr'), 'no QR image');
+    const image = part(el, 'qr')!;
+    expect(image.getAttribute('aria-label')).to.equal('Kode QRIS untuk membayar Rp 154.000');
+    expect(image.querySelector('path')!.getAttribute('d')).to.match(/^M\d+ \d+h\d+v1h-\d+z/);
+    expect(part(el, 'number')).to.be.null;
     expect(panelText(el)).to.include('Jumlah Rp 150.000');
+    await expect(el).to.be.accessible();
     el.reset();
     expect(el.state).to.equal('idle');
   });
+
+  for (const [method, label, kind] of [['RETAIL_ALFAMART', 'Payment code', 'Alfamart'], ['EWALLET_DANA', 'Payment reference', 'DANA app']] as const) {
+    it(`shows ${method}: the total to pay, the ${label.toLowerCase()} and its steps`, async () => {
+      const { el, rec } = await va(uniqueItem(), method);
+      el.create();
+      await rec.next('pay-open');
+      await el.updateComplete;
+      expect(panelText(el)).to.include('Pay exactly Rp 154.000');
+      expect(panelText(el)).to.include(`${label} ${el.order!.vaNumber}`);
+      expect(part(el, 'steps')!.textContent).to.include(kind);
+      expect(part(el, 'steps')!.textContent).to.include('Rp 154.000');
+      el.reset();
+    });
+  }
 
   it('a refused order ends in pay-error, and a click tries again', async () => {
     const item = uniqueItem('sold-out');

@@ -61,17 +61,59 @@ describe('<pay-button> full-page flow', () => {
     expect((await stats(item)).bodies[0]!.returnTo).to.equal(location.href);
   });
 
-  it('Back through the bfcache re-checks: unpaid ends in pay-cancel', async () => {
+  it('Back through the bfcache re-checks: unpaid ends in pay-pending (it can still be paid), never pay-cancel', async () => {
     window.open = () => null;
     const { el, rec } = await button(uniqueItem());
     click(el);
     const { detail } = await rec.next('pay-open');
     restoreFromBfcache();
     const end = await rec.settle();
-    expect(end.type).to.equal('pay-cancel');
-    expect(end.detail).to.deep.equal({ orderNum: detail.orderNum, reason: 'closed' });
-    expect(rec.states).to.deep.equal(['idle', 'loading', 'open', 'checking', 'cancelled']);
+    expect(end.type).to.equal('pay-pending');
+    expect(end.detail).to.include({ orderNum: detail.orderNum, status: 'pending' });
+    expect(rec.states).to.deep.equal(['idle', 'loading', 'open', 'checking', 'pending']);
+    // Kept: the customer may go Forward, pay, and return; that return is this page's to claim.
+    expect(findAttempt((e) => e.orderNum === detail.orderNum)).to.include({ orderNum: detail.orderNum });
+  });
+
+  it('Back, then Forward, pay and return: the return is claimed, the URL cleaned, and it ends paid', async () => {
+    window.open = () => null;
+    const item = uniqueItem();
+    const first = await button(item);
+    click(first.el);
+    const { detail } = await first.rec.next('pay-open');
+    restoreFromBfcache();
+    expect((await first.rec.settle()).type).to.equal('pay-pending');
+    first.el.remove();
+    // Forward to the payment page, pay, and the return lands on a fresh load of this page.
+    await setStatus(detail.orderNum, 'paid');
+    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${detail.orderNum}`);
+    const { el, rec } = await button(item);
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-success');
+    expect(end.detail).to.include({ orderNum: detail.orderNum });
+    expect(el.state).to.equal('paid');
+    expect(location.search).not.to.include('paybutton_order');
     expect(findAttempt((e) => e.orderNum === detail.orderNum)).to.be.undefined;
+    expect((await stats(item)).orders).to.have.length(1);
+  });
+
+  it('Back ends pending and keeps watching; a click pays the same order', async () => {
+    window.open = () => null;
+    const item = uniqueItem();
+    const el = await fixture<PayButton>(html`<pay-button endpoint="/api" item=${item} method="QRIS" poll-interval="20"></pay-button>`);
+    const rec = new Recorder(el);
+    click(el);
+    const { detail } = await rec.next('pay-open');
+    restoreFromBfcache();
+    expect((await rec.settle()).type).to.equal('pay-pending');
+    click(el);
+    await waitUntil(() => visited.length === 2, 'no second visit');
+    expect(visited[1]).to.equal(visited[0]);
+    expect((await stats(item)).orders).to.have.length(1);
+    await setStatus(detail.orderNum, 'paid');
+    restoreFromBfcache();
+    await rec.next('pay-success');
+    expect(rec.names.filter((n) => n === 'pay-success')).to.have.length(1);
   });
 
   it('Back through the bfcache after paying ends in pay-success', async () => {

@@ -32,11 +32,11 @@ export const orderNumField = text('must be 1 to 64 printable ASCII characters wi
 
 export const platOrderNumField = text('must be a platform order number').max(64, { error: 'must be at most 64 characters' });
 
-const AMOUNT_RULE = 'must be a positive whole number of rupiah written as digits, e.g. "150000"';
+const AMOUNT_RULE = 'must be a positive whole number of rupiah written as digits, e.g. 150000';
 export const amountField = text(AMOUNT_RULE).regex(RUPIAH_PATTERN, { error: AMOUNT_RULE });
 
 /** A fee may be zero, unlike an amount. */
-const FEE_RULE = 'must be a whole number of rupiah written as digits, e.g. "4000"';
+const FEE_RULE = 'must be a whole number of rupiah written as digits, e.g. 4000';
 export const feeField = text(FEE_RULE).regex(FEE_PATTERN, { error: FEE_RULE });
 
 export const productDetailField = text('must be 1 to 32 characters').max(32, { error: 'must be at most 32 characters' });
@@ -47,7 +47,7 @@ export const emailField = z
   .email({ error: ruleError(EMAIL_RULE) })
   .max(254, { error: 'must be at most 254 characters' });
 
-const PHONE_RULE = 'must be 08 followed by digits, e.g. "081234567890"';
+const PHONE_RULE = 'must be 08 followed by digits, e.g. 081234567890';
 export const phoneField = text(PHONE_RULE)
   .max(20, { error: 'must be at most 20 characters' })
   .regex(/^08\d+$/, { error: PHONE_RULE });

@@ -9,3 +9,4 @@ export * from './fields.ts';
 export * from './schemas.ts';
 export * from './issues.ts';
 export * from './json-keys.ts';
+export * from './content-encoding.ts';

@@ -103,6 +103,6 @@ export function methodsOfKind(kind: MethodKind): MethodInfo[] {
 export const RESULT_CODES = ['SUCCESS', 'FAIL', 'UNKNOWN', 'NOTEXIST', 'ERROR'] as const;
 export type ResultCode = (typeof RESULT_CODES)[number];
 
-/** Order states (DESIGN §2): a PENDING order ends in exactly one of the other three. */
+/** Order states: a PENDING order ends in exactly one of the other three. */
 export const ORDER_STATUSES = ['PENDING', 'PAID', 'EXPIRED', 'FAILED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

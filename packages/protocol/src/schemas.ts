@@ -1,7 +1,8 @@
 /**
- * zod schemas of every message on the wire: spec 2.1-2.3 and the query and notification of
- * DESIGN §2. Requests keep unknown fields out of the parsed value, but the signature is always
- * checked over the fields as received (see `verify`), so nothing unsigned slips through.
+ * zod schemas of every message on the wire: spec 2.1-2.3 and the query and notification the
+ * family's clients document. Requests keep unknown fields out of the parsed value, but the
+ * signature is always checked over the fields as received (see `verify`), so nothing unsigned
+ * slips through.
  */
 import { z } from 'zod';
 import {
@@ -41,14 +42,14 @@ export type CreatePaymentLinkRequest = z.infer<typeof createPaymentLinkRequestSc
 /** What a merchant passes in before signing: the request without `sign`, `method` possibly an alias. */
 export type CreatePaymentLinkInput = z.input<typeof createPaymentLinkRequestSchema>;
 
-/** `POST /gateway/query` request (DESIGN §2): by `orderNum`, `platOrderNum`, or both. */
+/** `POST /gateway/query` request: by `orderNum`, `platOrderNum`, or both. */
 export const queryRequestSchema = z
   .object(
     {
       merchantCode: merchantCodeField,
       orderNum: orderNumField.optional(),
       platOrderNum: platOrderNumField.optional(),
-      queryType: z.literal('ORDER_QUERY', { error: 'must be "ORDER_QUERY"' }),
+      queryType: z.literal('ORDER_QUERY', { error: 'must be ORDER_QUERY' }),
       dateTime: dateTimeField,
       sign: signField,
     },
@@ -151,10 +152,10 @@ export const NOTIFICATION_OUTCOMES = {
 } as const;
 export type NotifiedStatus = keyof typeof NOTIFICATION_OUTCOMES;
 
-/** The payment notification POSTed form-urlencoded to `notifyUrl` (DESIGN §2). */
+/** The payment notification POSTed form-urlencoded to `notifyUrl`. */
 export const notificationSchema = z.object(
   {
-    code: z.string({ error: 'is required' }).regex(/^\d{2}$/, { error: 'must be two digits, "00" for paid' }),
+    code: z.string({ error: 'is required' }).regex(/^\d{2}$/, { error: 'must be two digits, 00 for paid' }),
     msg: z.string({ error: 'is required' }).max(256, { error: 'must be at most 256 characters' }),
     status: z.enum(['SUCCESS', 'FAILED', 'EXPIRED'], { error: 'must be SUCCESS, FAILED or EXPIRED' }),
     method: methodField.optional(),

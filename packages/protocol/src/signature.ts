@@ -1,5 +1,5 @@
 /**
- * The BDPay-family signature (DESIGN §2): the values of all non-empty fields but the signature,
+ * The BDPay-family signature: the values of all non-empty fields but the signature,
  * sorted by key, concatenated without separators, UTF-8 encoded, split into `k - 11` byte chunks,
  * each RSA "encrypted" with the signer's private key (PKCS#1 v1.5 type 1), joined, base64.
  * No hash is involved, so the same fields always give the same bytes (known-answer testable).

@@ -134,7 +134,7 @@ describe('query request', () => {
     if (!none.ok) assert.match(none.message, /orderNum: orderNum or platOrderNum is required/);
     const type = parseWith(queryRequestSchema, { ...query, queryType: 'CASH_QUERY' });
     assert.equal(type.ok, false);
-    if (!type.ok) assert.match(type.message, /^queryType: must be "ORDER_QUERY"/);
+    if (!type.ok) assert.match(type.message, /^queryType: must be ORDER_QUERY/);
   });
 });
 

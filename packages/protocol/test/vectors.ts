@@ -1,8 +1,9 @@
 /**
- * The shared known-answer vectors. The file lives in `../shared/spec/` beside the repository (as
- * CI lays it out); a verbatim copy in `fixtures/` keeps the tests working in a lone clone.
+ * The known-answer vectors of the BDPay-family signature (`fixtures/signature-vectors.json`): two
+ * key pairs and, per vector, the fields, the canonical string and the exact signature. They are
+ * kept in the repository so a clone tests against them with nothing beside it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface Vector {
@@ -22,9 +23,8 @@ export interface VectorFile {
   vectors: Vector[];
 }
 
-export const SHARED_VECTORS_PATH = fileURLToPath(new URL('../../../../shared/spec/signature-vectors.json', import.meta.url));
-export const FIXTURE_VECTORS_PATH = fileURLToPath(new URL('./fixtures/signature-vectors.json', import.meta.url));
+export const VECTORS_PATH = fileURLToPath(new URL('./fixtures/signature-vectors.json', import.meta.url));
 
-export function loadVectors(path = existsSync(SHARED_VECTORS_PATH) ? SHARED_VECTORS_PATH : FIXTURE_VECTORS_PATH): VectorFile {
+export function loadVectors(path = VECTORS_PATH): VectorFile {
   return JSON.parse(readFileSync(path, 'utf8')) as VectorFile;
 }

@@ -6,17 +6,15 @@
  * create again when the gateway says the order does not exist. The `orderNum` never changes, and
  * the gateway refuses a repeated `orderNum`, so even a wrong guess cannot make a second order.
  */
-import type { QuerySuccess } from '@paybutton/protocol';
 import { PayButtonError } from '../errors.ts';
-import type { CallFailure, CallResult, CreateFields, GatewayClient } from './client.ts';
+import { interpretQuery, type Confirmation, type ConfirmedFacts, type GatewayStatus } from '../orders/confirm.ts';
+import type { CallFailure, CreateFields, GatewayClient } from './client.ts';
 import { backoffDelay, decideAfterCreate, decideAfterQuery, type BackoffPolicy, type QueryOutcome } from './retry.ts';
 
 export interface CreatePolicy extends BackoffPolicy {
   readonly maxRetries: number;
   readonly timeoutMs: number;
   readonly totalTimeoutMs: number;
-  readonly random?: () => number;
-  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /** What the gateway holds for the order once it is registered. */
@@ -27,7 +25,7 @@ export interface Registered {
   readonly payFee?: string | undefined;
   readonly method?: string | undefined;
   /** The gateway's state when it was found by a query (an order may be paid already). */
-  readonly status: 'PENDING' | 'PAID' | 'EXPIRED' | 'FAILED';
+  readonly status: GatewayStatus;
   readonly paidAt?: Date | undefined;
   /** When the gateway expires it (known when found by a query). */
   readonly expiresAt?: Date | undefined;
@@ -42,13 +40,20 @@ export class CreateFailure extends Error {
   }
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** What a query answer means for the loop. */
-function queryOutcome(result: CallResult<QuerySuccess>): QueryOutcome {
-  if (result.ok) return { kind: 'found' };
-  if (result.outcome.kind === 'result' && result.outcome.code === 'NOTEXIST') return { kind: 'not_found' };
-  return { kind: 'undetermined', retryAfterMs: result.outcome.kind === 'http' ? result.outcome.retryAfterMs : undefined };
+/**
+ * What a confirmation means for the loop. A verified answer that disagrees with the order we are
+ * creating ends the attempt (never adopted, never re-sent: the order stays `creating` for
+ * `reconcile()` and a person to look at).
+ */
+function queryOutcome(confirmation: Confirmation, orderNum: string): QueryOutcome {
+  if (confirmation.kind === 'confirmed') return { kind: 'found' };
+  if (confirmation.kind === 'not_found') return { kind: 'not_found' };
+  if (confirmation.reason === 'mismatch') {
+    throw new CreateFailure(new PayButtonError('gateway_response_invalid', `Order ${orderNum} was left unchanged: ${confirmation.message}.`), false);
+  }
+  return { kind: 'undetermined', retryAfterMs: confirmation.retryAfterMs };
 }
 
 export async function registerAtGateway(
@@ -56,10 +61,8 @@ export async function registerAtGateway(
   kind: 'link' | 'va',
   fields: CreateFields,
   policy: CreatePolicy,
-  options: { readonly resumed: boolean; readonly parseDate: (value: string) => Date | undefined },
+  options: { readonly resumed: boolean },
 ): Promise<Registered> {
-  const sleep = policy.sleep ?? defaultSleep;
-  const random = policy.random ?? Math.random;
   const deadline = performance.now() + policy.totalTimeoutMs;
   const remaining = () => deadline - performance.now();
   // A resumed order may have reached the gateway in an earlier request: ask before sending.
@@ -70,23 +73,8 @@ export async function registerAtGateway(
   let queryTries = 0;
   let last: CallFailure | undefined;
 
-  const fromQuery = (found: QuerySuccess): Registered => ({
-    platOrderNum: found.platOrderNum,
-    url: found.url,
-    vaNumber: found.vaNumber,
-    payFee: found.payFee,
-    method: found.method,
-    status: found.status,
-    paidAt: found.paidTime ? options.parseDate(found.paidTime) : undefined,
-    expiresAt: options.parseDate(found.expireTime),
-    adopted: true,
-  });
-
-  const checkFound = (found: QuerySuccess): void => {
-    if (found.payMoney !== fields.payMoney) {
-      throw new CreateFailure(new PayButtonError('gateway_response_invalid', `The gateway holds order ${fields.orderNum} with payMoney ${found.payMoney}, not ${fields.payMoney}.`), false);
-    }
-  };
+  const expected = { orderNum: fields.orderNum, payMoney: fields.payMoney, platOrderNum: null };
+  const fromQuery = (status: GatewayStatus, facts: ConfirmedFacts): Registered => ({ ...facts, status, adopted: true });
 
   /** One more round, if the budget allows; otherwise end with the last failure. */
   const waitForRetry = async (retryAfterMs?: number): Promise<void> => {
@@ -94,7 +82,7 @@ export async function registerAtGateway(
       const error = last?.error ?? new PayButtonError('gateway_unavailable', 'The gateway could not be reached.');
       throw new CreateFailure(error, false);
     }
-    const delay = backoffDelay(retries, policy, random, retryAfterMs);
+    const delay = backoffDelay(retries, policy, Math.random, retryAfterMs);
     retries += 1;
     if (delay >= remaining()) {
       throw new CreateFailure(last?.error ?? new PayButtonError('gateway_timeout', 'The gateway did not answer in time.'), false);
@@ -106,11 +94,9 @@ export async function registerAtGateway(
     if (queryFirst) {
       queryTries += 1;
       const found = await client.query(fields.orderNum, queryTries, Math.max(1, Math.min(policy.timeoutMs, remaining())));
-      const decision = decideAfterQuery(queryOutcome(found));
-      if (decision.action === 'adopt' && found.ok) {
-        checkFound(found.value);
-        return fromQuery(found.value);
-      }
+      const confirmation = interpretQuery(expected, found);
+      const decision = decideAfterQuery(queryOutcome(confirmation, fields.orderNum));
+      if (decision.action === 'adopt' && confirmation.kind === 'confirmed') return fromQuery(confirmation.status, confirmation.facts);
       if (decision.action === 'send_create') {
         queryFirst = false;
         continue;
@@ -145,12 +131,9 @@ export async function registerAtGateway(
       // did register it. One query tells; otherwise the refusal stands.
       if (maybeSent && created.outcome.kind === 'result' && created.outcome.code === 'FAIL' && created.error.code === 'gateway_refused') {
         queryTries += 1;
-        const found = await client.query(fields.orderNum, queryTries, Math.max(1, Math.min(policy.timeoutMs, remaining())));
-        if (found.ok) {
-          checkFound(found.value);
-          return fromQuery(found.value);
-        }
-        if (!(found.outcome.kind === 'result' && found.outcome.code === 'NOTEXIST')) throw new CreateFailure(created.error, false);
+        const found = interpretQuery(expected, await client.query(fields.orderNum, queryTries, Math.max(1, Math.min(policy.timeoutMs, remaining()))));
+        if (queryOutcome(found, fields.orderNum).kind === 'found' && found.kind === 'confirmed') return fromQuery(found.status, found.facts);
+        if (found.kind !== 'not_found') throw new CreateFailure(created.error, false);
       }
       throw new CreateFailure(created.error, true);
     }

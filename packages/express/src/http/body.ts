@@ -5,12 +5,14 @@
  * - Browser routes take JSON. If a global `express.json()` already parsed it, that object is used
  *   (it is checked by zod anyway); otherwise the raw stream is read here, within the route's limit.
  * - `/notify` takes the gateway's form-urlencoded (or JSON) body. It needs the exact fields, so it
- *   reads the raw stream; if a parser consumed it first, a flat object of strings (what
+ *   reads the raw stream, with `Content-Encoding` read liberally (`EncodingPolicy`); if a parser consumed it first, a flat object of strings (what
  *   `express.urlencoded()` produces) or a raw Buffer/string is still usable: the signature decides.
  *   Anything else is refused with a message that says which parser to move.
  */
-import { repeatedJsonKey } from '@paybutton/protocol';
+import { bodyEncoding, repeatedJsonKey, UNSUPPORTED_CONTENT_ENCODING } from '@paybutton/protocol';
 import type { Request } from 'express';
+import type { Readable, Transform } from 'node:stream';
+import { createGunzip, createInflate } from 'node:zlib';
 import { PayButtonError, invalidRequest } from '../errors.ts';
 
 /** True when something before us already read the request stream. */
@@ -22,17 +24,50 @@ function tooLarge(limit: number): PayButtonError {
   return new PayButtonError('payload_too_large', `The request body is larger than ${limit} bytes.`);
 }
 
-/** Read the raw body, refusing more than `limit` bytes (by Content-Length up front, then while reading). */
-export function readRaw(req: Request, limit: number): Promise<Buffer> {
+/**
+ * How a reader treats `Content-Encoding`: browser routes take identity only (browsers never
+ * compress a request); `/notify` reads it liberally, by the protocol's `bodyEncoding` rule, because
+ * the family's gateways may send `Content-Encoding: UTF-8` (a character set) or a gzip body.
+ */
+export type EncodingPolicy = 'identity' | 'liberal';
+
+function unsupportedEncoding(policy: EncodingPolicy): PayButtonError {
+  return policy === 'identity'
+    ? new PayButtonError('unsupported_media_type', 'Content-Encoding: is not accepted; send the body uncompressed.')
+    : new PayButtonError('unsupported_media_type', UNSUPPORTED_CONTENT_ENCODING);
+}
+
+/** The stream to read the body from: the request itself, or an inflater it is piped through. */
+function decodedStream(req: Request, policy: EncodingPolicy): { stream: Readable; inflater?: Transform } | PayButtonError {
+  const header = req.headers['content-encoding'];
+  const encoding = policy === 'liberal' ? bodyEncoding(header) : header === undefined || header.toLowerCase() === 'identity' ? 'identity' : undefined;
+  if (encoding === undefined) return unsupportedEncoding(policy);
+  if (encoding === 'identity') return { stream: req };
+  const inflater = encoding === 'gzip' ? createGunzip() : createInflate();
+  req.pipe(inflater);
+  return { stream: inflater, inflater };
+}
+
+/**
+ * Read the raw body, refusing more than `limit` bytes: by Content-Length up front (a compressed
+ * body larger than the limit is refused too), then while reading, counting inflated bytes.
+ */
+export function readRaw(req: Request, limit: number, policy: EncodingPolicy = 'identity'): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
-  if (encoding !== 'identity') {
-    return Promise.reject(new PayButtonError('unsupported_media_type', `Content-Encoding ${encoding} is not accepted; send the body uncompressed.`));
+  const source = decodedStream(req, policy);
+  if (source instanceof PayButtonError) {
+    req.resume();
+    return Promise.reject(source);
   }
   if (Number.isFinite(declared) && declared > limit) {
+    if (source.inflater) {
+      req.unpipe(source.inflater);
+      source.inflater.destroy();
+    }
     req.resume();
     return Promise.reject(tooLarge(limit));
   }
+  const { stream, inflater } = source;
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -41,6 +76,10 @@ export function readRaw(req: Request, limit: number): Promise<Buffer> {
       if (done) return;
       done = true;
       cleanup();
+      if (inflater) {
+        req.unpipe(inflater);
+        inflater.destroy();
+      }
       // Drain the rest so the connection can still carry our answer.
       req.resume();
       reject(error);
@@ -56,17 +95,25 @@ export function readRaw(req: Request, limit: number): Promise<Buffer> {
       cleanup();
       resolve(Buffer.concat(chunks));
     };
-    const onError = (): void => fail(new PayButtonError('invalid_request', 'The request body could not be read (the connection broke off).'));
+    const onError = (): void =>
+      fail(
+        new PayButtonError(
+          'invalid_request',
+          !inflater ? 'The request body could not be read (the connection broke off).' : 'The request body does not inflate as its Content-Encoding says.',
+        ),
+      );
     const onAborted = (): void => fail(new PayButtonError('invalid_request', 'The request was aborted before its body arrived.'));
     const cleanup = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
       req.off('error', onError);
       req.off('aborted', onAborted);
     };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    if (inflater) req.on('error', onError);
     req.on('aborted', onAborted);
   });
 }
@@ -202,7 +249,7 @@ export async function readNotifyFields(req: Request, limit: number): Promise<Rec
   if (!bodyConsumed(req)) {
     let raw: Buffer;
     try {
-      raw = await readRaw(req, limit);
+      raw = await readRaw(req, limit, 'liberal');
     } catch (error) {
       const status = error instanceof PayButtonError ? error.httpStatus : 400;
       throw new NotifyBodyError('unreadable_body', status, error instanceof Error ? error.message : 'unreadable body');

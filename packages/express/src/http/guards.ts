@@ -8,26 +8,14 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { Context } from '../context.ts';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
+import { STATUS_TOKEN_HEADER } from '../ids.ts';
 
-/** This server's own origin as the browser sees it (trust-proxy aware through `req.protocol`/`req.host`). */
-export function ownOrigin(req: Request): string | undefined {
-  const host = req.host;
-  return host ? `${req.protocol}://${host}` : undefined;
-}
-
-/** Origins whose pages may call the browser routes. */
-export function allowedOrigins(context: Context, req: Request): Set<string> {
-  const origins = new Set<string>([context.options.publicUrl.origin, ...context.options.allowedOrigins]);
-  const own = ownOrigin(req);
-  if (own) origins.add(own);
-  return origins;
-}
 
 function setCors(res: Response, origin: string): void {
   res.vary('Origin');
   res.set('Access-Control-Allow-Origin', origin);
   res.set('Access-Control-Allow-Methods', 'GET, POST');
-  res.set('Access-Control-Allow-Headers', 'Content-Type');
+  res.set('Access-Control-Allow-Headers', `Content-Type, ${STATUS_TOKEN_HEADER}`);
   res.set('Access-Control-Expose-Headers', 'Idempotent-Replayed, Retry-After, RateLimit, RateLimit-Policy');
   res.set('Access-Control-Max-Age', '600');
 }
@@ -42,11 +30,11 @@ export function originGuard(context: Context): RequestHandler {
     const origin = req.get('origin');
     res.vary('Origin');
     if (origin !== undefined) {
-      if (!allowedOrigins(context, req).has(origin)) {
+      if (!context.options.browserOrigins.has(origin)) {
         next(new PayButtonError('origin_not_allowed', `Requests from ${origin === 'null' ? 'an opaque origin' : 'this origin'} are not allowed; add it to allowedOrigins if it is yours.`));
         return;
       }
-      if (origin !== ownOrigin(req)) setCors(res, origin);
+      if (origin !== context.options.publicUrl.origin) setCors(res, origin);
     } else {
       const site = req.get('sec-fetch-site');
       if (site === 'cross-site' || site === 'same-site') {

@@ -12,7 +12,7 @@
  *    or crashed request is resumed by the next request with its key, query first.
  */
 import { createHash } from 'node:crypto';
-import { parseDateTime, type MethodCode } from '@paybutton/protocol';
+import type { MethodCode } from '@paybutton/protocol';
 import { inBackground, type Context } from '../context.ts';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
 import type { CreateFields } from '../gateway/client.ts';
@@ -21,7 +21,8 @@ import { newOrderNum, newStatusToken } from '../ids.ts';
 import type { Quote } from '../quote.ts';
 import type { Order } from '../store/orders.ts';
 import type { OrderKind } from '../store/schema.ts';
-import { applyGatewayState, fulfil } from './settle.ts';
+import { finalStatusOf } from './confirm.ts';
+import { fulfil, settle } from './settle.ts';
 
 export interface CreateInput {
   readonly kind: OrderKind;
@@ -56,11 +57,9 @@ export function returnToken(statusToken: string): string {
 
 /** `publicUrl + mount`, the base of notifyUrl and redirectUrl. */
 export function mountUrl(context: Context): string {
-  if (context.mountPath === undefined) {
-    throw new PayButtonError('config_invalid', 'payButton() does not know where it is mounted yet: pass the mountPath option (e.g. "/pay") to create orders before the first request.');
-  }
   const base = context.options.publicUrl.href.replace(/\/+$/, '');
-  return `${base}${context.mountPath === '/' ? '' : context.mountPath}`;
+  const mount = context.options.mountPath;
+  return `${base}${mount === '/' ? '' : mount}`;
 }
 
 function createFields(context: Context, order: Order): CreateFields {
@@ -83,10 +82,7 @@ function createFields(context: Context, order: Order): CreateFields {
 async function register(context: Context, order: Order, resumed: boolean): Promise<Order> {
   const { orders } = context.store;
   try {
-    const registered = await registerAtGateway(context.client, order.kind, createFields(context, order), context.policy, {
-      resumed,
-      parseDate: parseDateTime,
-    });
+    const registered = await registerAtGateway(context.client, order.kind, createFields(context, order), context.policy, { resumed });
     const now = context.now();
     const facts = {
       platOrderNum: registered.platOrderNum,
@@ -104,8 +100,10 @@ async function register(context: Context, order: Order, resumed: boolean): Promi
       await orders.recordFacts(order.orderNum, facts, now);
     }
     const stored = (await orders.get(order.orderNum)) as Order;
-    if (registered.status !== 'PENDING') {
-      const { order: settled } = await applyGatewayState(context, stored, { status: registered.status, facts }, 'query');
+    // Found by a query (an earlier try did reach the gateway): it may have ended already.
+    const ended = finalStatusOf(registered.status);
+    if (ended) {
+      const { order: settled } = await settle(context, stored.orderNum, ended, facts, 'query');
       if (settled.status === 'paid') inBackground(context, () => fulfil(context, settled.orderNum, 'query'));
       return settled;
     }

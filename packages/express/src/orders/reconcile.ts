@@ -1,8 +1,9 @@
 /**
  * `reconcile()`: the safety net behind notifications. Run it from a timer or a cron job.
  *
- * - Pending orders past their expiry: the gateway is asked (`/gateway/query`) and its signed
- *   answer applied: paid (a notification was lost), expired or failed.
+ * - Pending orders past their expiry: the gateway is asked (`confirm.ts`) and its answer applied:
+ *   paid (a notification was lost), expired or failed. An answer that disagrees with the stored
+ *   order (amount, platOrderNum) changes nothing and is reported as a `gateway_mismatch` warning.
  * - Orders left in `creating` (gateway down, process killed mid-call) older than a create can
  *   take: adopted when the gateway has them, marked failed when it says it never did. They are
  *   never re-sent: the customer who asked for them has long been told it failed.
@@ -11,10 +12,10 @@
  * One order that throws (a row the database refuses to update, a bug) never stops the run: it is
  * reported as a `warning` naming the order, counted in `errors`, and the next order is handled.
  */
-import { parseDateTime } from '@paybutton/protocol';
 import type { Context } from '../context.ts';
 import type { Order } from '../store/orders.ts';
-import { applyGatewayState, fulfil } from './settle.ts';
+import { applyConfirmation, confirmOrder } from './confirm.ts';
+import { fulfil } from './settle.ts';
 
 export interface ReconcileOptions {
   /** Most orders looked at per category in one run (default 100). */
@@ -60,49 +61,36 @@ async function guarded(context: Context, orderNum: string, counts: Counts, step:
 
 async function askGateway(context: Context, order: Order, counts: Counts): Promise<void> {
   counts.checked += 1;
-  const answer = await context.client.query(order.orderNum, 1);
+  const confirmation = await confirmOrder(context, order);
   const { orders } = context.store;
-  if (!answer.ok) {
-    const notExist = answer.outcome.kind === 'result' && answer.outcome.code === 'NOTEXIST';
-    if (notExist && order.status === 'creating') {
-      const now = context.now();
-      const marked = await orders.markCreateFailed(order.orderNum, now, {
-        code: 'gateway_unknown_outcome',
-        message: 'The order never reached the gateway (found by reconcile).',
-        gatewayCode: 'NOTEXIST',
-      });
-      if (marked) {
-        counts.failed += 1;
-        context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'failed', source: 'reconcile', at: now });
-      }
-      return;
+  if (confirmation.kind === 'not_found') {
+    if (order.status !== 'creating') return;
+    const now = context.now();
+    const marked = await orders.markCreateFailed(order.orderNum, now, {
+      code: 'gateway_unknown_outcome',
+      message: 'The order never reached the gateway (found by reconcile).',
+      gatewayCode: 'NOTEXIST',
+    });
+    if (marked) {
+      counts.failed += 1;
+      context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'failed', source: 'reconcile', at: now });
     }
-    if (!notExist) counts.unreachable += 1;
     return;
   }
-  const found = answer.value;
-  if (found.payMoney !== order.payMoney) {
-    context.events.emit('warning', { code: 'reconcile_mismatch', message: `order ${order.orderNum}: the gateway holds payMoney ${found.payMoney}, we stored ${order.payMoney}; left unchanged` });
+  if (confirmation.kind === 'undetermined') {
+    // A mismatch was reported as a warning by confirmOrder; either way the order is left as it is.
+    if (confirmation.reason === 'unreachable') counts.unreachable += 1;
     return;
   }
-  const facts = {
-    platOrderNum: found.platOrderNum,
-    url: found.url,
-    vaNumber: found.vaNumber,
-    payFee: found.payFee,
-    method: found.method,
-    expiresAt: parseDateTime(found.expireTime),
-    paidAt: found.paidTime ? parseDateTime(found.paidTime) : undefined,
-  };
   let current = order;
   if (order.status === 'creating') {
     const now = context.now();
-    if (await orders.markCreated(order.orderNum, facts, now)) {
+    if (await orders.markCreated(order.orderNum, confirmation.facts, now)) {
       context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'pending', source: 'reconcile', at: now });
     }
     current = (await orders.get(order.orderNum)) ?? order;
   }
-  const { changed, order: after } = await applyGatewayState(context, current, { status: found.status, facts }, 'reconcile');
+  const { changed, order: after } = await applyConfirmation(context, current, confirmation, 'reconcile');
   if (changed && after.status === 'paid') counts.paid += 1;
   if (changed && after.status === 'expired') counts.expired += 1;
   if (changed && after.status === 'failed') counts.failed += 1;

@@ -1,9 +1,10 @@
 /**
- * How an order reaches its end, whoever reports it (a notification, a status poll's query,
- * reconcile): a compare-and-set to the final state, then `onPaid` under a lease until it returns.
+ * How an order reaches its end once the gateway confirmed it (`confirm.ts`: only the gateway's own
+ * answer to our query moves an order): a compare-and-set to the final state, then `onPaid` under a
+ * lease until it returns.
  *
- * - Paid wins over expired/failed: if the gateway signs that money arrived, the order is paid even
- *   if an earlier message (or our own expiry) said otherwise. Nothing leaves `paid`.
+ * - Paid wins over expired/failed: if the gateway confirms that money arrived, the order is paid
+ *   even if an earlier answer said otherwise. Nothing leaves `paid`.
  * - `onPaid` runs at most once at a time (lease), is retried until it returns (the gateway resends
  *   unacknowledged notifications; `reconcile()` picks up the rest), and never runs again after it
  *   returned: `fulfilled_at` is written before the notification is acknowledged.
@@ -12,6 +13,7 @@
  */
 import type { Context } from '../context.ts';
 import type { OrderTransitionEvent } from '../events.ts';
+import { toPublicOrder } from '../public-order.ts';
 import type { GatewayFacts, Order } from '../store/orders.ts';
 import type { OrderStatus } from '../store/schema.ts';
 
@@ -89,12 +91,13 @@ export async function fulfil(context: Context, orderNum: string, source: 'notifi
   const started = performance.now();
   const stopHeartbeat = leaseHeartbeat(context, orderNum, attempt);
   try {
-    await context.options.onPaid(order, { attempt, source });
+    await context.options.onPaid(toPublicOrder(order), { attempt, source });
   } catch (error) {
     await stopHeartbeat();
     const durationMs = performance.now() - started;
     const name = error instanceof Error ? `${error.name}: ${error.message}` : 'onPaid threw a non-Error value';
-    await context.store.orders.failFulfilment(orderNum, context.now(), name);
+    // Only this run's lease is released: a run that lost it must not free a newer run's.
+    await context.store.orders.failFulfilment(orderNum, attempt, context.now(), name);
     context.events.emit('fulfilment.failed', { orderNum, attempt, durationMs, error });
     return 'failed';
   }
@@ -102,16 +105,4 @@ export async function fulfil(context: Context, orderNum: string, source: 'notifi
   await context.store.orders.completeFulfilment(orderNum, context.now());
   context.events.emit('fulfilment.succeeded', { orderNum, attempt, durationMs: performance.now() - started });
   return 'fulfilled';
-}
-
-/** The gateway's word on an order (query answer), applied the same way as a notification. */
-export async function applyGatewayState(
-  context: Context,
-  order: Order,
-  state: { status: 'PENDING' | 'PAID' | 'EXPIRED' | 'FAILED'; facts: GatewayFacts },
-  source: 'query' | 'reconcile',
-): Promise<{ changed: boolean; order: Order }> {
-  if (state.status === 'PENDING') return { changed: false, order };
-  const to: FinalStatus = state.status === 'PAID' ? 'paid' : state.status === 'EXPIRED' ? 'expired' : 'failed';
-  return settle(context, order.orderNum, to, state.facts, source);
 }

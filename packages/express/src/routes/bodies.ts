@@ -8,7 +8,6 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.ts';
 import { PayButtonError, invalidRequest } from '../errors.ts';
-import { allowedOrigins } from '../http/guards.ts';
 import { parseStrict } from '../validation.ts';
 
 const idempotencyKeyField = z
@@ -64,11 +63,12 @@ export function parseBody<T>(schema: z.ZodType, input: unknown): T {
 
 /**
  * The page to send a full-page flow back to: `returnTo` if given, else the Referer; either must
- * be an http(s) page of an allowed origin, and of the request's own Origin when it has one. An
+ * be an http(s) page of a configured origin (`publicUrl`, `allowedOrigins`: never one derived from
+ * the request's `Host`), and of the request's own Origin when it has one. An
  * explicit `returnTo` that fails is an error; a Referer that fails is ignored.
  */
 export function resolveReturnTo(context: Context, req: Request, returnTo: string | undefined): string | null {
-  const origins = allowedOrigins(context, req);
+  const origins = context.options.browserOrigins;
   const requestOrigin = req.get('origin');
   const accept = (candidate: string): string | undefined => {
     let url: URL;

@@ -1,20 +1,26 @@
 /**
- * `POST /notify`: the gateway's notifications. The body is read by the router itself; `platSign`
- * is verified over every received field with every configured platform key before any field is
- * used; the fields must then match the stored order (orderNum known, platOrderNum, payMoney and,
- * when sent, merchantCode). Only then does the order move, by compare-and-set.
+ * `POST /notify`: the gateway's notifications, taken as a hint, never as the truth.
  *
- * `SUCCESS` (HTTP 200) is answered only once the new state and `onPaid` are durable. Everything
- * else is a non-200 with a one-line reason, so the gateway keeps the notification and resends it:
- * an unknown order, a forged or tampered notification, an `onPaid` that threw.
+ * The body is read by the router itself; `platSign` is verified over every received field with
+ * every configured platform key, and the fields must match the stored order (orderNum known,
+ * platOrderNum, payMoney and, when sent, merchantCode). That only filters noise: a valid `platSign`
+ * does not prove the gateway sent this message (see `orders/confirm.ts`). Before the order moves
+ * and before `onPaid`, the router asks the gateway itself and applies its answer.
+ *
+ * `SUCCESS` (HTTP 200) is answered only when the gateway confirmed the outcome this notification
+ * reported and the new state and `onPaid` are durable. Everything else is a non-200 with a one-line
+ * reason, so a genuine notification is resent: an unknown order, a forged or tampered
+ * notification, an outcome the gateway does not confirm (yet), a gateway that cannot be reached,
+ * an `onPaid` that threw.
  */
-import { notificationOutcome, notificationSchema, parseWith, type NotifiedStatus } from '@paybutton/protocol';
+import { notificationOutcome, notificationSchema, parseWith } from '@paybutton/protocol';
 import { verify } from '@paybutton/protocol/node';
 import type { RequestHandler, Response } from 'express';
 import type { Context } from '../context.ts';
 import type { NotificationRejectReason } from '../events.ts';
 import { NotifyBodyError, readNotifyFields, type ReceivedFields } from '../http/body.ts';
-import { fulfil, settle, type FinalStatus } from '../orders/settle.ts';
+import { confirmAndApply, finalStatusOf } from '../orders/confirm.ts';
+import { fulfil } from '../orders/settle.ts';
 
 function reject(context: Context, res: Response, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): void {
   context.events.emit('notification.rejected', { reason, message, httpStatus, ...(orderNum ? { orderNum } : {}) });
@@ -24,9 +30,6 @@ function reject(context: Context, res: Response, httpStatus: number, reason: Not
 function retryLater(res: Response, httpStatus: number, message: string): void {
   res.status(httpStatus).type('text/plain').send(`RETRY: ${message}`);
 }
-
-/** The protocol's notification outcomes as this router's order states. */
-const OUTCOME_STATUS: Record<NotifiedStatus, FinalStatus> = { PAID: 'paid', FAILED: 'failed', EXPIRED: 'expired' };
 
 export function notifyHandler(context: Context): RequestHandler {
   return async (req, res) => {
@@ -73,18 +76,38 @@ export function notifyHandler(context: Context): RequestHandler {
     }
     // code and status read together: a contradictory pair ("SUCCESS" with code "01") proves nothing.
     const outcome = notificationOutcome(notification);
-    const reported = outcome === undefined ? undefined : OUTCOME_STATUS[outcome];
+    const reported = outcome === undefined ? undefined : finalStatusOf(outcome);
     if (!reported) {
       reject(context, res, 400, 'invalid_fields', `code ${notification.code} with status ${notification.status} reports no outcome`, order.orderNum);
       return;
     }
-    const { changed, order: after } = await settle(
-      context,
-      order.orderNum,
-      reported,
-      { platOrderNum: notification.platOrderNum, method: notification.method, vaNumber: notification.vaNumber, payFee: notification.payFee },
-      'notification',
-    );
+    let after = order;
+    let changed = false;
+    // An order already in the reported state got there on the gateway's word: nothing to ask.
+    if (order.status !== reported) {
+      const confirmed = await confirmAndApply(context, order, 'notification');
+      ({ order: after, changed } = confirmed);
+      const { confirmation } = confirmed;
+      if (confirmation.kind === 'undetermined' && confirmation.reason === 'unreachable') {
+        context.events.emit('notification.rejected', { reason: 'confirmation_unavailable', orderNum: order.orderNum, httpStatus: 503, message: `the gateway could not confirm it: ${confirmation.message}` });
+        if (confirmation.retryAfterMs !== undefined) res.set('Retry-After', String(Math.ceil(confirmation.retryAfterMs / 1000)));
+        retryLater(res, 503, 'the gateway could not be asked to confirm this notification; send it again later');
+        return;
+      }
+      if (confirmation.kind !== 'confirmed') {
+        const message = confirmation.kind === 'not_found' ? 'the gateway has no such order' : 'the gateway\'s answer does not match the stored order';
+        reject(context, res, 409, 'not_confirmed', `${message}; the order is unchanged`, order.orderNum);
+        return;
+      }
+      if (confirmation.facts.platOrderNum !== notification.platOrderNum) {
+        reject(context, res, 409, 'order_mismatch', 'platOrderNum differs from the one the gateway holds for this order', order.orderNum);
+        return;
+      }
+      if (finalStatusOf(confirmation.status) !== reported) {
+        reject(context, res, 409, 'not_confirmed', `the gateway reports the order ${confirmation.status}, not ${outcome}; the order follows the gateway`, order.orderNum);
+        return;
+      }
+    }
     // A paid order is acknowledged only once onPaid has returned, whatever this notification said.
     if (after.status === 'paid' && !after.fulfilledAt) {
       const result = await fulfil(context, after.orderNum, 'notification');

@@ -3,13 +3,17 @@
  *
  * The server cannot know whether it is a popup, so it serves a tiny page whose external script
  * (`GET /return.js`; the page allows no inline script) decides:
- * - a popup (`window.opener`): post `{ type: 'paybutton:return', orderNum }` to the opener with the
- *   merchant page's own origin as targetOrigin (never `*`), then close;
- * - a full page: go to `GET /return/continue`, which 303-redirects to the page that started the
- *   payment (only when the return link's secret `rt` checks out; the site's root otherwise) with
+ * - a popup opened by the shop's own page (same origin): post `{ type: 'paybutton:return', orderNum }`
+ *   to it with that origin as targetOrigin (never `*`), and close once its element acknowledges;
+ * - anything else (a full page, a window another site opened, no acknowledgement): go to
+ *   `GET /return/continue`, which 303-redirects to the page that started the payment (the shop's
+ *   root when none was recorded) with
  *   `?paybutton_order=<orderNum>`. The status token is never put in a URL (it would stay in the
  *   address bar and the history): the element kept it in sessionStorage when it sent the
- *   customer away. It trusts none of this: it asks `GET /orders/:orderNum?token=`.
+ *   customer away. It trusts none of this: it asks `GET /orders/:orderNum` with the token in a header.
+ *
+ * Both routes need the return link's secret `rt`: an unknown order and someone else's order get
+ * the same 404 page, so they cannot be used to learn which order numbers exist.
  *
  * Every value written into the HTML goes through `escapeHtml`; the only script is `/return.js`.
  */
@@ -45,16 +49,29 @@ function startPage(context: Context, order: Order): URL {
 
 const siteRoot = (context: Context): string => `${context.options.publicUrl.origin}/`;
 
-function returnSecretValid(order: Order, rt: unknown): boolean {
-  return typeof rt === 'string' && rt.length > 0 && rt.length <= 64 && tokensEqual(rt, returnToken(order.statusToken));
+function returnSecretValid(statusToken: string, rt: unknown): boolean {
+  const given = typeof rt === 'string' && rt.length > 0 && rt.length <= 64 ? rt : '';
+  return tokensEqual(given, returnToken(statusToken)) && given !== '';
 }
 
+/**
+ * The order this return link belongs to, or `undefined`: an unknown order and a known one without
+ * its own secret `rt` are answered the same, so the return routes tell nothing about which order
+ * numbers exist. Both sides do the same work (a lookup and a constant-time comparison).
+ */
 async function findOrder(context: Context, req: Request): Promise<Order | undefined> {
   const orderNum = orderNumField.safeParse(req.query.order);
   if (!orderNum.success) return undefined;
   await context.ready();
-  return context.store.orders.get(orderNum.data);
+  const order = await context.store.orders.get(orderNum.data);
+  const secretValid = returnSecretValid(order?.statusToken ?? DUMMY_STATUS_TOKEN, req.query.rt);
+  return order && secretValid ? order : undefined;
 }
+
+/** Compared against when the order does not exist. */
+const DUMMY_STATUS_TOKEN = 'x'.repeat(43);
+
+const NOT_FOUND_PAGE = page('Payment not found', '<h1>Payment not found</h1>\n<p>This return link does not belong to a payment of this shop.</p>');
 
 function page(title: string, body: string, data: Record<string, string> = {}, scriptSrc?: string): string {
   const attributes = Object.entries(data)
@@ -83,12 +100,11 @@ export function returnPageHandler(context: Context): RequestHandler {
     securityHeaders(res);
     const order = await findOrder(context, req);
     if (!order) {
-      res.status(404).type('html').send(page('Payment not found', '<h1>Payment not found</h1>\n<p>This return link does not belong to a payment of this shop.</p>'));
+      res.status(404).type('html').send(NOT_FOUND_PAGE);
       return;
     }
     const base = mountUrl(context);
-    const rt = typeof req.query.rt === 'string' ? req.query.rt : '';
-    const continueUrl = `${base}/return/continue?order=${encodeURIComponent(order.orderNum)}${rt ? `&rt=${encodeURIComponent(rt)}` : ''}`;
+    const continueUrl = `${base}/return/continue?order=${encodeURIComponent(order.orderNum)}&rt=${encodeURIComponent(String(req.query.rt))}`;
     const body = `<h1>Payment finished</h1>
 <p>You can close this window and return to the shop.</p>
 <p><a id="paybutton-continue" href="${escapeHtml(continueUrl)}">Back to the shop</a></p>`;
@@ -103,20 +119,27 @@ export function returnContinueHandler(context: Context): RequestHandler {
     securityHeaders(res);
     const order = await findOrder(context, req);
     if (!order) {
-      res.status(404).type('html').send(page('Payment not found', '<h1>Payment not found</h1>'));
+      res.status(404).type('html').send(NOT_FOUND_PAGE);
       return;
     }
-    // Where the customer came from is only told to whoever holds the order's own return link.
-    const target = returnSecretValid(order, req.query.rt) ? startPage(context, order) : new URL(siteRoot(context));
+    // Only whoever holds the order's own return link gets here: back to the page that started it.
+    const target = startPage(context, order);
     target.searchParams.set('paybutton_order', order.orderNum);
     target.hash = '';
     res.redirect(303, target.href);
   };
 }
 
+/** How long the return page waits for the shop page's acknowledgement before continuing as a full page. */
+export const RETURN_ACK_TIMEOUT_MS = 3000;
+
 /**
- * The return page's script: a popup tells its opener and closes; a full page continues to the
- * shop. Served as a file so the page's CSP can forbid inline script.
+ * The return page's script. It closes its window only when the opener is the shop's own page
+ * (same origin: reading `opener.location.origin` throws for any other) and that page's element
+ * acknowledged the message (by echoing it back, from the opener). Otherwise,
+ * a window opened by another site, an opener that did not answer in time, it continues as the
+ * full-page flow, so the customer always sees the outcome and no other site learns when the
+ * payment finished. Served as a file so the page's CSP can forbid inline script.
  */
 export const RETURN_SCRIPT = `(function () {
   'use strict';
@@ -125,18 +148,33 @@ export const RETURN_SCRIPT = `(function () {
   var orderNum = root.getAttribute('data-order');
   var origin = root.getAttribute('data-origin');
   var next = root.getAttribute('data-continue');
-  var opener = null;
-  try { opener = window.opener; } catch (error) { opener = null; }
-  if (opener && !opener.closed && orderNum && origin) {
-    try {
-      opener.postMessage({ type: 'paybutton:return', orderNum: orderNum }, origin);
-      window.close();
-      return;
-    } catch (error) {
-      // The opener is gone or unreachable: continue as a full page.
-    }
+  var done = false;
+  function proceed() {
+    if (done) return;
+    done = true;
+    if (next) window.location.replace(next);
   }
-  if (next) window.location.replace(next);
+  var opener = null;
+  try {
+    opener = window.opener && !window.opener.closed && window.opener.location.origin === origin ? window.opener : null;
+  } catch (error) {
+    opener = null; // Another origin's window: never told anything.
+  }
+  if (!opener || !orderNum) return proceed();
+  window.addEventListener('message', function (event) {
+    if (done || event.source !== opener || event.origin !== origin) return;
+    var data = event.data;
+    if (data && data.type === 'paybutton:return' && data.orderNum === orderNum) {
+      done = true;
+      window.close();
+    }
+  });
+  try {
+    opener.postMessage({ type: 'paybutton:return', orderNum: orderNum }, origin);
+  } catch (error) {
+    return proceed();
+  }
+  setTimeout(proceed, ${RETURN_ACK_TIMEOUT_MS});
 })();
 `;
 

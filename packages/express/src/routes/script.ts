@@ -2,8 +2,8 @@
  * `GET /pay-button.js` (and `GET /pay-va.js`, the `<pay-va>` bundle that imports it): the
  * element's script-tag bundles, served from the element package's build (or next to the
  * `payButtonScript` path). Cached for a week with an ETag; for a year (`immutable`) when the URL
- * carries the file's content hash as `?v=<ETag value>`. When a bundle has not been built, a 503
- * says how to build it.
+ * carries the file's content hash as `?v=<ETag value>`. When a bundle is missing, a 503 says what
+ * to install (the plug-in depends on `@paybutton/pay-button`, whose package ships the bundles).
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -65,7 +65,7 @@ export function scriptHandler(source: ScriptSource, name = 'pay-button.js'): Req
         .status(503)
         .set('Cache-Control', 'no-store')
         .type('text/plain')
-        .send(`${name} has not been built yet: run \`npm run build -w @paybutton/pay-button\`, then reload.`);
+        .send(`${name} was not found: install the element package (\`npm install @paybutton/pay-button\`), or point the \`payButtonScript\` option at the file, then reload.`);
       return;
     }
     const etag = `"${loaded.hash}"`;

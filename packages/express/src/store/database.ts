@@ -2,16 +2,15 @@
  * Opening the order store: an SQLite file by default (better-sqlite3, WAL), PostgreSQL from a URL,
  * from the merchant's own `pg.Pool`, or from an existing Kysely instance. With PostgreSQL the
  * tables can live in their own schema (`schema`), applied through Kysely's `withSchema`, so a
- * shared pool or database is never reconfigured.
+ * shared pool or database is never reconfigured. The drivers (`better-sqlite3`, `pg`) are optional
+ * peer dependencies, loaded only for the engine chosen: a missing one is a `DriverMissingError`
+ * naming the package to install. A merchant's pool is typed by Kysely's `PostgresPool` (a `pg.Pool`
+ * fits), so the public types never need the drivers' type packages.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { resolve } from 'node:path';
+import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withStatementCache } from '@paybutton/store-kit';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool } from 'kysely';
 import type { PayButtonDatabase } from './schema.ts';
-import { startCheckpointer } from './checkpointer.ts';
-import { withStatementCache } from './statement-cache.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -19,7 +18,7 @@ export type Engine = 'sqlite' | 'postgres';
 export type DatabaseOption =
   | { readonly kind: 'sqlite'; readonly file: string }
   | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly maxConnections?: number }
-  | { readonly kind: 'postgres'; readonly pool: pg.Pool; readonly schema?: string }
+  | { readonly kind: 'postgres'; readonly pool: PostgresPool; readonly schema?: string }
   | { readonly kind: 'kysely'; readonly db: Kysely<any>; readonly engine: Engine; readonly schema?: string };
 
 /** The default store: a file under `.paybutton/` in the working directory. */
@@ -39,7 +38,9 @@ export const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<void> } {
   const path = file === ':memory:' ? file : resolve(file);
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // Folder 0700, files 0600: the store holds customers' personal data and status tokens.
+  if (path !== ':memory:') preparePrivateSqliteFile(path);
+  const BetterSqlite3 = loadSqliteDriver();
   const sqlite = new BetterSqlite3(path);
   // WAL: readers beside the writer; busy_timeout: a second process waits instead of failing.
   sqlite.pragma('journal_mode = WAL');
@@ -69,7 +70,7 @@ export function openDatabase(option: DatabaseOption): OpenDatabase {
     engine = 'postgres';
     schema = option.schema;
     if ('url' in option) {
-      const pool = new pg.Pool({ connectionString: option.url, max: option.maxConnections ?? 10 });
+      const pool = new (loadPostgresDriver().Pool)({ connectionString: option.url, max: option.maxConnections ?? 10 });
       // An idle client losing its server must not crash the process; the next query reconnects.
       pool.on('error', () => {});
       root = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });

@@ -3,42 +3,16 @@
  * the row. Kept apart from the queries so the store reads as a list of state changes.
  */
 import type { Selectable } from 'kysely';
-import type { OrderKind, OrderStatus, OrdersTable } from './schema.ts';
+import type { Order as PublicOrder } from '../public-order.ts';
+import type { OrderKind, OrdersTable } from './schema.ts';
 
-/** An order as the merchant's code sees it (`onPaid`, `getOrder`). */
-export interface Order {
-  readonly orderNum: string;
-  readonly kind: OrderKind;
-  readonly status: OrderStatus;
-  /** Whole rupiah as digits, as on the wire (`"150000"`). */
-  readonly payMoney: string;
-  readonly productDetail: string;
-  readonly name: string;
-  readonly email: string;
-  readonly phone: string;
-  /** The canonical method code once known (chosen in the request or on the hosted page). */
-  readonly method: string | null;
-  readonly item: string | null;
-  /** What `quote()` returned as `metadata`, for `onPaid` to fulfil from. */
-  readonly metadata: Readonly<Record<string, unknown>> | null;
-  readonly platOrderNum: string | null;
-  /** The hosted payment page (payment links). */
-  readonly url: string | null;
-  readonly vaNumber: string | null;
-  readonly payFee: string | null;
+/**
+ * The stored order: the merchant's view (`public-order.ts`, what `toPublicOrder()` copies) plus
+ * the router's bookkeeping, some of it secret, which never leaves the package.
+ */
+export interface Order extends PublicOrder {
   readonly expiryPeriod: number;
   readonly returnTo: string | null;
-  readonly createdAt: Date;
-  readonly expiresAt: Date | null;
-  readonly paidAt: Date | null;
-  readonly fulfilledAt: Date | null;
-  readonly fulfilAttempts: number;
-  /** The last `onPaid` failure (`Error: message`), until a run succeeds. */
-  readonly fulfilError: string | null;
-  /** Why creation failed, for an order in `failed` that never reached the gateway's books. */
-  readonly errorCode: string | null;
-  readonly errorMessage: string | null;
-  readonly gatewayCode: string | null;
   readonly idempotencyKey: string | null;
   readonly requestHash: string | null;
   readonly statusToken: string;

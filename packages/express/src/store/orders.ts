@@ -212,12 +212,14 @@ export class OrderStore {
       .execute();
   }
 
-  async failFulfilment(orderNum: string, now: Date, message: string): Promise<void> {
+  /** Run `attempt`'s `onPaid` threw: release its lease, and only its own (a newer run may hold it). */
+  async failFulfilment(orderNum: string, attempt: number, now: Date, message: string): Promise<void> {
     await this.db
       .updateTable('paybutton_orders')
       .set({ fulfil_lease_until: null, fulfil_error: truncate(message, 1024), updated_at: iso(now) })
       .where('order_num', '=', orderNum)
       .where('fulfilled_at', 'is', null)
+      .where('fulfil_attempts', '=', attempt)
       .execute();
   }
 

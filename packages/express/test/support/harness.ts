@@ -12,7 +12,9 @@ import { createGateway, type Gateway } from '@paybutton/gateway';
 import express from 'express';
 import { NotForSaleError, payButton, type Order, type PayButtonOptions, type PayButtonRouter } from '../../src/index.ts';
 import type { PayButtonEventMap, PayButtonEventName } from '../../src/events.ts';
+import { withTuning, type Tuning } from '../../src/internal/tuning.ts';
 import type { DatabaseOption } from '../../src/store/database.ts';
+import { createStore, type Order as StoredOrder, type Store } from '../../src/store/index.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from './keys.ts';
 import { startProxy, type FaultProxy } from './proxy.ts';
 import { startRewriteProxy, type RewriteProxy } from './rewrite-proxy.ts';
@@ -21,6 +23,8 @@ export type Parsers = 'none' | 'json' | 'urlencoded' | 'urlencoded-extended' | '
 
 export interface HarnessOptions {
   readonly options?: Partial<PayButtonOptions>;
+  /** Timings the package keeps as constants; shortened here so retries and leases do not take seconds. */
+  readonly tuning?: Partial<Tuning>;
   /** Global body parsers the merchant's app installs before the router. */
   readonly parsers?: Parsers;
   /** Put a fault proxy between the router and the gateway. */
@@ -67,6 +71,8 @@ export interface Harness {
   payAtGateway(orderNum: string, method?: string): Promise<void>;
   platOrderNumOf(orderNum: string): Promise<string>;
   eventsNamed<K extends PayButtonEventName>(name: K): Array<PayButtonEventMap[K][0]>;
+  /** The row as the store holds it, bookkeeping included (what `getOrder()` does not show). */
+  stored(orderNum: string): Promise<StoredOrder | undefined>;
   close(): Promise<void>;
 }
 
@@ -124,7 +130,8 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
   const fulfilled: Order[] = [];
   const onPaidCalls: Array<{ orderNum: string; attempt: number }> = [];
   let failuresLeft = setup.onPaidFailures ?? 0;
-  const router = payButton({
+  const database = setup.database ?? { kind: 'sqlite', file: join(dir, 'orders.sqlite') };
+  const router = payButton(withTuning({
     gatewayUrl: proxy?.url ?? rewriter?.url ?? gatewayUrl,
     merchantCode: MERCHANT_CODE,
     privateKey: merchantKeys().privateKey,
@@ -132,7 +139,8 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
     publicUrl: merchantUrl,
     // The payment page is on the gateway's own origin, not the proxy's.
     paymentPageOrigins: [new URL(gatewayUrl).origin],
-    database: setup.database ?? { kind: 'sqlite', file: join(dir, 'orders.sqlite') },
+    mountPath: mount,
+    database,
     quote: (_req, body) => {
       const entry = CATALOGUE[body.item ?? ''];
       if (!entry) throw new NotForSaleError(`${body.item ?? 'Nothing'} is not for sale.`);
@@ -146,11 +154,10 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
       }
       fulfilled.push(order);
     },
-    retryBaseDelayMs: 20,
-    retryMaxDelayMs: 100,
     rateLimit: false,
     ...setup.options,
-  });
+  }, { retryBaseDelayMs: 20, retryMaxDelayMs: 100, ...setup.tuning }));
+  let inspector: Store | undefined;
   const events: RecordedEvent[] = [];
   for (const name of ['order.transition', 'gateway.call', 'notification.accepted', 'notification.rejected', 'fulfilment.succeeded', 'fulfilment.failed', 'warning'] as const) {
     router.events.on(name, ((payload: RecordedEvent['payload']) => {
@@ -207,7 +214,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
       return harness.post('/links', { item: 'kopi', idempotencyKey: newKey(), ...body }, headers);
     },
     status(orderNum, token) {
-      return harness.get(`/orders/${encodeURIComponent(orderNum)}?token=${encodeURIComponent(token)}`);
+      return harness.get(`/orders/${encodeURIComponent(orderNum)}`, { 'PayButton-Status-Token': token });
     },
     async platOrderNumOf(orderNum) {
       const order = await gateway.findOrderByOrderNum(MERCHANT_CODE, orderNum);
@@ -227,8 +234,13 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
     eventsNamed(name) {
       return events.filter((event) => event.name === name).map((event) => event.payload) as never;
     },
+    async stored(orderNum) {
+      inspector ??= createStore(database);
+      return inspector.orders.get(orderNum);
+    },
     async close() {
       await router.close();
+      await inspector?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -10,17 +10,23 @@
  * 5. every field passes the request schema, else FAIL naming each field and its rule (U+0000 is
  *    refused in any field first, and in merchantCode already at step 2).
  *
- * So a caller without the merchant's key learns nothing about the field rules.
+ * So a caller without the merchant's key learns nothing about the field rules. Steps 1 to 4 answer
+ * with fixed refusals (`refusals.ts`) that repeat nothing of the request; only an authenticated
+ * merchant gets messages built from its request (step 5).
  */
 import { merchantCodeField, parseWith, signField, verify, type SignableFields } from '@paybutton/protocol/node';
 import type { z } from 'zod';
 import type { Merchant } from '../domain/types.ts';
 import type { Executor } from '../store/executor.ts';
 import { findMerchant } from '../store/merchants.ts';
+import { refusalForRule, type RefusalName } from './refusals.ts';
 
 export type Authenticated<T> =
   | { readonly ok: true; readonly merchant: Merchant; readonly value: T }
-  | { readonly ok: false; readonly code: 'FAIL' | 'NOTEXIST'; readonly message: string };
+  /** Refused before the caller was authenticated: a fixed answer. */
+  | { readonly ok: false; readonly refusal: RefusalName }
+  /** The merchant is authenticated; its fields break a rule. */
+  | { readonly ok: false; readonly refusal?: undefined; readonly code: 'FAIL'; readonly message: string };
 
 /**
  * U+0000 is refused in every field, on every engine: PostgreSQL text cannot store it, and no
@@ -43,17 +49,15 @@ export async function authenticate<S extends z.ZodType>(
   body: unknown,
   schema: S,
 ): Promise<Authenticated<z.output<S>>> {
-  if (!isPlainObject(body)) return { ok: false, code: 'FAIL', message: 'body: must be a JSON object' };
+  if (!isPlainObject(body)) return { ok: false, refusal: 'bodyNotObject' };
   const code = parseWith(merchantCodeField, body.merchantCode);
-  if (!code.ok) return { ok: false, code: 'FAIL', message: `merchantCode: ${code.issues[0]?.message ?? 'is invalid'}` };
-  if (code.value.includes(NUL)) return { ok: false, code: 'FAIL', message: `merchantCode: ${NUL_RULE}` };
+  if (!code.ok) return { ok: false, refusal: refusalForRule('merchantCode', code.issues[0]?.message, 'merchantCodeLength') };
+  if (code.value.includes(NUL)) return { ok: false, refusal: 'merchantCodeNul' };
   const merchant = await findMerchant(db, code.value);
-  if (!merchant) return { ok: false, code: 'NOTEXIST', message: 'merchantCode: no merchant is registered with this code' };
+  if (!merchant) return { ok: false, refusal: 'merchantUnknown' };
   const signature = parseWith(signField, body.sign);
-  if (!signature.ok) return { ok: false, code: 'FAIL', message: `sign: ${signature.issues[0]?.message ?? 'is invalid'}` };
-  if (!verify(body as SignableFields, signature.value, merchant.publicKey)) {
-    return { ok: false, code: 'FAIL', message: "sign: does not verify with the merchant's public key over the fields sent" };
-  }
+  if (!signature.ok) return { ok: false, refusal: refusalForRule('sign', signature.issues[0]?.message, 'signMalformed') };
+  if (!verify(body as SignableFields, signature.value, merchant.publicKey)) return { ok: false, refusal: 'signMismatch' };
   const withNul = Object.entries(body).filter(([, value]) => typeof value === 'string' && value.includes(NUL));
   if (withNul.length) return { ok: false, code: 'FAIL', message: withNul.map(([field]) => `${field}: ${NUL_RULE}`).join('; ') };
   const parsed = parseWith(schema, body);

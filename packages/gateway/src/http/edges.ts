@@ -1,17 +1,17 @@
 /**
- * The HTTP edges: content type, body size and JSON syntax checked before any route runs, unknown
- * routes, and the last-resort error handler. Every refusal is a signed `{platRespCode,
- * platRespMessage}` body with a meaningful HTTP status; nothing ever shows a stack trace.
+ * The HTTP edges: content type, content encoding, body size and JSON syntax checked before any
+ * route runs, unknown routes, and the last-resort error handler. Every refusal here is one of the
+ * fixed, signed-once answers of `refusals.ts` with a meaningful HTTP status: nothing of the request
+ * is repeated (or signed), and nothing ever shows a stack trace.
  */
+import { bodyEncoding, repeatedJsonKey } from '@paybutton/protocol';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PlatformSigner } from '../notify/notification.ts';
-import { repeatedJsonKey } from '@paybutton/protocol';
 import { RepeatedJsonKeyError } from './json-keys.ts';
-import { sendSigned } from './respond.ts';
+import { BODY_LIMIT_BYTES, sendRefusal, type RefusalName } from './refusals.ts';
 
-/** The body limit of every JSON endpoint. */
-export const BODY_LIMIT_BYTES = 64 * 1024;
+export { BODY_LIMIT_BYTES };
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -33,12 +33,37 @@ export function requireJson(sign: PlatformSigner, options: { bodyRequired: boole
     if (!BODY_METHODS.has(req.method)) return next();
     if (!options.bodyRequired && !carriesBody(req.headers)) return next();
     if (mediaType(req.headers['content-type']) === 'application/json') return next();
-    sendSigned(res, sign, 'FAIL', 'Content-Type: must be application/json', {}, 415);
+    sendRefusal(res, sign, 'contentTypeNotJson');
   };
 }
 
-/** JSON bodies up to 64 KB, no key repeated; syntax, size and repeat errors reach `errorHandler`. */
-export function jsonBody(): RequestHandler {
+/**
+ * `Content-Encoding` read liberally (the protocol's `bodyEncoding`): a UTF-8 name, which the
+ * family's Java client sends, is dropped so the body reads as identity; gzip and deflate go on to
+ * `jsonBody`, which inflates them within its limit; anything else is 415.
+ */
+function contentEncoding(sign: PlatformSigner): RequestHandler {
+  return (req, res, next) => {
+    if (!carriesBody(req.headers)) return next();
+    const encoding = bodyEncoding(req.headers['content-encoding']);
+    if (encoding === undefined) {
+      req.resume();
+      return sendRefusal(res, sign, 'contentEncoding');
+    }
+    if (encoding === 'identity') delete req.headers['content-encoding'];
+    next();
+  };
+}
+
+/**
+ * JSON bodies up to 64 KB (after inflating), no key repeated; syntax, size and repeat errors reach
+ * `errorHandler`.
+ */
+export function jsonBody(sign: PlatformSigner): RequestHandler[] {
+  return [contentEncoding(sign), jsonParser()];
+}
+
+function jsonParser(): RequestHandler {
   return express.json({
     limit: BODY_LIMIT_BYTES,
     strict: true,
@@ -54,21 +79,22 @@ export function jsonBody(): RequestHandler {
 export function requireBody(sign: PlatformSigner): RequestHandler {
   return (req, res, next) => {
     if (carriesBody(req.headers)) return next();
-    sendSigned(res, sign, 'FAIL', 'body: must be a JSON object', {}, 400);
+    sendRefusal(res, sign, 'bodyRequired');
   };
 }
 
-/** 405 for a known path asked with the wrong method. */
+/** 405 for a known path asked with the wrong method; the Allow header names the right one. */
 export function methodNotAllowed(sign: PlatformSigner, allowed: string): RequestHandler {
-  return (req, res) => {
+  return (_req, res) => {
     res.set('Allow', allowed);
-    sendSigned(res, sign, 'FAIL', `method: ${req.method} is not allowed here; use ${allowed}`, {}, 405);
+    sendRefusal(res, sign, 'methodNotAllowed');
   };
 }
 
+/** 404 for anything unrouted: a fixed answer, the path is neither repeated nor signed (issue 12). */
 export function notFound(sign: PlatformSigner): RequestHandler {
-  return (req, res) => {
-    sendSigned(res, sign, 'NOTEXIST', `no route ${req.method} ${req.path}`, {}, 404);
+  return (_req, res) => {
+    sendRefusal(res, sign, 'notFound');
   };
 }
 
@@ -77,26 +103,25 @@ interface BodyParserError {
   status?: number;
 }
 
-/** Body-parser failures by type: what the client did wrong, in the response's words. */
-const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
-  'entity.parse.failed': { status: 400, message: 'body: must be a valid JSON object' },
-  'entity.too.large': { status: 413, message: `body: must be at most ${BODY_LIMIT_BYTES / 1024} KB` },
-  'encoding.unsupported': { status: 415, message: 'Content-Encoding: is not supported' },
-  'charset.unsupported': { status: 415, message: 'Content-Type: charset must be utf-8' },
-  'request.aborted': { status: 400, message: 'body: the request was aborted' },
-  'request.size.invalid': { status: 400, message: 'body: does not match Content-Length' },
-  'stream.encoding.set': { status: 500, message: 'internal error' },
+/** Body-parser failures by type: what the client did wrong, as a fixed refusal. */
+const CLIENT_ERRORS: Record<string, RefusalName> = {
+  'entity.parse.failed': 'bodyNotJson',
+  'entity.too.large': 'bodyTooLarge',
+  'encoding.unsupported': 'contentEncoding',
+  'charset.unsupported': 'charsetNotUtf8',
+  'request.aborted': 'bodyAborted',
+  'request.size.invalid': 'bodyLengthMismatch',
 };
 
 /**
- * What a client error without a known body-parser `type` was about, named like every refusal:
- * the router could not percent-decode a path parameter, or the body could not be read (a
+ * What a client error without a known body-parser `type` was about: a repeated JSON key, a path
+ * parameter the router could not percent-decode, or a body that could not be read (a
  * Content-Encoding whose data does not decode, a stream cut short).
  */
-function clientErrorMessage(error: unknown): string {
-  if (error instanceof RepeatedJsonKeyError) return `${error.key.slice(0, 64)}: must appear only once in the JSON body`;
-  if (error instanceof URIError) return 'path: is not validly percent-encoded';
-  return 'body: could not be read (does it match its Content-Encoding and Content-Length?)';
+function clientRefusal(error: unknown): RefusalName {
+  if (error instanceof RepeatedJsonKeyError) return 'bodyRepeatedKey';
+  if (error instanceof URIError) return 'pathEncoding';
+  return 'bodyUnreadable';
 }
 
 export function errorHandler(sign: PlatformSigner, logger: Logger): ErrorRequestHandler {
@@ -108,16 +133,10 @@ export function errorHandler(sign: PlatformSigner, logger: Logger): ErrorRequest
       res.destroy();
       return;
     }
-    if (known && known.status < 500) {
-      sendSigned(res, sign, 'FAIL', known.message, {}, known.status);
-      return;
-    }
+    if (known) return sendRefusal(res, sign, known);
     const status = typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500 ? parserError.status : 500;
-    if (status < 500) {
-      sendSigned(res, sign, 'FAIL', clientErrorMessage(error), {}, status);
-      return;
-    }
+    if (status < 500) return sendRefusal(res, sign, clientRefusal(error));
     logger.error({ err: error, method: req.method, path: req.path }, 'internal error');
-    sendSigned(res, sign, 'ERROR', 'internal error; the request may be retried, query the order first if it created one', {}, 500);
+    sendRefusal(res, sign, 'internal');
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The merchant API: `POST /gateway/pay` (Create VA, spec 2.1/2.2), `POST /gateway/prepaidOrder`
- * (Create Payment Link, spec 2.3) and `POST /gateway/query` (DESIGN §2). Every answer is HTTP 200
+ * (Create Payment Link, spec 2.3) and `POST /gateway/query`. Every answer is HTTP 200
  * with a signed body, except an internal fault (HTTP 500, ERROR).
  */
 import {
@@ -23,6 +23,7 @@ import { findOrderByOrderNum } from '../store/orders.ts';
 import { paymentLinkUrl, type GatewayRuntime } from '../runtime.ts';
 import { authenticate } from './authenticate.ts';
 import { jsonBody, methodNotAllowed, requireBody, requireJson } from './edges.ts';
+import { sendRefusal } from './refusals.ts';
 import { sendSigned } from './respond.ts';
 
 const SUCCESS_MESSAGE = 'success';
@@ -70,7 +71,7 @@ function createHandler(runtime: GatewayRuntime, kind: OrderKind) {
   const schema = kind === 'va' ? createVaRequestSchema : createPaymentLinkRequestSchema;
   return async (req: Request, res: Response) => {
     const auth = await authenticate(runtime.domain.database.db, req.body, schema);
-    if (!auth.ok) return sendSigned(res, runtime.sign, auth.code, auth.message);
+    if (!auth.ok) return auth.refusal ? sendRefusal(res, runtime.sign, auth.refusal) : sendSigned(res, runtime.sign, auth.code, auth.message);
     const faults = await createFaultsFor(runtime, auth.merchant.merchantCode, auth.value.orderNum);
     if (faults?.respond === 'UNKNOWN' && faults.orderCreated === false) {
       if (faults.delayMs) await sleep(faults.delayMs);
@@ -116,7 +117,7 @@ function queryFields(runtime: GatewayRuntime, req: Request, order: Order): Recor
 function queryHandler(runtime: GatewayRuntime) {
   return async (req: Request, res: Response) => {
     const auth = await authenticate(runtime.domain.database.db, req.body, queryRequestSchema);
-    if (!auth.ok) return sendSigned(res, runtime.sign, auth.code, auth.message);
+    if (!auth.ok) return auth.refusal ? sendRefusal(res, runtime.sign, auth.refusal) : sendSigned(res, runtime.sign, auth.code, auth.message);
     const { orderNum, platOrderNum } = auth.value;
     const merchantCode = auth.merchant.merchantCode;
     let order: Order | undefined;
@@ -135,7 +136,7 @@ function queryHandler(runtime: GatewayRuntime) {
 
 export function gatewayRouter(runtime: GatewayRuntime): Router {
   const router = express.Router();
-  const parse = [requireJson(runtime.sign, { bodyRequired: true }), requireBody(runtime.sign), jsonBody()];
+  const parse = [requireJson(runtime.sign, { bodyRequired: true }), requireBody(runtime.sign), ...jsonBody(runtime.sign)];
   router.post('/pay', ...parse, createHandler(runtime, 'va'));
   router.post('/prepaidOrder', ...parse, createHandler(runtime, 'link'));
   router.post('/query', ...parse, queryHandler(runtime));

@@ -2,10 +2,11 @@
  * Repeated keys in a JSON body are refused (`repeatedJsonKey` of the protocol): `JSON.parse` keeps
  * the last of `{"payMoney":"1","payMoney":"2"}`; a proxy, a WAF or a log parser in front of us may
  * keep the first and see another request. The merchant's signature covers what we parse, so the
- * ambiguity is refused instead, naming the key.
+ * ambiguity is refused instead (with a fixed message: the caller is not authenticated yet, so
+ * nothing it sent is repeated).
  */
 
-/** What `jsonBody()`'s verify step throws; `errorHandler` answers it 400 naming the key. */
+/** What `jsonBody()`'s verify step throws; `errorHandler` answers it 400 (`bodyRepeatedKey`). */
 export class RepeatedJsonKeyError extends Error {
   readonly type = 'entity.repeated.key';
   readonly status = 400;

@@ -2,11 +2,22 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 
+/**
+ * Paths longer than this are logged cut, with their length: anyone can send a 16 KB unknown path,
+ * and each would otherwise write 16 KB to the log (issue 12: an unauthenticated request must not
+ * cost more for being longer).
+ */
+export const LOGGED_PATH_CHARS = 256;
+
+function loggedPath(path: string): string {
+  return path.length <= LOGGED_PATH_CHARS ? path : `${path.slice(0, LOGGED_PATH_CHARS)}...(${path.length} characters)`;
+}
+
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // Captured now: routers rewrite req.url while they run.
-    const path = req.originalUrl.split('?')[0];
+    const path = loggedPath(req.originalUrl.split('?')[0]!);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const entry = { method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };

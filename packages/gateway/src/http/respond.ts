@@ -1,6 +1,6 @@
 /**
  * Every JSON answer of the gateway's API is a flat map of strings carrying `platRespCode`,
- * `platRespMessage` and `platSign` over all the other fields (DESIGN §2), whatever the outcome:
+ * `platRespMessage` and `platSign` over all the other fields, whatever the outcome:
  * a merchant can verify a FAIL just like a SUCCESS.
  */
 import { compactFields, type ResultCode } from '@paybutton/protocol';

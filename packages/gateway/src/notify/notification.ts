@@ -1,5 +1,5 @@
 /**
- * The notification a merchant receives when an order reaches a final state (DESIGN §2): form
+ * The notification a merchant receives when an order reaches a final state: form
  * fields `code`, `msg`, `status`, `method`, `name`, `email`, `orderNum`, `platOrderNum`,
  * `payMoney`, `payFee`, `vaNumber`, and `platSign` over all the others.
  *

@@ -47,28 +47,55 @@ export function securityHeaders(_req: Request, res: Response, next: NextFunction
 export interface PostProvenance {
   /** `Sec-Fetch-Site` request header, if the browser sent one. */
   readonly secFetchSite: string | undefined;
-  /** `Origin` request header, if any. */
+  /** `Origin` request header, if any (`null` from a page with `Referrer-Policy: no-referrer`). */
   readonly origin: string | undefined;
   /** `Host` of the request as the app sees it. */
   readonly host: string | undefined;
+  /**
+   * The origins this gateway is served at, from its configuration (`publicUrl` and the address it
+   * listens on). A page on a DNS-rebinding name sends a `Host` and an `Origin` that agree with each
+   * other, and its browser calls it same-origin: only the configuration tells them apart.
+   */
+  readonly ownOrigins: readonly string[];
 }
 
 /**
  * Whether a form POST may be acted on. The page's POSTs carry no credentials (no cookie grants
- * authority), so this is defence in depth against cross-site forms driving an order's state:
+ * authority), so this is defence in depth against other sites driving an order's state:
+ * - the request's `Host` must be one the gateway is configured at (DNS rebinding);
  * - a browser that sends `Sec-Fetch-Site` must say `same-origin`;
- * - otherwise an `Origin` header, when present, must name this host (scheme is not compared so
- *   a TLS-terminating proxy in front of the gateway does not break the check);
+ * - otherwise an `Origin` header, when present, must be one of the gateway's origins;
  * - a request with neither header does not come from a browser form (every current browser sends
  *   `Origin` on POST), so it is not a CSRF vector and is allowed.
+ * Before the gateway knows any origin of its own (mounted in another app, no `publicUrl`), the
+ * `Origin` is compared with the `Host`, and rebinding is not detected: set `publicUrl`.
  */
 export function isSameOriginPost(request: PostProvenance): boolean {
+  const host = request.host?.toLowerCase();
+  const known = request.ownOrigins.length > 0;
+  if (known && host !== undefined && !request.ownOrigins.some((origin) => new URL(origin).host === host)) return false;
   if (request.secFetchSite !== undefined) return request.secFetchSite === 'same-origin';
   if (request.origin === undefined) return true;
-  if (request.origin === 'null' || request.host === undefined) return false;
+  if (known) return request.ownOrigins.includes(request.origin);
+  if (request.origin === 'null' || host === undefined) return false;
   try {
-    return new URL(request.origin).host === request.host.toLowerCase();
+    return new URL(request.origin).host === host;
   } catch {
     return false;
   }
+}
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+/**
+ * The origins a gateway is reached at: `publicUrl`'s, and the address it listens on (a proxy in
+ * front may pass that as `Host`), with the loopback's other names when that is the loopback
+ * (`localhost` and `127.0.0.1` are the same server).
+ */
+export function gatewayOrigins(publicUrl: string | undefined, listenUrl: string | undefined): readonly string[] {
+  const origins = publicUrl ? [new URL(publicUrl).origin] : [];
+  if (!listenUrl) return origins;
+  const url = new URL(listenUrl);
+  if (!LOOPBACK_NAMES.includes(url.hostname)) return [...origins, url.origin];
+  return [...origins, ...LOOPBACK_NAMES.map((name) => `${url.protocol}//${name}${url.port ? `:${url.port}` : ''}`)];
 }

@@ -16,7 +16,7 @@ export { CONTENT_SECURITY_POLICY } from './csp.ts';
 
 export function createPaymentPageRouter(
   deps: PaymentPageDeps,
-  options: { sandbox: boolean; defaultLocale?: Locale } & Partial<Omit<PaymentPageOptions, 'sandbox' | 'defaultLocale'>>,
+  options: { sandbox: boolean; defaultLocale?: Locale; ownOrigins: PaymentPageOptions['ownOrigins'] } & Partial<Omit<PaymentPageOptions, 'sandbox' | 'defaultLocale' | 'ownOrigins'>>,
 ): Router {
   return createPageRoutes(deps, options);
 }

@@ -12,7 +12,7 @@ import { LOCALES } from './i18n.ts';
  * that need no escaping in a URL (the gateway issues them; anything else is not ours).
  */
 export const pagePlatOrderNum = platOrderNumField.regex(/^[A-Za-z0-9._~-]+$/, {
-  error: 'must be a platform order number (letters, digits, ".", "_", "~" or "-")',
+  error: 'must be a platform order number (letters, digits, and . _ ~ -)',
 });
 
 const NOTICES = ['not-found', 'not-pending', 'method-already-chosen', 'method-not-allowed'] as const;

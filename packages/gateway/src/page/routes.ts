@@ -33,6 +33,8 @@ export interface PaymentPageOptions {
   readonly redirectDelaySeconds?: number;
   /** Where unexpected errors go (the customer sees a generic 500 page). Default: `console.error`. */
   readonly onError?: (error: unknown) => void;
+  /** The origins the page is served at (see `isSameOriginPost`); the page's forms must come from one. */
+  readonly ownOrigins: () => readonly string[];
 }
 
 const YEAR_SECONDS = 365 * 24 * 3600;
@@ -128,6 +130,7 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
       secFetchSite: single(req.headers['sec-fetch-site']),
       origin: single(req.headers.origin),
       host: req.headers.host,
+      ownOrigins: options.ownOrigins(),
     });
     if (allowed) return next();
     sendError(req, res, 403, 'forbidden').catch(next);

@@ -25,7 +25,7 @@ export const notificationFaultsSchema = z
 
 export const createFaultsSchema = z
   .object({
-    respond: z.literal('UNKNOWN', { error: 'must be "UNKNOWN"' }).optional(),
+    respond: z.literal('UNKNOWN', { error: 'must be UNKNOWN' }).optional(),
     orderCreated: z.boolean().optional(),
     delayMs: z.number().int().min(0).max(MAX_CREATE_DELAY_MS).optional(),
   })

@@ -2,7 +2,7 @@
  * The sandbox JSON API (mounted only with `sandbox: true`): simulate what a customer or time
  * would do to an order, read and resend notifications, and set fault rules.
  *
- *   POST /sandbox/orders/:platOrderNum/pay      {method?}   pay (choosing the method first if given)
+ *   POST /sandbox/orders/:platOrderNum/pay      {method?}   pay (choosing the method first if given; OVO = EWALLET_OVO)
  *   POST /sandbox/orders/:platOrderNum/expire                expire now, whatever its expiry time
  *   POST /sandbox/orders/:platOrderNum/fail                  fail it
  *   GET  /sandbox/orders/:platOrderNum                       the order
@@ -18,7 +18,7 @@
  * platRespMessage}` with 400 (bad input), 404 (no such order/notification) or 409 (wrong state).
  * A POST, PUT or DELETE a browser sends from another site is refused with 403 (`refuseCrossSite`).
  */
-import { merchantCodeField, methodField, orderNumField, parseWith, platOrderNumField } from '@paybutton/protocol';
+import { merchantCodeField, optionalMethodField, orderNumField, parseWith, platOrderNumField } from '@paybutton/protocol';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { chooseMethod } from '../domain/create-order.ts';
@@ -56,7 +56,8 @@ function ok(res: Response, message: string, data: Record<string, unknown>): void
   res.set('Cache-Control', 'no-store').json({ platRespCode: 'SUCCESS', platRespMessage: message, ...data });
 }
 
-const payBodySchema = z.object({ method: methodField.optional() }, { error: 'must be a JSON object' }).strict();
+/** `method` spelled as `prepaidOrder` takes it: a code, its alias (`OVO`, `BCA`), or null, `""` or absent. */
+const payBodySchema = z.object({ method: optionalMethodField }, { error: 'must be a JSON object' }).strict();
 const advanceBodySchema = z
   .object({
     minutes: z
@@ -84,20 +85,21 @@ const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) 
  * (`Sec-Fetch-Site`, `Origin`), and the page's own same-origin rule judges it; tools (curl, a
  * merchant's server, tests) send neither header and pass.
  */
-function refuseCrossSite(req: Request, res: Response, next: NextFunction): void {
+const refuseCrossSite = (runtime: GatewayRuntime) => (req: Request, res: Response, next: NextFunction): void => {
   if (!CHANGING_METHODS.has(req.method)) return next();
   const sameOrigin = isSameOriginPost({
     secFetchSite: firstOf(req.headers['sec-fetch-site']),
     origin: firstOf(req.headers.origin),
     host: req.headers.host,
+    ownOrigins: runtime.ownOrigins(),
   });
   if (sameOrigin) return next();
   refuse(res, { status: 403, code: 'FAIL', message: 'Origin: the sandbox API refuses requests from another site' });
-}
+};
 
 export function sandboxRouter(runtime: GatewayRuntime, deliveries: Deliveries): Router {
   const router = express.Router();
-  router.use(refuseCrossSite, requireJson(runtime.sign, { bodyRequired: false }), jsonBody());
+  router.use(refuseCrossSite(runtime), requireJson(runtime.sign, { bodyRequired: false }), ...jsonBody(runtime.sign));
   // Path segments go to the store as they are: U+0000, which PostgreSQL text cannot hold, is refused.
   for (const name of ['platOrderNum', 'id', 'merchantCode', 'orderNum']) {
     router.param(name, (_req, res, next, value: unknown) => {

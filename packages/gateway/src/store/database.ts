@@ -1,16 +1,13 @@
 /**
  * Opening the gateway's database: embedded SQLite (better-sqlite3, WAL) by default, PostgreSQL
  * (`pg`) when a URL is given. Both are driven through Kysely with the same queries; the few places
- * where the engines differ (row locking) ask `engine`.
+ * where the engines differ (row locking) ask `engine`. A driver is loaded only when its engine is
+ * chosen (`pg` is an optional peer dependency); a missing one is a `DriverMissingError` naming it.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withStatementCache } from '@paybutton/store-kit';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { GatewayDatabase } from './schema.ts';
-import { startCheckpointer } from './checkpointer.ts';
-import { withStatementCache } from './statement-cache.ts';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly file: string }
@@ -33,15 +30,19 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** PostgreSQL's int8 (epoch milliseconds, amounts) as a JS number: every value we store fits in 2^53. */
 const INT8_OID = 20;
-const pgTypes = {
-  getTypeParser(oid: number, format?: string) {
-    if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
-    return (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
-  },
-};
+function pgTypesOf(driver: typeof pg) {
+  return {
+    getTypeParser(oid: number, format?: string) {
+      if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
+      return (driver.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
+    },
+  };
+}
 
 function openSqlite(file: string): Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  // Folder 0700, files 0600: the store holds customers' personal data.
+  if (file !== ':memory:') preparePrivateSqliteFile(file);
+  const BetterSqlite3 = loadSqliteDriver();
   const sqlite = new BetterSqlite3(file);
   // WAL lets readers run beside the writer and, with synchronous=NORMAL, survives a killed process.
   sqlite.pragma('journal_mode = WAL');
@@ -67,10 +68,11 @@ function openPostgres(url: string, schema: string | undefined, maxConnections = 
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new DatabaseConfigError('database.schema must be a plain identifier (letters, digits, underscore)');
   }
-  const pool = new pg.Pool({
+  const driver = loadPostgresDriver();
+  const pool = new driver.Pool({
     connectionString: url,
     max: maxConnections,
-    types: pgTypes as pg.CustomTypesConfig,
+    types: pgTypesOf(driver) as pg.CustomTypesConfig,
     // Every connection starts in the gateway's schema, so raw SQL and the migrator agree.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });

@@ -236,16 +236,6 @@ export async function recordAttempt(db: Executor, notificationId: string, outcom
   return toNotification(updated);
 }
 
-/** Give a lease back without an attempt (the worker is shutting down before it started). */
-export async function releaseLease(db: Executor, notificationId: string, owner: string): Promise<void> {
-  await db
-    .updateTable('notifications')
-    .set({ lease_owner: null, lease_until: null })
-    .where('id', '=', notificationId)
-    .where('lease_owner', '=', owner)
-    .execute();
-}
-
 /** Queue a notification again, now, with a fresh retry schedule (its attempts stay in the log). */
 export async function resendNotification(db: Executor, notificationId: string, now: number): Promise<NotificationRecord | undefined> {
   const row = await db

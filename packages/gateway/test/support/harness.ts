@@ -3,7 +3,7 @@
  * `stop()` closes it and removes its store.
  */
 import { verify } from '@paybutton/protocol/node';
-import { createGateway, type Gateway, type GatewayOptions } from '../../src/index.ts';
+import { createGateway, type GatewayOptions, type SandboxGateway } from '../../src/index.ts';
 import { merchantClient, type MerchantIdentity } from './client.ts';
 import { freshStore, type EngineName, type FreshStore } from './engines.ts';
 import { merchantKeys, platformKeys } from './keys.ts';
@@ -11,7 +11,11 @@ import { merchantKeys, platformKeys } from './keys.ts';
 export const MERCHANT_CODE = 'M-TEST-001';
 
 export interface Harness {
-  readonly gateway: Gateway;
+  /**
+   * A sandbox gateway, unless a test passes `sandbox: false`: such a test reaches the simulations
+   * through `gatewayInternals(gateway).simulate`, as the object then lacks them.
+   */
+  readonly gateway: SandboxGateway;
   readonly url: string;
   readonly store: FreshStore;
   readonly merchant: MerchantIdentity;
@@ -38,9 +42,10 @@ export async function startHarness(
     ...options,
   });
   const { url } = await gateway.listen();
+  const sandboxGateway = gateway as SandboxGateway;
   const merchant = { merchantCode: MERCHANT_CODE, privateKey: keys.privateKey };
   return {
-    gateway,
+    gateway: sandboxGateway,
     url,
     store,
     merchant,

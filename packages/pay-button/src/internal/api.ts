@@ -1,6 +1,7 @@
 /**
  * The browser half of the plug-in's HTTP contract (`POST {endpoint}/links`, `POST {endpoint}/va`,
- * `GET {endpoint}/orders/:orderNum?token=`). Answers are checked by hand rather than with zod (the
+ * `GET {endpoint}/orders/:orderNum` with the status token in the `PayButton-Status-Token` header,
+ * never in a URL, where proxies and access logs would keep it). Answers are checked by hand rather than with zod (the
  * zod entry would double the script-tag file): anything outside the contract becomes a
  * {@link PayError}, never an exception of another kind and never trusted data.
  */
@@ -95,12 +96,12 @@ export function errorOf(status: number, body: unknown): PayError {
  * One request of the contract: JSON in, JSON checked by `check` out, every failure a PayError.
  * Its callers are `async` too, so that even a bad endpoint is a rejection, never a throw.
  */
-export async function request<T>(url: string, check: (b: Json) => boolean, signal: AbortSignal, body?: Json): Promise<T> {
+export async function request<T>(url: string, check: (b: Json) => boolean, signal: AbortSignal, body?: Json, headers: Record<string, string> = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, {
       method: body ? 'POST' : 'GET',
-      headers: body ? { 'content-type': 'application/json' } : {},
+      headers: body ? { 'content-type': 'application/json' } : headers,
       body: body && JSON.stringify(body),
       // AbortSignal.any is recent (2024); without it a request has no timeout of its own.
       signal: AbortSignal.any?.([signal, AbortSignal.timeout(15e3)]) ?? signal,
@@ -120,7 +121,14 @@ export async function createLink(endpoint: string, body: Json, signal: AbortSign
   return request(`${endpointUrl(endpoint)}/links`, isLink, signal, body);
 }
 
-/** `GET {endpoint}/orders/:orderNum?token=`: the order's status, the only source of truth. */
-export async function getOrder(endpoint: string, orderNum: string, token: string, signal: AbortSignal): Promise<Order> {
-  return request(`${endpointUrl(endpoint)}/orders/${encodeURIComponent(orderNum)}?token=${encodeURIComponent(token)}`, isOrder, signal);
+/**
+ * `GET {endpoint}/orders/:orderNum`: the order's status, the only source of truth (or, with `path`
+ * and its `check`, another token-guarded resource of the order: `<pay-va>`'s `/qr`). The token
+ * travels in the `PayButton-Status-Token` header, and an answer about another order than the one
+ * asked about is outside the contract (`bad_response`).
+ */
+export async function getOrder<T = Order>(endpoint: string, orderNum: string, token: string, signal: AbortSignal, check = isOrder, path = ''): Promise<T> {
+  return request(`${endpointUrl(endpoint)}/orders/${encodeURIComponent(orderNum)}${path}`, (b) => b.orderNum === orderNum && check(b), signal, undefined, {
+    'PayButton-Status-Token': token,
+  });
 }

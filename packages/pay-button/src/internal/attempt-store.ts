@@ -19,6 +19,8 @@ export interface StoredAttempt {
   item?: string | undefined;
   /** Epoch ms, set by `saveAttempt`. */
   savedAt?: number;
+  /** Idempotency key of the request that made the order: a new attempt for the same request reuses it (the same order, never a second one). */
+  key?: string | undefined;
   /** `<pay-va>` keeps its whole VA order so a reload shows the same number. */
   va?: Record<string, unknown>;
 }
@@ -62,3 +64,17 @@ export function claimAttempt(match: (e: StoredAttempt) => unknown): StoredAttemp
 export function dropAttempt(orderNum: string | undefined): void {
   claimAttempt((e) => e.orderNum === orderNum);
 }
+
+/**
+ * What an element hands over when it leaves the page mid-attempt (a framework re-rendered it):
+ * the attempt's idempotency key and its popup. The next element for
+ * the same request (endpoint, item, method, fields) on this page takes it over, so one cart never
+ * makes two orders and the detached element says nothing more.
+ */
+export interface Handover {
+  key: string;
+  popup: Window | null;
+}
+
+/** Handovers by request, in memory: they concern this page only. */
+export const handovers = new Map<string, Handover>();

@@ -23,18 +23,14 @@ export type Via = 'return' | 'closed';
 export type Terminal = 'pay-success' | 'pay-pending' | 'pay-failure' | 'pay-cancel';
 
 /**
- * The final state and event for the order's last known status. A pending order after a return
- * means the customer chose to pay later (a VA number to pay at the ATM): `pending`. A pending order
- * after the customer closed the window or came back without the return page: `cancelled`.
+ * The state and event for the order's last known status. Once the payment page has opened, a
+ * pending order may still be paid (a VA number at the ATM, a QR code, a retail code, the page
+ * opened again), whether the customer came back through the return page, closed the window or went
+ * Back: it is `pending`, never `cancelled`, and the element keeps watching it. Only a window closed
+ * before the payment page opened is a cancellation (see `<pay-button>`).
  */
-export function outcome(status: OrderState, via: Via): [PayButtonState, Terminal] {
-  return status === 'paid'
-    ? ['paid', 'pay-success']
-    : status !== 'pending'
-      ? [status, 'pay-failure']
-      : via === 'return'
-        ? ['pending', 'pay-pending']
-        : ['cancelled', 'pay-cancel'];
+export function outcome(status: OrderState): [PayButtonState, Terminal] {
+  return status === 'paid' ? ['paid', 'pay-success'] : status === 'pending' ? ['pending', 'pay-pending'] : [status, 'pay-failure'];
 }
 
 /** Name of the query parameter the plug-in's return route adds when it redirects back. */

@@ -36,6 +36,7 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
 
   #state: S;
   #message: K | undefined;
+  #note: string | undefined;
   #internals: ElementInternals | undefined;
 
   constructor(initial: S, pollInterval: number) {
@@ -69,11 +70,12 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
     watchLang(this, false);
   }
 
-  /** Moves to `state` (or stays), saying `message` (default: nothing) in the live region. */
-  protected setState(state: S, message?: K): void {
+  /** Moves to `state` (or stays), saying `message` (default: nothing), or else `note` (a text of the merchant's), in the live region. */
+  protected setState(state: S, message?: K, note?: string): void {
     this.#mirror(this.#state, state);
     this.#state = state;
     this.#message = message;
+    this.#note = note;
     this.setAttribute('state', state);
     this.requestUpdate();
   }
@@ -94,7 +96,7 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
 
   /** The live region: role `status` is polite (implicit `aria-live=polite`), so it speaks when the screen reader is idle. */
   protected renderStatus() {
-    return html`<span part="status" role="status">${this.#message && this.text(this.#message)}</span>`;
+    return html`<span part="status" role="status">${this.#note ?? (this.#message && this.text(this.#message))}</span>`;
   }
 
   /**

@@ -13,7 +13,9 @@ test('package.json points customElements, exports and files to the generated man
   assert.equal(pkg.customElements, 'custom-elements.json');
   assert.equal(pkg.exports['./custom-elements.json'], './custom-elements.json');
   // dist/ and the manifest are git-ignored: without `files`, npm would leave them out of the tarball.
-  for (const path of ['src', 'dist', 'custom-elements.json']) assert.ok(pkg.files.includes(path), `files lacks ${path}`);
+  for (const path of ['dist', 'custom-elements.json']) assert.ok(pkg.files.includes(path), `files lacks ${path}`);
+  // The tarball ships compiled JavaScript only.
+  assert.ok(!pkg.files.includes('src'), 'files ships src');
   assert.match(pkg.scripts.build, /cem analyze|npm run analyze/);
   assert.equal(pkg.scripts.prepack, 'npm run build');
 });
@@ -22,6 +24,8 @@ test('the build wrote a manifest that describes both elements', () => {
   const file = new URL(pkg.customElements, root);
   assert.ok(existsSync(file), 'custom-elements.json is missing: run `npm run build -w @paybutton/pay-button`');
   const manifest = JSON.parse(readFileSync(file, 'utf8'));
+  // Every module named is one the package ships (dist/, not the unshipped src/).
+  for (const mod of manifest.modules) assert.ok(existsSync(new URL(mod.path, root)), `${mod.path} is not in the package`);
   const elements = new Map<string, { attributes?: { name: string }[]; events?: { name: string }[] }>();
   for (const mod of manifest.modules) for (const d of mod.declarations ?? []) if (d.customElement) elements.set(d.tagName, d);
   assert.deepEqual([...elements.keys()].sort(), ['pay-button', 'pay-va']);

@@ -3,12 +3,15 @@
  * @web/test-runner's dev server, in memory. The demo and e2e suites run the real plug-in.
  *
  * Contract routes, under /api:
- *   POST /api/links, POST /api/va, GET /api/orders/:orderNum?token=, GET /api/return?orderNum=
+ *   POST /api/links, POST /api/va, GET /api/orders/:orderNum (the status token in the
+ *   `PayButton-Status-Token` header only; a `?token=` is ignored and counted),
+ *   GET /api/orders/:orderNum/qr (QRIS orders; the same header), GET /api/return?orderNum=
  * What the item name asks for:
  *   sold-out-*  -> 409 not_for_sale          down-*    -> 503 gateway_unavailable (retryable)
  *   garbage-*   -> 201 outside the contract   hold-*    -> answers only after /api/__test/release
  *   autopay-*   -> the fake hosted page pays the order at once and goes to the return route
  *   amount[<payMoney>][<payFee>]-* -> the order's amounts are these JSON values (outside the contract, say)
+ *   autopay-liar-* -> the status route answers (paid) about another orderNum than the one asked about
  * Test controls (never part of the contract):
  *   POST /api/__test/orders/:orderNum {status}   GET /api/__test/stats?item=
  *   POST /api/__test/release?item=               GET /api/__gateway?orderNum= (fake hosted page)
@@ -19,6 +22,7 @@
  *                                                 inline script the policy blocks)
  */
 import { randomBytes } from 'node:crypto';
+import QRCode from 'qrcode';
 
 const FIXTURES = '/packages/pay-button/test/fixtures';
 const DIST = '/packages/pay-button/dist';
@@ -35,7 +39,7 @@ export function contractDouble() {
   let counter = 0;
 
   const statsOf = (item = '') => {
-    if (!stats.has(item)) stats.set(item, { links: 0, va: 0, gets: 0, bodies: [] });
+    if (!stats.has(item)) stats.set(item, { links: 0, va: 0, gets: 0, tokensInUrl: 0, bodies: [] });
     return stats.get(item);
   };
 
@@ -139,9 +143,29 @@ export function contractDouble() {
     const status = /^\/api\/orders\/([^/]+)$/.exec(path);
     if (method === 'GET' && status) {
       const o = orders.get(decodeURIComponent(status[1]));
-      if (!o || ctx.query.token !== o.token) return fail(ctx, 404, 'not_found', false, 'No such order.');
+      if (o && ctx.query.token !== undefined) statsOf(o.item).tokensInUrl++;
+      if (!o || ctx.get('PayButton-Status-Token') !== o.token) return fail(ctx, 404, 'not_found', false, 'No such order.');
       statsOf(o.item).gets++;
+      if (o.item.includes('-liar-')) return json(ctx, 200, { ...publicOrder(o), orderNum: `${o.orderNum}X`, status: 'paid' });
       return json(ctx, 200, publicOrder(o));
+    }
+
+    const qr = /^\/api\/orders\/([^/]+)\/qr$/.exec(path);
+    if (method === 'GET' && qr) {
+      const o = orders.get(decodeURIComponent(qr[1]));
+      if (!o || o.method !== 'QRIS' || ctx.get('PayButton-Status-Token') !== o.token) return fail(ctx, 404, 'not_found', false, 'No such order.');
+      // The plug-in's drawing: one rectangle per run of dark modules, a 4-module quiet zone.
+      const { modules } = QRCode.create(o.vaNumber, { errorCorrectionLevel: 'M' });
+      let d = '';
+      for (let y = 0; y < modules.size; y++) {
+        for (let x = 0; x < modules.size; x++) {
+          if (!modules.get(y, x)) continue;
+          const start = x;
+          while (x + 1 < modules.size && modules.get(y, x + 1)) x++;
+          d += `M${start + 4} ${y + 4}h${x - start + 1}v1h-${x - start + 1}z`;
+        }
+      }
+      return json(ctx, 200, { orderNum: o.orderNum, size: modules.size + 8, path: d });
     }
 
     if (method === 'GET' && path === '/api/return') {

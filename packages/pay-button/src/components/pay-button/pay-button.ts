@@ -1,8 +1,8 @@
 import { html, nothing } from 'lit';
 import { formatRupiah } from '@paybutton/protocol/formats';
 import { styles } from './pay-button.styles.ts';
-import { createLink, getOrder, toPayError, type PaymentLink } from '../../internal/api.ts';
-import { claimAttempt, dropAttempt, saveAttempt } from '../../internal/attempt-store.ts';
+import { createLink, getOrder, toPayError, type PayError, type PaymentLink } from '../../internal/api.ts';
+import { claimAttempt, dropAttempt, handovers, saveAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
 import { navigation } from '../../internal/navigate.ts';
 import { RETURN_PARAM, isBusy, outcome, pickUp, withoutReturnParam, type PayButtonState, type Via } from '../../internal/outcome.ts';
@@ -48,20 +48,24 @@ export type PayMode = 'auto' | 'popup' | 'redirect';
  * @cssstate open - The payment page is open.
  * @cssstate checking - Asking the plug-in for the outcome.
  * @cssstate paid - Paid (verified).
- * @cssstate pending - The customer came back and the order still awaits payment (for example at an ATM).
+ * @cssstate pending - The payment page was left (return, close, Back) and the order still awaits a payment that can arrive: the element keeps watching it.
  * @cssstate expired - The order expired.
  * @cssstate failed - The payment failed.
- * @cssstate cancelled - The customer left without paying.
+ * @cssstate cancelled - The window was closed before the payment page opened, or `reset()` ended the attempt.
  * @cssstate error - Something failed before an outcome was known.
  *
  * @event {PayClickEvent} pay-click - The customer asked to pay. Cancelable: cancel it to stop the attempt.
  * @event {PayOpenEvent} pay-open - The payment page is open (`mode`: `popup` or `redirect`). Cancelable in the full-page flow: cancel it to navigate to `detail.url` yourself.
  * @event {PayFallbackEvent} pay-fallback - The popup was blocked, or this is an in-app browser: the page redirects instead.
  * @event {PaySuccessEvent} pay-success - Terminal: the order is paid.
- * @event {PayPendingEvent} pay-pending - Terminal: the customer came back and the order still awaits payment.
+ * @event {PayPendingEvent} pay-pending - The payment page was left (return, close, Back) and the order still awaits a payment that can arrive. The element keeps watching (an hour at most), and a later `pay-success` or `pay-failure` follows if the order ends while the page is open.
  * @event {PayFailureEvent} pay-failure - Terminal: the order expired or failed.
- * @event {PayCancelEvent} pay-cancel - Terminal: the customer left without paying, or `reset()` ended the attempt.
- * @event {PayErrorEvent} pay-error - Terminal: the attempt failed (`code`, `retryable`).
+ * @event {PayCancelEvent} pay-cancel - Terminal: the window was closed before the payment page opened, or `reset()` ended the attempt.
+ * @event {PayErrorEvent} pay-error - Terminal: the attempt failed (`code`, `retryable`, `message`: for a refusal such as `not_for_sale`, the merchant's own message).
+ *
+ * One true outcome (see the README): an order that may still be paid is never reported as
+ * cancelled; a return for an order this page started is always claimed; an attempt survives its
+ * element, and the next element for the same request takes it over.
  */
 export class PayButton extends PayElement<PayButtonState> {
   static override styles = styles;
@@ -89,8 +93,15 @@ export class PayButton extends PayElement<PayButtonState> {
   #token: string | undefined;
   #via: Via | undefined;
   #watch: ReturnType<typeof setInterval> | undefined;
-  /** The key of an attempt that ended in a retryable error: the next attempt reuses it, so a lost answer never makes a second order. */
-  #retryKey: string | undefined;
+  /** The attempt's idempotency key. */
+  #key: string | undefined;
+  /**
+   * The key the next attempt reuses, and for which request: after a retryable error (a lost answer
+   * never makes a second order) or while the order may still be paid (the same order again).
+   */
+  #retry: [key: string, request: string] | undefined;
+  /** Watches a pending order after `pay-pending`, until it ends. */
+  #watcher: AbortController | undefined;
 
   constructor() {
     super('idle', 1000);
@@ -98,16 +109,32 @@ export class PayButton extends PayElement<PayButtonState> {
     this.pollTimeout = 60_000;
   }
 
+  /** The request an attempt is for: one cart, one order. */
+  get #request(): string {
+    return JSON.stringify([this.endpoint, this.item, this.method, this.fields]);
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     addEventListener('message', this);
     addEventListener('pageshow', this);
+    if (this.hasUpdated) this.#adopt();
   }
 
+  /**
+   * A detached element says nothing more: an attempt in flight (or an order it watches) is handed
+   * over to the next element for the same request on this page.
+   */
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     removeEventListener('message', this);
     removeEventListener('pageshow', this);
+    const key = this.#attempt || this.#watcher ? this.#key : undefined;
+    if (key) handovers.set(this.#request, { key, popup: this.#popup });
+    this.#attempt?.abort();
+    this.#watcher?.abort();
+    clearInterval(this.#watch);
+    this.#attempt = this.#watcher = undefined;
   }
 
   /**
@@ -115,7 +142,7 @@ export class PayButton extends PayElement<PayButtonState> {
    * them, and outside the update cycle.
    */
   protected override firstUpdated(): void {
-    this.updateComplete.then(() => this.#pickUp());
+    this.updateComplete.then(() => (this.#pickUp(), this.#adopt()));
   }
 
   /**
@@ -134,32 +161,52 @@ export class PayButton extends PayElement<PayButtonState> {
     const clean = withoutReturnParam(url.href, !!(entry && returned));
     if (clean !== url.href) history.replaceState(history.state, '', clean);
     if (!entry) return;
-    this.#begin(null, entry.orderNum, entry.statusToken);
+    // Kept until the order ends: a Back now and a return later are both this order's.
+    saveAttempt(entry);
+    this.#begin(null, entry.key, entry.orderNum, entry.statusToken);
     this.#check(this.#attempt, via!);
+  }
+
+  /**
+   * Takes over what an element for the same request left mid-attempt (see `disconnectedCallback`):
+   * with its popup still open, the attempt goes on there (the same key answers the same order);
+   * otherwise the next click reuses the key, so it pays that same order.
+   */
+  #adopt(): void {
+    const left = handovers.get(this.#request);
+    if (!left || this.#attempt) return;
+    handovers.delete(this.#request);
+    if (left.popup && !left.popup.closed) this.#start(left.key, left.popup);
+    else this.#retry = [left.key, this.#request];
   }
 
   /**
    * Starts an attempt, as a click does. Call it inside a user gesture, or the popup is blocked and
    * the page redirects. Returns false when nothing started: disabled, already paid, an attempt in
-   * flight (its popup is brought to the front), or `pay-click` cancelled.
+   * flight (its popup is brought to the front), or `pay-click` cancelled. While an order of the same
+   * request may still be paid, the new attempt is for that same order.
    */
   pay(): boolean {
+    this.#adopt();
     if (this.#attempt) {
       this.#popup?.focus();
       return false;
     }
     if (this.disabled || this.state === 'paid' || !this.emit('pay-click', { item: this.item, method: this.method }, true)) return false;
-    const key = this.#retryKey ?? newIdempotencyKey();
-    const redirect = this.mode === 'redirect';
     const inApp = this.mode !== 'popup' && isInAppBrowser(navigator.userAgent);
     // Synchronously, inside the click: nothing may be awaited before window.open.
-    const popup = redirect || inApp ? null : openPlaceholder(this.text('opening'), this.currentLocale);
-    const attempt = this.#begin(popup);
-    const fallback = !popup && !redirect;
+    const popup = this.mode === 'redirect' || inApp ? null : openPlaceholder(this.text('opening'), this.currentLocale);
+    this.#start(this.#retry?.[1] === this.#request ? this.#retry[0] : newIdempotencyKey(), popup, inApp);
+    return true;
+  }
+
+  #start(key: string, popup: Window | null, inApp = false): void {
+    const attempt = this.#begin(popup, key);
+    const fallback = !popup && this.mode !== 'redirect';
     const message = fallback && !inApp ? 'blocked' : 'opening';
     this.setState('loading', message);
     if (fallback) this.emit('pay-fallback', { from: 'popup', to: 'redirect', reason: inApp ? 'in-app-browser' : 'popup-blocked' });
-    if (popup) this.#watch = setInterval(() => popup.closed && this.#check(attempt, 'closed'), 400);
+    this.#watchPopup(attempt);
     const body = {
       ...this.fields,
       item: this.item,
@@ -173,26 +220,34 @@ export class PayButton extends PayElement<PayButtonState> {
       (err: unknown) => {
         if (attempt !== this.#attempt || this.#via) return;
         const e = toPayError(err);
-        if (e.retryable) this.#retryKey = key;
         this.#finish('error', 'pay-error', e);
+        if (e.retryable) this.#retry = [key, this.#request];
       },
     );
-    return true;
   }
 
-  /** Ends the attempt in flight (closing its popup, with `pay-cancel` reason `reset`) and returns to `idle`. */
+  /** Ends the attempt in flight (closing its popup, with `pay-cancel` reason `reset`), forgets its order and returns to `idle`. */
   reset(): void {
     if (this.#attempt) this.#finish('cancelled', 'pay-cancel', { orderNum: this.#orderNum, reason: 'reset' });
-    this.#retryKey = undefined;
+    this.#watcher?.abort();
+    dropAttempt(this.#orderNum);
+    this.#retry = undefined;
     this.setState('idle');
   }
 
-  #begin(popup: Window | null, orderNum?: string, token?: string): AbortController {
+  #begin(popup: Window | null, key?: string, orderNum?: string, token?: string): AbortController {
+    this.#watcher?.abort();
     this.#popup = popup;
+    this.#key = key;
     this.#orderNum = orderNum;
     this.#token = token;
-    this.#via = this.#retryKey = undefined;
+    this.#via = this.#retry = undefined;
     return (this.#attempt = new AbortController());
+  }
+
+  #watchPopup(attempt: AbortController): void {
+    const popup = this.#popup;
+    if (popup) this.#watch = setInterval(() => popup.closed && this.#check(attempt, 'closed'), 400);
   }
 
   /** The plug-in answered with a link: send the popup, or the page, there. */
@@ -203,7 +258,7 @@ export class PayButton extends PayElement<PayButtonState> {
     this.setState('open', popup ? 'open' : message);
     if (!popup) {
       // Remembered before leaving, so the page can ask for the outcome when the customer comes back.
-      saveAttempt({ orderNum: link.orderNum, statusToken: link.statusToken, endpoint: this.endpoint, item: this.item });
+      saveAttempt({ orderNum: link.orderNum, statusToken: link.statusToken, endpoint: this.endpoint, item: this.item, key: this.#key });
     }
     // In the full-page flow `pay-open` is cancelable: the page may navigate itself (location.replace, a router).
     const go = this.emit('pay-open', { orderNum: link.orderNum, mode: popup ? 'popup' : 'redirect', expiresAt: link.expiresAt, url: link.url }, !popup);
@@ -224,24 +279,46 @@ export class PayButton extends PayElement<PayButtonState> {
     this.#via = via;
     clearInterval(this.#watch);
     const orderNum = this.#orderNum;
-    const token = this.#token;
     // Closed before the plug-in answered: the customer never saw the payment page.
-    if (!orderNum || !token) return this.#finish('cancelled', 'pay-cancel', { orderNum, reason: 'closed' });
+    if (!orderNum || !this.#token) return this.#finish('cancelled', 'pay-cancel', { orderNum, reason: 'closed' });
     this.setState('checking', 'checking');
     const deadline = Date.now() + this.pollTimeout;
     try {
-      const order = await pollOrder({
-        get: () => getOrder(this.endpoint, orderNum, token, attempt.signal),
-        more: (n) => (this.#via === 'return' ? Date.now() < deadline : n < 2),
-        base: this.pollInterval,
-        cap: this.pollInterval * 8,
-        signal: attempt.signal,
-      });
-      const [state, event] = outcome(order.status, this.#via);
-      this.#finish(state, event, event === 'pay-cancel' ? { orderNum, reason: 'closed' } : order);
+      const order = await this.#poll(attempt, (n) => (this.#via === 'return' ? Date.now() < deadline : n < 2), this.pollInterval * 8);
+      const [state, event] = outcome(order.status);
+      this.#finish(state, event, order);
+      if (state === 'pending') {
+        // The same request pays this same order, which is watched until it ends.
+        this.#retry = [this.#key!, this.#request];
+        this.#watchPending(orderNum);
+      }
     } catch (err) {
       if (attempt === this.#attempt) this.#finish('error', 'pay-error', toPayError(err));
     }
+  }
+
+  #poll(work: AbortController, more: (n: number) => boolean, cap: number) {
+    const orderNum = this.#orderNum!;
+    const token = this.#token!;
+    return pollOrder({ get: () => getOrder(this.endpoint, orderNum, token, work.signal), more, base: this.pollInterval, cap, signal: work.signal });
+  }
+
+  /** After `pay-pending`: keeps asking (at most every 15 s) until the order ends, for an hour at most, while the element is on the page. */
+  #watchPending(orderNum: string): void {
+    const work = (this.#watcher = new AbortController());
+    const until = Date.now() + 36e5;
+    this.#poll(work, () => Date.now() < until, 15e3).then(
+      (order) => {
+        if (work !== this.#watcher || order.orderNum !== orderNum) return;
+        this.#watcher = this.#retry = undefined;
+        const [state, event] = outcome(order.status);
+        if (state === 'pending') return;
+        dropAttempt(orderNum);
+        this.setState(state, state as MessageKey);
+        this.emit(event, order);
+      },
+      () => {},
+    );
   }
 
   /** The one exit of an attempt: exactly one terminal event, whatever raced. */
@@ -254,8 +331,11 @@ export class PayButton extends PayElement<PayButtonState> {
     } catch {
       // Already gone.
     }
-    dropAttempt(this.#orderNum);
-    this.setState(state, state as MessageKey);
+    // The stored attempt stays while its order may still be paid (a later return claims it).
+    if (state !== 'pending') dropAttempt(this.#orderNum);
+    // A refusal (`not_for_sale`) says the merchant's own words, and no "try again".
+    const refusal = (detail as PayError).code === 'not_for_sale' ? (detail as PayError).message : undefined;
+    this.setState(state, state as MessageKey, refusal);
     this.emit(event, detail);
   }
 
@@ -275,6 +355,9 @@ export class PayButton extends PayElement<PayButtonState> {
       e.data?.type === 'paybutton:return' &&
       e.data.orderNum === this.#orderNum
     ) {
+      // Echoed back as the acknowledgement: the return page closes only once its message arrived
+      // (else it continues as a full page).
+      (e.source as Window).postMessage(e.data, e.origin);
       this.#check(this.#attempt, 'return');
     }
   }

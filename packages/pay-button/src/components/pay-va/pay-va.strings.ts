@@ -1,27 +1,61 @@
 import { strings, type MessageKey, type Strings } from '../../internal/i18n.ts';
 
+/**
+ * `<pay-va>`'s own strings. `{total}`, `{code}` and `{method}` are filled in; a `steps*` string is
+ * the payment steps for one kind of method, separated by `|`, as the hosted page lists them.
+ */
 const en = {
   getNumber: 'Get payment number',
+  newNumber: 'Get a new payment number',
   vaNumber: 'Virtual account number',
   payCode: 'Payment code',
+  reference: 'Payment reference',
   qr: 'QRIS code',
-  qrNote: 'Scan the QRIS code with any banking or e-wallet app.',
+  qrAlt: 'QRIS code to pay {total}',
+  transferExactly: 'Transfer exactly',
+  payExactly: 'Pay exactly',
   amount: 'Amount',
   fee: 'Fee',
   payWithin: 'Pay within',
+  howToPay: 'How to pay',
+  stepsVa: 'Open your bank’s app, internet banking or ATM.|Choose a payment to a {method} number.|Enter {code}.|Check that the amount is {total}, then confirm.',
+  stepsQr: 'Open a banking or e-wallet app that supports QRIS.|Choose Scan or Pay, and scan the QR code.|Check that the amount is {total}, then confirm with your PIN.',
+  stepsRetail: 'Go to any Alfamart, Alfamidi or Dan+Dan store.|Show the cashier the payment code {code}.|Pay {total} in cash or by debit card. The store may add a small service fee.|Keep the receipt as proof of payment.',
+  stepsEwallet: 'Open the {method} app on your phone and log in.|Open the payment request in your notifications, or choose Pay and enter the reference {code}.|Check that the amount is {total}, then confirm with your PIN.',
+  paidTitle: 'Payment received',
+  paidBody: '{total} received. Thank you!',
+  expiredTitle: 'This payment number has expired',
+  expiredBody: 'Do not transfer to it any more. Get a new number to pay.',
+  failedTitle: 'The payment failed',
+  failedBody: 'Nothing was charged by this order. Get a new number to try again.',
   copy: 'Copy',
   copied: 'Copied.',
 };
 
 const id: Record<keyof typeof en, string> = {
   getNumber: 'Dapatkan nomor pembayaran',
+  newNumber: 'Dapatkan nomor pembayaran baru',
   vaNumber: 'Nomor virtual account',
   payCode: 'Kode pembayaran',
+  reference: 'Referensi pembayaran',
   qr: 'Kode QRIS',
-  qrNote: 'Pindai kode QRIS dengan aplikasi bank atau e-wallet apa pun.',
+  qrAlt: 'Kode QRIS untuk membayar {total}',
+  transferExactly: 'Transfer tepat',
+  payExactly: 'Bayar tepat',
   amount: 'Jumlah',
   fee: 'Biaya',
   payWithin: 'Bayar dalam',
+  howToPay: 'Cara membayar',
+  stepsVa: 'Buka aplikasi bank, internet banking atau ATM Anda.|Pilih pembayaran ke nomor {method}.|Masukkan {code}.|Pastikan jumlahnya {total}, lalu konfirmasi.',
+  stepsQr: 'Buka aplikasi bank atau e-wallet yang mendukung QRIS.|Pilih Scan atau Bayar, lalu pindai kode QR.|Pastikan jumlahnya {total}, lalu konfirmasi dengan PIN Anda.',
+  stepsRetail: 'Datang ke gerai Alfamart, Alfamidi atau Dan+Dan mana pun.|Tunjukkan kode pembayaran {code} kepada kasir.|Bayar {total} tunai atau dengan kartu debit. Gerai mungkin menambahkan biaya layanan kecil.|Simpan struk sebagai bukti pembayaran.',
+  stepsEwallet: 'Buka aplikasi {method} di ponsel Anda dan masuk.|Buka permintaan pembayaran di notifikasi, atau pilih Bayar dan masukkan referensi {code}.|Pastikan jumlahnya {total}, lalu konfirmasi dengan PIN Anda.',
+  paidTitle: 'Pembayaran diterima',
+  paidBody: '{total} diterima. Terima kasih!',
+  expiredTitle: 'Nomor pembayaran ini sudah kedaluwarsa',
+  expiredBody: 'Jangan transfer ke nomor ini lagi. Dapatkan nomor baru untuk membayar.',
+  failedTitle: 'Pembayaran gagal',
+  failedBody: 'Pesanan ini tidak menagih apa pun. Dapatkan nomor baru untuk mencoba lagi.',
   copy: 'Salin',
   copied: 'Tersalin.',
 };
@@ -33,3 +67,8 @@ export const vaStrings: Strings<VaMessageKey> = {
   en: { ...strings.en, ...en },
   id: { ...strings.id, ...id },
 };
+
+/** `text` with `{name}` replaced by `values[name]`. */
+export function fill(text: string, values: Record<string, string>): string {
+  return text.replace(/\{(\w+)\}/g, (all, name: string) => values[name] ?? all);
+}

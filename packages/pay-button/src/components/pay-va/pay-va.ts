@@ -7,9 +7,9 @@ import { dropAttempt, findAttempt, saveAttempt } from '../../internal/attempt-st
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
 import { PayElement } from '../../internal/pay-element.ts';
 import { pollOrder } from '../../internal/poll.ts';
-import { vaStrings, type VaMessageKey } from './pay-va.strings.ts';
+import { fill, vaStrings, type VaMessageKey } from './pay-va.strings.ts';
 import { parseDateTime } from './formats.ts';
-import { createVa, isVaOrder } from './va-api.ts';
+import { createVa, getQr, isVaOrder, type QrCode } from './va-api.ts';
 
 /** Reflected `state` of `<pay-va>`. */
 export type PayVaState = 'idle' | 'loading' | 'pending' | 'paid' | 'expired' | 'failed' | 'error';
@@ -35,30 +35,42 @@ export function countdown(until: number, now: number): string {
 
 /**
  * Operation 1 inline: asks the plug-in's `POST {endpoint}/va` for a virtual-account (or QRIS,
- * Alfamart, e-wallet) order and shows what the customer needs to pay it: the bank, the number
- * with a copy button, amount and fee, a countdown, and the live status, ending in the same
- * outcome events as `<pay-button>`. The order survives a reload of the page (sessionStorage).
+ * Alfamart, e-wallet) order and shows what the customer needs to pay it: first the exact total to
+ * transfer (amount plus fee, with a copy button: what a customer types at the ATM), then the
+ * number or payment code with its own copy button (for QRIS, a scannable QR image), the amount
+ * and fee as its breakdown, a countdown and the steps for that kind of method. Once the order
+ * ends, a paid, expired or failed panel replaces the instructions, so nobody transfers to a number
+ * that no longer takes money. It ends in the same outcome events as `<pay-button>`, and the order
+ * survives a reload of the page (sessionStorage).
  *
- * QRIS: the number is the QR payload. It is shown as text, as the `qr` slot's fallback; put an
- * image there (made by your server from the order) to show a scannable code. The element draws no
- * QR itself, to stay within the size budget.
+ * QRIS: the plug-in draws the code (`GET {endpoint}/orders/:orderNum/qr`, the status token in a
+ * header) and the element renders it as an inline SVG: no encoder in the script-tag budget, no
+ * image URL for a CSP to allow. Put your own image in the `qr` slot to replace it.
  *
  * @tagname pay-va
  * @summary The VA number of an order, inline, with live status.
  *
  * @slot - Label of the button that creates the order. Defaults to "Get payment number".
- * @slot qr - For QRIS: a QR image of the payload. Defaults to the payload as text.
+ * @slot qr - For QRIS: your own QR image of the payload. Defaults to the code the plug-in draws.
  *
- * @csspart button - The button that creates the order.
- * @csspart panel - The box around the order.
+ * @csspart button - The button that creates the order (and, after an expiry or a failure, a new one).
+ * @csspart panel - The box around the order, or around its outcome.
  * @csspart method - The bank or method name.
- * @csspart number - The VA number (or payment code, or QRIS payload).
- * @csspart copy - The copy button.
- * @csspart amounts - Amount and fee.
+ * @csspart total - The exact total to pay (amount plus fee).
+ * @csspart copy-total - The copy button of the total.
+ * @csspart number - The VA number, payment code or e-wallet reference.
+ * @csspart copy - The copy button of the number.
+ * @csspart qr - The QRIS image (an `<svg>`).
+ * @csspart amounts - Amount and fee, the breakdown of the total.
  * @csspart countdown - Time left to pay.
+ * @csspart steps - The list of steps to pay.
+ * @csspart outcome - The paid, expired or failed panel that replaces the instructions.
  * @csspart status - The polite live region that says what is happening.
  *
  * @cssprop [--pay-va-border=1px solid #c8ccd4] - Border of the panel.
+ * @cssprop [--pay-va-accent=#0b5fff] - Colour of the total to pay.
+ * @cssprop [--pay-va-paid=#1e7b34] - Colour of the paid panel's title.
+ * @cssprop [--pay-va-ended=#a1271b] - Colour of the expired and failed panels' titles.
  * @cssprop [--pay-button-bg=#0b5fff] - Background of the buttons (one theme for both elements).
  * @cssprop [--pay-button-fg=#fff] - Text colour of the buttons.
  * @cssprop [--pay-button-radius=0.5em] - Corner radius of the buttons and the panel.
@@ -70,7 +82,7 @@ export function countdown(until: number, now: number): string {
  *
  * @cssstate idle - No order yet.
  * @cssstate loading - Asking the plug-in for the order.
- * @cssstate pending - The number is shown; waiting for the payment.
+ * @cssstate pending - The total and the number are shown; waiting for the payment.
  * @cssstate paid - Paid (verified).
  * @cssstate expired - The order expired.
  * @cssstate failed - The payment failed.
@@ -91,6 +103,8 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
   #work: AbortController | undefined;
   #tick: ReturnType<typeof setInterval> | undefined;
   #retryKey: string | undefined;
+  /** The QRIS code the plug-in drew for the order on display; undefined until (or unless) it came. */
+  #qr: QrCode | undefined;
 
   constructor() {
     super('idle', 2000);
@@ -153,15 +167,27 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
   reset(): void {
     this.#stop();
     if (this.#order) dropAttempt(this.#order.orderNum);
-    this.#order = this.#retryKey = undefined;
+    this.#order = this.#retryKey = this.#qr = undefined;
     this.setState('idle');
   }
 
   #show(order: VaOrder, fresh: boolean): void {
     this.#order = order;
+    this.#qr = undefined;
     this.setState('pending', 'pending');
     if (fresh) this.emit('pay-open', { orderNum: order.orderNum, mode: 'inline', expiresAt: order.expiresAt });
     this.#watch();
+  }
+
+  /** Fetches the QRIS image once per order; without it the payload stays readable as text. */
+  #loadQr(order: VaOrder, signal: AbortSignal): void {
+    if (this.#qr?.orderNum === order.orderNum || METHODS[order.method as MethodCode]?.kind !== 'qr') return;
+    getQr(this.endpoint, order.orderNum, order.statusToken, signal).then(
+      (qr) => {
+        if (this.#order === order) (this.#qr = qr), this.requestUpdate();
+      },
+      () => {},
+    );
   }
 
   /** Polls the status until the order ends, while the countdown ticks. */
@@ -172,6 +198,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     if (!this.isConnected) return;
     const work = (this.#work = new AbortController());
     this.#tick = setInterval(() => this.requestUpdate(), 1000);
+    this.#loadQr(order, work.signal);
     pollOrder({
       get: () => getOrder(this.endpoint, order.orderNum, order.statusToken, work.signal),
       more: () => true,
@@ -198,38 +225,79 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     this.emit(event, detail);
   }
 
-  /** Copies the number; without the clipboard API (insecure context) it selects it for Ctrl+C. */
-  #copy = (): void => {
-    const select = () => getSelection()?.selectAllChildren(this.renderRoot.querySelector('[part=number]')!);
-    navigator.clipboard ? navigator.clipboard.writeText(this.#order!.vaNumber).then(() => this.setState(this.state, 'copied'), select) : select();
-  };
+  /** Copies `text`; without the clipboard API (insecure context) it selects the shown `part` for Ctrl+C. */
+  #copy(text: string, part: string): void {
+    const select = () => getSelection()?.selectAllChildren(this.renderRoot.querySelector(`[part=${part}]`)!);
+    navigator.clipboard ? navigator.clipboard.writeText(text).then(() => this.setState(this.state, 'copied'), select) : select();
+  }
+
+  /** A value with its copy button. */
+  #copyable(label: string, part: string, shown: string, text: string, button: string) {
+    return html`<div class="label">${label}</div>
+      <div class="value">
+        <code part=${part}>${shown}</code>
+        <button part=${button} type="button" aria-label="${this.text('copy')}: ${label}" @click=${() => this.#copy(text, part)}>${this.text('copy')}</button>
+      </div>`;
+  }
+
+  #qrImage(order: VaOrder, total: string) {
+    const qr = this.#qr;
+    const fallback = html`<code part="number">${order.vaNumber}</code>`;
+    return html`<slot name="qr"
+      >${qr
+        ? html`<svg part="qr" role="img" aria-label=${fill(this.text('qrAlt'), { total })} viewBox="0 0 ${qr.size} ${qr.size}" shape-rendering="crispEdges">
+            <rect width="100%" height="100%" fill="#fff"></rect><path d=${qr.path} fill="#000"></path>
+          </svg>`
+        : fallback}</slot
+    >`;
+  }
+
+  /** The paid, expired or failed panel, in place of the instructions. */
+  #outcome(order: VaOrder | undefined, total: string) {
+    const state = this.state as 'paid' | 'expired' | 'failed';
+    return html`<div part="panel outcome" class=${state}>
+      <p class="title">${this.text(`${state}Title`)}</p>
+      <p>${fill(this.text(`${state}Body`), { total })}</p>
+      ${order ? html`<p class="muted">${METHODS[order.method as MethodCode]?.displayName ?? order.method} · ${order.orderNum}</p>` : nothing}
+      ${state === 'paid' ? nothing : this.#button('newNumber')}
+    </div>`;
+  }
+
+  #button(label: VaMessageKey) {
+    return html`<button part="button" type="button" ?disabled=${this.disabled} aria-busy=${this.state === 'loading'} @click=${this.create}>
+      <slot>${this.text(label)}</slot>
+    </button>`;
+  }
 
   protected override render() {
     const order = this.#order;
-    if (!order || !/pending|paid/.test(this.state)) {
-      return html`<button part="button" type="button" ?disabled=${this.disabled} aria-busy=${this.state === 'loading'} @click=${this.create}>
-          <slot>${this.text('getNumber')}</slot>
-        </button>
-        ${this.renderStatus()}`;
-    }
+    const sum = order ? Number(order.payMoney) + Number(order.payFee) : 0;
+    const total = formatRupiah(sum);
+    if (order && /paid|expired|failed/.test(this.state)) return html`${this.#outcome(order, total)}${this.renderStatus()}`;
+    if (!order || this.state !== 'pending') return html`${this.#button('getNumber')}${this.renderStatus()}`;
     const info = METHODS[order.method as MethodCode];
-    const kind = info?.kind;
-    const label = this.text(kind === 'virtual-account' ? 'vaNumber' : kind === 'qr' ? 'qr' : 'payCode');
-    const number = html`<code part="number">${order.vaNumber}</code>`;
+    const kind = info?.kind ?? 'virtual-account';
+    const label = this.text(kind === 'virtual-account' ? 'vaNumber' : kind === 'retail' ? 'payCode' : kind === 'qr' ? 'qr' : 'reference');
+    const name = info?.displayName ?? order.method;
+    const steps = this.text(kind === 'virtual-account' ? 'stepsVa' : kind === 'qr' ? 'stepsQr' : kind === 'retail' ? 'stepsRetail' : 'stepsEwallet');
+    const values = { total, code: order.vaNumber, method: name };
     return html`<div part="panel">
-        <div part="method">${info?.displayName ?? order.method}</div>
-        ${label}
-        ${kind === 'qr' ? html`<p>${this.text('qrNote')}</p><slot name="qr">${number}</slot>` : html`<br />${number}`}
-        <button part="copy" type="button" aria-label="${this.text('copy')}: ${label}" @click=${this.#copy}>${this.text('copy')}</button>
+        <div part="method">${name}</div>
+        ${this.#copyable(this.text(kind === 'virtual-account' ? 'transferExactly' : 'payExactly'), 'total', total, String(sum), 'copy-total')}
         <dl part="amounts">
           <dt>${this.text('amount')}</dt>
           <dd>${formatRupiah(order.payMoney)}</dd>
           <dt>${this.text('fee')}</dt>
           <dd>${formatRupiah(order.payFee)}</dd>
         </dl>
-        ${this.state === 'pending'
-          ? html`<p part="countdown">${this.text('payWithin')} <time>${countdown(expiryOf(order.expiresAt), Date.now())}</time></p>`
-          : nothing}
+        ${kind === 'qr'
+          ? html`<div class="label">${label}</div>${this.#qrImage(order, total)}`
+          : this.#copyable(label, 'number', order.vaNumber, order.vaNumber, 'copy')}
+        <p part="countdown">${this.text('payWithin')} <time>${countdown(expiryOf(order.expiresAt), Date.now())}</time></p>
+        <details part="steps" open>
+          <summary>${this.text('howToPay')}</summary>
+          <ol>${steps.split('|').map((step) => html`<li>${fill(step, values)}</li>`)}</ol>
+        </details>
       </div>
       ${this.renderStatus()}`;
   }

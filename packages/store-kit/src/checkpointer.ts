@@ -1,18 +1,18 @@
 /**
  * SQLite WAL checkpoints off the event loop. A checkpoint copies the WAL into the database file
  * and fsyncs it; left to itself SQLite runs one on the commit that takes the WAL past 1000 pages,
- * inside that commit, so about every 85th link (two commits each) stalled the host app's whole
- * event loop for the fsync (about 20 ms on the benchmark machine: bench/), and every request queued
- * behind it waited as long.
+ * inside that commit, so every ~170th gateway order (about every 85th plug-in link, two commits
+ * each) stalled the whole event loop for the fsync (about 20 ms on the benchmark machine: bench/),
+ * and every request queued behind it waited as long.
  *
- * Instead the plug-in's connection turns automatic checkpoints off and a worker thread, with a
+ * Instead the owner's connection turns automatic checkpoints off and a worker thread, with a
  * connection of its own, runs a PASSIVE checkpoint (never blocks a writer or a reader) every
  * `intervalMs`. Should the thread fail, automatic checkpoints are turned back on, so the WAL can
  * never grow without bound.
  */
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
+import { resolveDriver } from './drivers.ts';
 
 export interface Checkpointer {
   /** Stop the thread and close its connection (before the main connection closes). Idempotent. */
@@ -44,7 +44,7 @@ parentPort.on('message', () => {
 
 /** Take over the checkpoints of `sqlite`'s database (a file in WAL mode). */
 export function startCheckpointer(sqlite: BetterSqlite3.Database, file: string, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const driver = resolveDriver('better-sqlite3');
   sqlite.pragma('wal_autocheckpoint = 0');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,

@@ -1,0 +1,48 @@
+// A strict TypeScript consumer (module/moduleResolution nodenext) of every entry of the installed
+// packages; e2e/installed-packages.test.ts type-checks it with `tsc --noEmit` and never runs it.
+import express from 'express';
+import { NotForSaleError, payButton, type PayButtonOptions } from '@paybutton/express';
+import { createGateway, type Gateway, type GatewayOptions } from '@paybutton/gateway';
+import { METHODS, type MethodCode } from '@paybutton/protocol';
+import { isMethodCode } from '@paybutton/protocol/methods';
+import { formatRupiah } from '@paybutton/protocol/formats';
+import { sign, type KeyInput } from '@paybutton/protocol/node';
+import { PayButton, define } from '@paybutton/pay-button';
+import '@paybutton/pay-button/define';
+import { PayButton as PayButtonForReact } from '@paybutton/pay-button/react';
+import { PayButton as ScriptTagPayButton } from '@paybutton/pay-button/dist/pay-button.js';
+
+const key: KeyInput = '-----BEGIN PRIVATE KEY-----';
+const options: PayButtonOptions = {
+  gatewayUrl: 'http://127.0.0.1:4010',
+  merchantCode: 'SHOP-001',
+  privateKey: key,
+  platformPublicKey: key,
+  publicUrl: 'http://127.0.0.1:3000',
+  quote: (_req, body) => {
+    if (body.item !== 'kopi') throw new NotForSaleError('This item is not for sale.');
+    return { payMoney: 150_000, productDetail: 'Kopi', name: 'Budi', email: 'budi@example.com', phone: '081234567890' };
+  },
+  onPaid: async (order) => {
+    const orderNum: string = order.orderNum;
+    void orderNum;
+  },
+};
+const app: express.Express = express();
+app.use('/pay', payButton(options));
+
+const gatewayOptions: GatewayOptions = { platformPrivateKey: key, sandbox: true };
+const gateway: Gateway = createGateway(gatewayOptions);
+void gateway;
+
+const code: MethodCode | undefined = isMethodCode('VA_BCA') ? 'VA_BCA' : undefined;
+const label: string = formatRupiah(150_000) + (code ? METHODS[code].displayName : '');
+const signature: string = sign({ merchantCode: 'SHOP-001' }, key);
+void label;
+void signature;
+
+const element: PayButton = document.createElement('pay-button');
+element.item = 'kopi';
+const same: typeof PayButton = ScriptTagPayButton;
+define('pay-button', same);
+void PayButtonForReact;

@@ -1,0 +1,195 @@
+/**
+ * The packages as a user gets them: `npm pack` every published package, install the tarballs into
+ * a temporary app outside the workspace (from npm's cache where it can), and there, with plain
+ * `node`: import every entry (ESM and `require`), run the installed `paybutton-gateway` bin,
+ * type-check a strict TypeScript consumer, and pay one order end to end through the installed
+ * plug-in (an ESM and a CommonJS Express app), gateway and script-tag element in Chromium.
+ *
+ * better-sqlite3 is linked from the workspace's own install rather than compiled again (80 s here),
+ * so the install runs no scripts (`--ignore-scripts`: none of our packages has one, and the linked
+ * driver must not be rebuilt in place); everything else comes from the tarballs and the registry
+ * (npm's cache first).
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { launchChromium } from './support.ts';
+import { listTarball, type TarballSummary } from './tarball.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./installed-app/', import.meta.url));
+const PACKAGES = ['@paybutton/protocol', '@paybutton/store-kit', '@paybutton/gateway', '@paybutton/express', '@paybutton/pay-button'];
+/** Every entry a Node program may import (the script-tag files are for browsers: paid with below). */
+const NODE_ENTRIES = [
+  '@paybutton/protocol', '@paybutton/protocol/node', '@paybutton/protocol/methods', '@paybutton/protocol/formats',
+  '@paybutton/store-kit', '@paybutton/gateway', '@paybutton/express',
+  '@paybutton/pay-button', '@paybutton/pay-button/define', '@paybutton/pay-button/react',
+];
+/** What the app installs besides the tarballs: Express, React for `/react`, and the consumer's types. */
+const REGISTRY_PACKAGES = ['express@^5.1.0', 'react@^19.0.0', '@types/react@^19.0.0', '@types/node@^20.19.0'];
+
+interface Result {
+  readonly code: number | null;
+  readonly output: string;
+}
+
+/** Run a command to its end; the output is stdout and stderr together. Never through a shell. */
+function run(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, DATABASE_URL: '', ...options.env }, stdio: 'pipe' });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+async function succeed(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<string> {
+  const result = await run(command, args, options);
+  assert.equal(result.code, 0, `${command} ${args.join(' ')} failed:\n${result.output}`);
+  return result.output;
+}
+
+/** Start a long-running process and wait for the line `ready` matches; resolves with its match. */
+function start(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
+  const child = spawn(process.execPath, args, { cwd: options.cwd, env: { ...process.env, DATABASE_URL: '', ...options.env }, stdio: 'pipe' });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready: node ${args.join(' ')}\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({ child, match, output: () => output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited (${code}): node ${args.join(' ')}\n${output}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+let work: string;
+let app: string;
+let tarballs: TarballSummary[] = [];
+const children: ChildProcess[] = [];
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'paybutton-installed-'));
+  const packed = join(work, 'tarballs');
+  mkdirSync(packed);
+  // `prepack` builds each package first, as `npm publish` would.
+  await succeed('npm', ['pack', '--silent', '--pack-destination', packed, ...PACKAGES.flatMap((name) => ['-w', name])], { cwd: ROOT, timeoutMs: 180_000 });
+  const files = readdirSync(packed).filter((name) => name.endsWith('.tgz')).map((name) => join(packed, name));
+  assert.equal(files.length, PACKAGES.length, `one tarball per package: ${files.join(', ')}`);
+  tarballs = await Promise.all(files.map(listTarball));
+
+  app = join(work, 'app');
+  cpSync(FIXTURE, app, { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'installed-app', version: '1.0.0', private: true }, null, 2));
+  const driver = join(ROOT, 'node_modules', 'better-sqlite3');
+  await succeed('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', ...files, driver, ...REGISTRY_PACKAGES], { cwd: app, timeoutMs: 180_000 });
+});
+
+after(async () => {
+  await Promise.all(children.map(stop));
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packages as installed from their tarballs', () => {
+  it('ship compiled JavaScript, .d.ts types and source maps; no TypeScript sources, tests or tsconfig', (t) => {
+    for (const tarball of tarballs) {
+      const files = tarball.files;
+      assert.ok(files.includes('package/LICENSE') && files.includes('package/README.md'), `${tarball.name}: LICENSE and README`);
+      assert.ok(files.some((file) => file.endsWith('.d.ts')) && files.some((file) => file.endsWith('.js.map')), `${tarball.name}: types and maps`);
+      const unwanted = files.filter((file) => (file.endsWith('.ts') && !file.endsWith('.d.ts')) || /\/(test|tests)\/|tsconfig|tsbuildinfo/.test(file));
+      assert.deepEqual(unwanted, [], `${tarball.name} ships what users do not need`);
+      t.diagnostic(`${tarball.name}: ${(tarball.bytes / 1024).toFixed(1)} kB packed, ${files.length} files`);
+    }
+  });
+
+  it('every Node entry loads with plain node, through import and through require', async () => {
+    const script = NODE_ENTRIES.map((entry) => `await import(${JSON.stringify(entry)});`).join('\n');
+    await succeed(process.execPath, ['--input-type=module', '-e', script], { cwd: app });
+    const required = NODE_ENTRIES.map((entry) => `require(${JSON.stringify(entry)});`).join('\n');
+    await succeed(process.execPath, ['--input-type=commonjs', '-e', required], { cwd: app });
+  });
+
+  it('a strict TypeScript consumer (nodenext) type-checks against the shipped .d.ts', async () => {
+    await succeed(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: app });
+  });
+
+  it('the installed paybutton-gateway bin: --help, merchant create, and a missing driver named', async () => {
+    const bin = join(app, 'node_modules', '.bin', 'paybutton-gateway');
+    assert.match(await succeed(bin, ['--help'], { cwd: app }), /Usage:\n {2}paybutton-gateway/);
+    const created = await succeed(bin, ['merchant', 'create', 'SHOP-001', '--name', 'Toko Kopi', '--data', 'gw'], { cwd: app });
+    assert.match(created, /Merchant SHOP-001 created \(Toko Kopi\)/);
+    assert.ok(statSync(join(app, 'gw', 'merchants', 'SHOP-001-private.pem')).isFile());
+    // `pg` is an optional peer dependency the app did not install.
+    const postgres = await run(bin, ['merchant', 'list', '--database-url', 'postgres://postgres@127.0.0.1:5432/test'], { cwd: app });
+    assert.notEqual(postgres.code, 0);
+    assert.match(postgres.output, /npm install pg/);
+  });
+
+  it('pays one order end to end: installed gateway, plug-in (ESM and CommonJS apps) and script-tag element in Chromium', async (t) => {
+    const gateway = await start([join(app, 'node_modules', '@paybutton', 'gateway', 'bin', 'paybutton-gateway.js'), '--sandbox', '--port', '0', '--data', 'gw', '--log-level', 'warn'], { cwd: app }, /listening on (http:\/\/\S+)/);
+    children.push(gateway.child);
+    const browser = await launchChromium();
+    try {
+      for (const server of ['server.mjs', 'server.cjs']) {
+        const port = await freePort();
+        const env = {
+          PORT: String(port),
+          GATEWAY_URL: gateway.match[1]!,
+          MERCHANT_CODE: 'SHOP-001',
+          MERCHANT_PRIVATE_KEY_FILE: join(app, 'gw', 'merchants', 'SHOP-001-private.pem'),
+          PLATFORM_PUBLIC_KEY_FILE: join(app, 'gw', 'platform-public.pem'),
+        };
+        const shop = await start([server], { cwd: app, env }, /shop listening on (http:\/\/\S+)/);
+        children.push(shop.child);
+        const page = await browser.newPage();
+        await page.goto(shop.match[1]!);
+        const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('pay-button button').click()]);
+        await popup.waitForURL(/\/pay\?orderNum=/);
+        const picker = popup.getByRole('button', { name: 'BCA Virtual Account', exact: true });
+        if (await picker.count()) await picker.click();
+        await popup.getByRole('button', { name: 'Simulate payment' }).click();
+        await page.locator('pay-button[state="paid"]').waitFor({ timeout: 30_000 });
+        for (let tries = 0; !/paid \w+/.test(shop.output()) && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+        assert.match(shop.output(), /paid \w+/, `${server}: onPaid ran`);
+        t.diagnostic(`${server}: paid`);
+        await page.close();
+        await stop(shop.child);
+      }
+    } finally {
+      await browser.close();
+    }
+  });
+});

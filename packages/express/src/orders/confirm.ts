@@ -1,0 +1,147 @@
+/**
+ * "Ask the gateway, apply its answer": the one way an order learns its state after creation.
+ *
+ * A notification's `platSign` proves that the platform key made the signature blocks, not that
+ * the gateway meant this message: the family signs each 117-byte chunk on its own, so a block
+ * signed over bytes someone else chose (an echoed path, another merchant's `email`) is a valid
+ * `platSign` for a message of those bytes. So nothing that arrives at this server moves an order.
+ * A notification, a status poll and `reconcile()` are only reasons to ask: the plug-in sends its
+ * own signed `/gateway/query` to the configured `gatewayUrl` (the channel the merchant trusts) and
+ * moves the order only to what that answer says, after checking it is about this order
+ * (`orderNum`, `platOrderNum`, `payMoney`).
+ *
+ * - `interpretQuery` is the pure decision: a query result against what we stored.
+ * - `confirmOrder` asks, once at a time per order in this process (concurrent notifications, polls
+ *   and returns share one query in flight).
+ * - `applyConfirmation` moves the order by compare-and-set to the confirmed final state.
+ */
+import { parseDateTime, type QuerySuccess } from '@paybutton/protocol';
+import type { Context } from '../context.ts';
+import type { CallResult } from '../gateway/client.ts';
+import type { GatewayFacts, Order } from '../store/orders.ts';
+import { settle, type FinalStatus } from './settle.ts';
+
+/** The gateway's order states (query `status`, and the outcomes a notification names). */
+export type GatewayStatus = QuerySuccess['status'];
+
+/** A gateway state as this router's order state; `PENDING` is not final. */
+export const FINAL_STATUS: Readonly<Record<Exclude<GatewayStatus, 'PENDING'>, FinalStatus>> = { PAID: 'paid', EXPIRED: 'expired', FAILED: 'failed' };
+
+export function finalStatusOf(status: GatewayStatus): FinalStatus | undefined {
+  return status === 'PENDING' ? undefined : FINAL_STATUS[status];
+}
+
+/** What we hold about the order, and so what the gateway's answer must agree with. */
+export interface ExpectedOrder {
+  readonly orderNum: string;
+  readonly payMoney: string;
+  /** `null` while the order is `creating` (the create answer has not been recorded yet). */
+  readonly platOrderNum: string | null;
+}
+
+/** The gateway's facts about an order, as confirmed by its signed query answer. */
+export interface ConfirmedFacts extends GatewayFacts {
+  readonly platOrderNum: string;
+}
+
+export type Confirmation =
+  /** The gateway's signed answer, about this very order. */
+  | { readonly kind: 'confirmed'; readonly status: GatewayStatus; readonly facts: ConfirmedFacts }
+  /** The gateway signed `NOTEXIST`: it has no such order. */
+  | { readonly kind: 'not_found' }
+  /**
+   * No trustworthy answer: `unreachable` (network, timeout, 5xx, `UNKNOWN`, an answer that does not
+   * verify) or `mismatch` (a verified answer that disagrees with the order we stored: never applied).
+   */
+  | { readonly kind: 'undetermined'; readonly reason: 'unreachable' | 'mismatch'; readonly message: string; readonly retryAfterMs?: number | undefined };
+
+/** Why a verified answer cannot be about the order we hold, or `undefined` when it agrees. */
+export function answerMismatch(expected: ExpectedOrder, found: QuerySuccess): string | undefined {
+  if (found.orderNum !== expected.orderNum) return `the gateway answered about order ${found.orderNum}`;
+  if (expected.platOrderNum !== null && found.platOrderNum !== expected.platOrderNum) {
+    return `the gateway holds order ${expected.orderNum} as ${found.platOrderNum}, we stored ${expected.platOrderNum}`;
+  }
+  if (found.payMoney !== expected.payMoney) return `the gateway holds order ${expected.orderNum} with payMoney ${found.payMoney}, we stored ${expected.payMoney}`;
+  return undefined;
+}
+
+/** The query answer's facts in the store's terms. */
+export function factsOf(found: QuerySuccess): ConfirmedFacts {
+  return {
+    platOrderNum: found.platOrderNum,
+    url: found.url,
+    vaNumber: found.vaNumber,
+    payFee: found.payFee,
+    method: found.method,
+    expiresAt: parseDateTime(found.expireTime),
+    paidAt: found.paidTime ? parseDateTime(found.paidTime) : undefined,
+  };
+}
+
+/** The pure decision: what one `/gateway/query` result says about the order we hold. */
+export function interpretQuery(expected: ExpectedOrder, result: CallResult<QuerySuccess>): Confirmation {
+  if (!result.ok) {
+    if (result.outcome.kind === 'result' && result.outcome.code === 'NOTEXIST') return { kind: 'not_found' };
+    return {
+      kind: 'undetermined',
+      reason: 'unreachable',
+      message: result.error.message,
+      retryAfterMs: result.outcome.kind === 'http' ? result.outcome.retryAfterMs : undefined,
+    };
+  }
+  const mismatch = answerMismatch(expected, result.value);
+  if (mismatch) return { kind: 'undetermined', reason: 'mismatch', message: mismatch };
+  return { kind: 'confirmed', status: result.value.status, facts: factsOf(result.value) };
+}
+
+/** The longest a confirmation may take when someone (a notification, a customer) waits for it. */
+const CONFIRM_TIMEOUT_MS = 5_000;
+
+/**
+ * Ask the gateway about `order`. Callers for the same order in this process share the query in
+ * flight. A mismatch is reported as a `warning` (it means a bug or an attack, never a payment).
+ */
+export function confirmOrder(context: Context, order: ExpectedOrder): Promise<Confirmation> {
+  const running = context.confirming.get(order.orderNum);
+  if (running) return running;
+  const work = (async (): Promise<Confirmation> => {
+    const result = await context.client.query(order.orderNum, 1, Math.min(context.options.timeoutMs, CONFIRM_TIMEOUT_MS));
+    const confirmation = interpretQuery(order, result);
+    if (confirmation.kind === 'undetermined' && confirmation.reason === 'mismatch') {
+      context.events.emit('warning', { code: 'gateway_mismatch', message: `order ${order.orderNum} left unchanged: ${confirmation.message}`, orderNum: order.orderNum });
+    }
+    return confirmation;
+  })().finally(() => context.confirming.delete(order.orderNum));
+  context.confirming.set(order.orderNum, work);
+  return work;
+}
+
+/**
+ * Move the order to the confirmed final state (compare-and-set; nothing leaves `paid`). A confirmed
+ * `PENDING`, `not_found` and `undetermined` change nothing here: the creating path and
+ * `reconcile()` own an order still in `creating`.
+ */
+export async function applyConfirmation(
+  context: Context,
+  order: Order,
+  confirmation: Confirmation,
+  source: 'notification' | 'query' | 'reconcile',
+): Promise<{ readonly changed: boolean; readonly order: Order }> {
+  if (confirmation.kind !== 'confirmed') return { changed: false, order };
+  const to = finalStatusOf(confirmation.status);
+  if (to === undefined) return { changed: false, order };
+  // The expiry the order was created with stays the one its customer was shown.
+  const facts = order.expiresAt ? { ...confirmation.facts, expiresAt: undefined } : confirmation.facts;
+  return settle(context, order.orderNum, to, facts, source);
+}
+
+/** `confirmOrder` then `applyConfirmation`: what a poll, a return or a notification does. */
+export async function confirmAndApply(
+  context: Context,
+  order: Order,
+  source: 'notification' | 'query' | 'reconcile',
+): Promise<{ readonly confirmation: Confirmation; readonly changed: boolean; readonly order: Order }> {
+  const confirmation = await confirmOrder(context, order);
+  const applied = await applyConfirmation(context, order, confirmation, source);
+  return { confirmation, ...applied };
+}

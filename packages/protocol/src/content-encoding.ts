@@ -1,0 +1,30 @@
+/**
+ * How to read a request body given its `Content-Encoding` header: one rule for the gateway and the
+ * plug-in's `/notify`. The family's public clients are sloppy here (a Java client sends
+ * `Content-Encoding: UTF-8`, a character set, not an encoding), so a header naming UTF-8 reads as
+ * no encoding; gzip and deflate are inflated by the caller (the size limit counts inflated bytes);
+ * anything else is refused. Browser-safe and dependency-free.
+ */
+
+/** What the body reader must do with the bytes. */
+export type BodyEncoding = 'identity' | 'gzip' | 'deflate';
+
+/** The message every refusal of an unsupported `Content-Encoding` uses (fixed: it repeats nothing of the request). */
+export const UNSUPPORTED_CONTENT_ENCODING = 'Content-Encoding: must be gzip, deflate, identity or absent';
+
+/** UTF-8 by any of its names, any case: a character set where an encoding belongs, read as none. */
+const UTF8_NAME = /^utf-?8$/i;
+
+/**
+ * The encoding a body reader applies for this `Content-Encoding` header, or `undefined` when the
+ * header names something it cannot read (refuse with `UNSUPPORTED_CONTENT_ENCODING`).
+ */
+export function bodyEncoding(header: string | readonly string[] | undefined): BodyEncoding | undefined {
+  if (header === undefined) return 'identity';
+  if (typeof header !== 'string') return header.length === 0 ? 'identity' : header.length === 1 ? bodyEncoding(header[0]) : undefined;
+  const value = header.trim();
+  if (value === '' || /^identity$/i.test(value) || UTF8_NAME.test(value)) return 'identity';
+  if (/^gzip$/i.test(value)) return 'gzip';
+  if (/^deflate$/i.test(value)) return 'deflate';
+  return undefined;
+}
