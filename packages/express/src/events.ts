@@ -56,8 +56,20 @@ export type NotificationRejectReason =
   /** The gateway, asked, does not report the outcome this notification claims (or has no such order). */
   | 'not_confirmed'
   /** The gateway could not be asked (network, timeout, an answer that does not verify): resend later. */
-  | 'confirmation_unavailable';
+  | 'confirmation_unavailable'
+  /** Confirmed paid, but `onPaid` threw (`fulfilment.failed` has the error): `500`, resent later. */
+  | 'fulfilment_failed'
+  /** Confirmed paid, and an `onPaid` run for this order holds the lease right now: `503`, resent later. */
+  | 'fulfilment_busy'
+  /** The order store could not be opened or migrated: `503`, resent later. */
+  | 'store_unavailable'
+  /** Anything else threw while handling it (also a `warning` with the error): `500`, resent later. */
+  | 'internal_error';
 
+/**
+ * A notification answered with anything but `200 SUCCESS`: refused, not confirmed, or not
+ * acknowledged yet (the gateway resends it). Every non-200 of `/notify` emits exactly one.
+ */
 export interface NotificationRejectedEvent {
   readonly reason: NotificationRejectReason;
   readonly orderNum?: string;

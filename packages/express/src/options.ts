@@ -4,13 +4,15 @@
  * values, only the rules).
  */
 import type { KeyObject } from 'node:crypto';
-import { merchantCodeField } from '@paybutton/protocol';
-import { SignatureKeyError, toPrivateKey, toPublicKey, type KeyInput } from '@paybutton/protocol/node';
+import { merchantCodeField, type FieldIssue } from '@paybutton/protocol';
+import { toPrivateKey, toPublicKey, type KeyInput } from '@paybutton/protocol/node';
 import type { Request } from 'express';
 import { z } from 'zod';
 import { PayButtonError } from './errors.ts';
+import { gatewayChannel, INSECURE_GATEWAY_URL } from './gateway/channel.ts';
+import { databaseField, fn, httpUrl, keyField, originField, positiveMs, privateKeyMessage, publicKeyMessage } from './option-rules.ts';
 import type { QuoteResult } from './quote.ts';
-import { DEFAULT_SQLITE_FILE, SCHEMA_NAME, type DatabaseOption } from './store/database.ts';
+import { DEFAULT_SQLITE_FILE, type DatabaseOption } from './store/database.ts';
 import type { Order } from './public-order.ts';
 import { tuningOf } from './internal/tuning.ts';
 import { isZodSchema, parseStrict } from './validation.ts';
@@ -38,8 +40,18 @@ export interface PaidContext {
 export type OnPaidFunction = (order: Order, context: PaidContext) => void | Promise<void>;
 
 export interface PayButtonOptions {
-  /** Base URL of the gateway, e.g. `https://openapi.bdpay.co.id` or the sandbox. */
+  /**
+   * Base URL of the gateway, e.g. `https://openapi.bdpay.co.id` or the sandbox. Its answers decide
+   * which orders are paid, so it must be `https:`, or plain `http:` to this machine (`localhost`,
+   * 127.0.0.0/8, `[::1]`); anything else needs `allowInsecureGatewayUrl`.
+   */
   readonly gatewayUrl: string;
+  /**
+   * Accept a plain-`http:` `gatewayUrl` to another host, for a network path that is entirely yours
+   * (a private link, a TLS-terminating proxy on your side). Emits an `insecure_gateway_url` warning
+   * (and a Node process warning) at start-up. Default `false`.
+   */
+  readonly allowInsecureGatewayUrl?: boolean;
   readonly merchantCode: string;
   /** The merchant's RSA private key (PKCS#8 PEM or a KeyObject). Never leaves the server. */
   readonly privateKey: KeyInput;
@@ -89,6 +101,8 @@ export interface PayButtonOptions {
 
 export interface ResolvedOptions {
   readonly gatewayUrl: URL;
+  /** True when `gatewayUrl` is plain http to another host, accepted by `allowInsecureGatewayUrl`. */
+  readonly insecureGatewayUrl: boolean;
   readonly merchantCode: string;
   readonly privateKey: KeyObject;
   readonly platformPublicKeys: readonly KeyObject[];
@@ -126,99 +140,10 @@ export const DEFAULT_MOUNT_PATH = '/pay';
 /** Body fields the router itself reads; `fields` cannot redefine them. */
 export const RESERVED_FIELDS = ['item', 'method', 'idempotencyKey', 'returnTo'] as const;
 
-const isKeyObject = (value: unknown): value is KeyObject =>
-  typeof value === 'object' && value !== null && typeof (value as KeyObject).export === 'function' && 'asymmetricKeyType' in value;
-
-function privateKeyMessage(value: unknown): string | undefined {
-  if (typeof value === 'string' && /PUBLIC KEY-----/.test(value)) return "is a public key; pass the merchant's private key (-----BEGIN PRIVATE KEY-----)";
-  if (typeof value !== 'string' && !isKeyObject(value)) return 'is required: the merchant\'s RSA private key as PKCS#8 PEM (-----BEGIN PRIVATE KEY-----) or a KeyObject';
-  try {
-    toPrivateKey(value);
-    return undefined;
-  } catch (error) {
-    if (error instanceof SignatureKeyError && /RSA/.test(error.message)) return 'must be an RSA key';
-    return 'is not a usable private key: give the PEM text (-----BEGIN PRIVATE KEY-----...), not a file path or a base64 fragment';
-  }
-}
-
-function publicKeyMessage(value: unknown): string | undefined {
-  if (typeof value === 'string' && /PRIVATE KEY-----/.test(value)) {
-    return "is a private key: pass the platform's PUBLIC key (-----BEGIN PUBLIC KEY-----); a private key never belongs here";
-  }
-  if (isKeyObject(value) && value.type === 'private') return "is a private KeyObject: pass the platform's public key";
-  if (typeof value !== 'string' && !isKeyObject(value)) return "is required: the platform's RSA public key as SPKI PEM (-----BEGIN PUBLIC KEY-----)";
-  try {
-    toPublicKey(value);
-    return undefined;
-  } catch {
-    return 'is not a usable public key: give the PEM text (-----BEGIN PUBLIC KEY-----...)';
-  }
-}
-
-const keyField = (check: (value: unknown) => string | undefined) =>
-  z.unknown().superRefine((value, ctx) => {
-    const message = check(value);
-    if (message) ctx.addIssue({ code: 'custom', message });
-  });
-
-const httpUrl = (what: string) =>
-  z
-    .string({ error: `is required: ${what}` })
-    .refine(
-      (value) => {
-        try {
-          const url = new URL(value);
-          return (url.protocol === 'https:' || url.protocol === 'http:') && !url.search && !url.hash && !url.username && !url.password;
-        } catch {
-          return false;
-        }
-      },
-      { error: `must be an absolute http(s) URL without query, fragment or credentials: ${what}` },
-    );
-
-const originField = z.string().refine(
-  (value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value.replace(/\/$/, '');
-    } catch {
-      return false;
-    }
-  },
-  { error: 'must be an origin: scheme, host and optional port, e.g. https://shop.example' },
-);
-
-const positiveMs = (rule: string) => z.number({ error: rule }).int({ error: rule }).min(1, { error: rule }).max(600_000, { error: rule });
-
-const databaseField = z.union(
-  [
-    z.object({ kind: z.literal('sqlite'), file: z.string().min(1, { error: 'must name a file' }) }).strict(),
-    z.object({
-      kind: z.literal('postgres'),
-      url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' }),
-      schema: z.string().regex(SCHEMA_NAME, { error: 'must be a plain identifier (letters, digits, underscore)' }).optional(),
-      maxConnections: z.number().int().min(1).max(100).optional(),
-    }).strict(),
-    z.object({
-      kind: z.literal('postgres'),
-      pool: z.custom<import('pg').Pool>((value) => typeof (value as { query?: unknown })?.query === 'function', { error: 'must be a pg.Pool' }),
-      schema: z.string().regex(SCHEMA_NAME, { error: 'must be a plain identifier (letters, digits, underscore)' }).optional(),
-    }).strict(),
-    z.object({
-      kind: z.literal('kysely'),
-      db: z.custom<import('kysely').Kysely<any>>((value) => typeof (value as { selectFrom?: unknown })?.selectFrom === 'function', { error: 'must be a Kysely instance' }),
-      engine: z.enum(['sqlite', 'postgres'], { error: 'must be "sqlite" or "postgres"' }),
-      schema: z.string().regex(SCHEMA_NAME, { error: 'must be a plain identifier (letters, digits, underscore)' }).optional(),
-    }).strict(),
-  ],
-  { error: 'must be { kind: "sqlite", file }, { kind: "postgres", url | pool, schema? } or { kind: "kysely", db, engine }' },
-);
-
-const fn = (rule: string) => z.custom<(...args: any[]) => unknown>((value) => typeof value === 'function', { error: rule });
-
 const optionsSchema = z
   .object({
     gatewayUrl: httpUrl('the gateway base URL, e.g. https://openapi.bdpay.co.id'),
+    allowInsecureGatewayUrl: z.boolean({ error: 'must be true or false' }).optional(),
     merchantCode: merchantCodeField,
     privateKey: keyField(privateKeyMessage),
     platformPublicKey: z.unknown().superRefine((value, ctx) => {
@@ -272,11 +197,26 @@ const optionsSchema = z
 const trimSlash = (value: string): string => value.replace(/\/+$/, '');
 
 /** Check and complete the options; throws `PayButtonError('config_invalid')` listing every problem. */
+/**
+ * The channel rule (`gateway/channel.ts`) on the raw input, so it is listed beside the other
+ * problems even when those keep the schema from parsing.
+ */
+function channelIssue(input: unknown): FieldIssue | undefined {
+  const { gatewayUrl, allowInsecureGatewayUrl } = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  if (typeof gatewayUrl !== 'string' || allowInsecureGatewayUrl === true || !URL.canParse(gatewayUrl)) return undefined;
+  const url = new URL(gatewayUrl);
+  if (url.protocol !== 'http:' || gatewayChannel(url) !== 'insecure') return undefined;
+  return { field: 'gatewayUrl', message: INSECURE_GATEWAY_URL };
+}
+
 export function resolveOptions(input: unknown): ResolvedOptions {
   const parsed = parseStrict(optionsSchema, input, 'is not an option of payButton() (check the spelling)');
-  if (!parsed.ok) {
-    const lines = parsed.issues.map((issue) => `  - ${issue.field}: ${issue.message}`).join('\n');
-    throw new PayButtonError('config_invalid', `payButton(): fix these options:\n${lines}`, { issues: parsed.issues });
+  const issues: FieldIssue[] = parsed.ok ? [] : [...parsed.issues];
+  const channel = channelIssue(input);
+  if (channel && !issues.some((issue) => issue.field === channel.field)) issues.push(channel);
+  if (!parsed.ok || issues.length > 0) {
+    const lines = issues.map((issue) => `  - ${issue.field}: ${issue.message}`).join('\n');
+    throw new PayButtonError('config_invalid', `payButton(): fix these options:\n${lines}`, { issues });
   }
   const options = parsed.value;
   const gatewayUrl = new URL(trimSlash(options.gatewayUrl));
@@ -286,6 +226,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
   const tuning = tuningOf(input);
   return {
     gatewayUrl,
+    insecureGatewayUrl: gatewayChannel(gatewayUrl) === 'insecure',
     merchantCode: options.merchantCode,
     privateKey: toPrivateKey(options.privateKey as KeyInput),
     platformPublicKeys: keys.map((key) => toPublicKey(key as KeyInput)),

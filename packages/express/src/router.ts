@@ -13,6 +13,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import type { Context } from './context.ts';
 import { PayButtonError } from './errors.ts';
 import { PayButtonEvents, type PayButtonEventMap, type PayButtonEventName } from './events.ts';
+import { insecureGatewayWarning } from './gateway/channel.ts';
 import { GatewayClient } from './gateway/client.ts';
 import { createTransport } from './gateway/http.ts';
 import { createLimiter, errorHandler, methodNotAllowed, originGuard } from './http/guards.ts';
@@ -60,6 +61,13 @@ function method(value: string | null | undefined, required: boolean): MethodCode
 export function payButton(options: PayButtonOptions): PayButtonRouter {
   const resolved = resolveOptions(options);
   const events = new PayButtonEvents();
+  if (resolved.insecureGatewayUrl) {
+    // Opted in (allowInsecureGatewayUrl): said once in the process's log, and to the listeners,
+    // which are attached after payButton() returns, so on the next turn of the event loop.
+    const message = insecureGatewayWarning(resolved.gatewayUrl);
+    process.emitWarning(message, { code: 'PAYBUTTON_INSECURE_GATEWAY_URL' });
+    setImmediate(() => events.emit('warning', { code: 'insecure_gateway_url', message })).unref();
+  }
   const store = createStore(resolved.database);
   const transport = createTransport();
   const client = new GatewayClient({

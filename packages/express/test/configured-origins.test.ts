@@ -5,21 +5,35 @@
  * - `returnTo` is checked against the configured origins only, so no redirect leaves the shop;
  * - `/return` and `/return/continue` answer the same for an unknown order and for someone else's;
  * - the order store's folder and file are private (0700 / 0600).
+ *
+ * On SQLite and, when DATABASE_URL is set, on PostgreSQL (the file modes are SQLite's own).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, test } from 'node:test';
+import { after, afterEach, describe, test } from 'node:test';
 import { returnToken } from '../src/orders/create.ts';
-import { startHarness, newKey, type Harness } from './support/harness.ts';
+import { ENGINES, type EngineFixture } from './support/engines.ts';
+import { startHarness, newKey, type Harness, type HarnessOptions } from './support/harness.ts';
 
 let shop: Harness | undefined;
+const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   await shop?.close();
   shop = undefined;
 });
+after(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+/** A shop whose order store is a fresh database of `engine`. */
+async function startOn(engine: EngineFixture, setup: HarnessOptions = {}): Promise<Harness> {
+  const { option, cleanup } = await engine.fresh();
+  cleanups.push(cleanup);
+  return startHarness({ ...setup, database: option });
+}
 
 /** A raw request with a Host header of our choosing (fetch does not allow setting it). */
 function request(base: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
@@ -38,73 +52,75 @@ function request(base: string, path: string, options: { method?: string; headers
   });
 }
 
-describe('the Host header decides nothing', () => {
-  test('Host: evil.example with a matching Origin cannot create orders (DNS rebinding)', async () => {
-    shop = await startHarness();
-    const answer = await request(shop.merchantUrl, '/pay/links', {
-      method: 'POST',
-      headers: { host: 'evil.example', origin: 'http://evil.example', 'content-type': 'application/json' },
-      body: JSON.stringify({ item: 'kopi', idempotencyKey: newKey() }),
+for (const engine of ENGINES) {
+  describe(`the Host header decides nothing (${engine.name})`, () => {
+    test('Host: evil.example with a matching Origin cannot create orders (DNS rebinding)', async () => {
+      shop = await startOn(engine);
+      const answer = await request(shop.merchantUrl, '/pay/links', {
+        method: 'POST',
+        headers: { host: 'evil.example', origin: 'http://evil.example', 'content-type': 'application/json' },
+        body: JSON.stringify({ item: 'kopi', idempotencyKey: newKey() }),
+      });
+      assert.equal(answer.status, 403, answer.text);
+      assert.equal(JSON.parse(answer.text).error.code, 'origin_not_allowed');
+      assert.equal(shop.eventsNamed('order.transition').length, 0, 'no order stored');
     });
-    assert.equal(answer.status, 403, answer.text);
-    assert.equal(JSON.parse(answer.text).error.code, 'origin_not_allowed');
-    assert.equal(shop.eventsNamed('order.transition').length, 0, 'no order stored');
+
+    test('returnTo on the Host-derived origin is refused, and no return ever redirects off the shop', async () => {
+      shop = await startOn(engine);
+      const refused = await request(shop.merchantUrl, '/pay/links', {
+        method: 'POST',
+        headers: { host: 'evil.example', 'content-type': 'application/json' },
+        body: JSON.stringify({ item: 'kopi', idempotencyKey: newKey(), returnTo: 'http://evil.example/phish' }),
+      });
+      assert.equal(refused.status, 400, refused.text);
+      assert.equal(JSON.parse(refused.text).error.issues[0].field, 'returnTo');
+
+      // A Referer on the Host-derived origin is ignored: the return goes to the shop's root.
+      const created = await request(shop.merchantUrl, '/pay/links', {
+        method: 'POST',
+        headers: { host: 'evil.example', referer: 'http://evil.example/phish', 'content-type': 'application/json' },
+        body: JSON.stringify({ item: 'kopi', idempotencyKey: newKey() }),
+      });
+      assert.equal(created.status, 201, created.text);
+      const { orderNum, statusToken } = JSON.parse(created.text) as { orderNum: string; statusToken: string };
+      const back = await request(shop.merchantUrl, `/pay/return/continue?order=${orderNum}&rt=${returnToken(statusToken)}`, { headers: { host: 'evil.example' } });
+      assert.equal(back.status, 303);
+      assert.equal(new URL(back.headers.location!).origin, shop.merchantUrl);
+    });
+
+    test('allowedOrigins still get CORS, the status token header included', async () => {
+      shop = await startOn(engine, { options: { allowedOrigins: ['https://checkout.shop.example'] } });
+      const preflight = await request(shop.merchantUrl, '/pay/orders/PB123', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://checkout.shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'paybutton-status-token' },
+      });
+      assert.equal(preflight.status, 204);
+      assert.match(String(preflight.headers['access-control-allow-headers']), /PayButton-Status-Token/);
+    });
   });
 
-  test('returnTo on the Host-derived origin is refused, and no return ever redirects off the shop', async () => {
-    shop = await startHarness();
-    const refused = await request(shop.merchantUrl, '/pay/links', {
-      method: 'POST',
-      headers: { host: 'evil.example', 'content-type': 'application/json' },
-      body: JSON.stringify({ item: 'kopi', idempotencyKey: newKey(), returnTo: 'http://evil.example/phish' }),
-    });
-    assert.equal(refused.status, 400, refused.text);
-    assert.equal(JSON.parse(refused.text).error.issues[0].field, 'returnTo');
-
-    // A Referer on the Host-derived origin is ignored: the return goes to the shop's root.
-    const created = await request(shop.merchantUrl, '/pay/links', {
-      method: 'POST',
-      headers: { host: 'evil.example', referer: 'http://evil.example/phish', 'content-type': 'application/json' },
-      body: JSON.stringify({ item: 'kopi', idempotencyKey: newKey() }),
-    });
-    assert.equal(created.status, 201, created.text);
-    const { orderNum, statusToken } = JSON.parse(created.text) as { orderNum: string; statusToken: string };
-    const back = await request(shop.merchantUrl, `/pay/return/continue?order=${orderNum}&rt=${returnToken(statusToken)}`, { headers: { host: 'evil.example' } });
-    assert.equal(back.status, 303);
-    assert.equal(new URL(back.headers.location!).origin, shop.merchantUrl);
-  });
-
-  test('allowedOrigins still get CORS, the status token header included', async () => {
-    shop = await startHarness({ options: { allowedOrigins: ['https://checkout.shop.example'] } });
-    const preflight = await request(shop.merchantUrl, '/pay/orders/PB123', {
-      method: 'OPTIONS',
-      headers: { origin: 'https://checkout.shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'paybutton-status-token' },
-    });
-    assert.equal(preflight.status, 204);
-    assert.match(String(preflight.headers['access-control-allow-headers']), /PayButton-Status-Token/);
-  });
-});
-
-describe('the return routes tell nothing about other orders', () => {
-  test('an unknown order and someone else\'s order (no or a wrong rt) get the same answer', async () => {
-    shop = await startHarness();
-    const created = await shop.createLink({ item: 'kopi' });
-    const { orderNum, statusToken } = created.body as { orderNum: string; statusToken: string };
-    for (const route of ['/pay/return', '/pay/return/continue']) {
-      const unknown = await request(shop.merchantUrl, `${route}?order=PBNOSUCHORDER00000`);
-      const noSecret = await request(shop.merchantUrl, `${route}?order=${orderNum}`);
-      const wrongSecret = await request(shop.merchantUrl, `${route}?order=${orderNum}&rt=${'A'.repeat(22)}`);
-      for (const answer of [noSecret, wrongSecret]) {
-        assert.equal(answer.status, unknown.status, route);
-        assert.equal(answer.text, unknown.text, route);
-        assert.equal(answer.headers.location, undefined);
+  describe(`the return routes tell nothing about other orders (${engine.name})`, () => {
+    test('an unknown order and someone else\'s order (no or a wrong rt) get the same answer', async () => {
+      shop = await startOn(engine);
+      const created = await shop.createLink({ item: 'kopi' });
+      const { orderNum, statusToken } = created.body as { orderNum: string; statusToken: string };
+      for (const route of ['/pay/return', '/pay/return/continue']) {
+        const unknown = await request(shop.merchantUrl, `${route}?order=PBNOSUCHORDER00000`);
+        const noSecret = await request(shop.merchantUrl, `${route}?order=${orderNum}`);
+        const wrongSecret = await request(shop.merchantUrl, `${route}?order=${orderNum}&rt=${'A'.repeat(22)}`);
+        for (const answer of [noSecret, wrongSecret]) {
+          assert.equal(answer.status, unknown.status, route);
+          assert.equal(answer.text, unknown.text, route);
+          assert.equal(answer.headers.location, undefined);
+        }
+        assert.equal(unknown.status, 404);
+        const own = await request(shop.merchantUrl, `${route}?order=${orderNum}&rt=${returnToken(statusToken)}`);
+        assert.ok([200, 303].includes(own.status), `${route}: ${own.status}`);
       }
-      assert.equal(unknown.status, 404);
-      const own = await request(shop.merchantUrl, `${route}?order=${orderNum}&rt=${returnToken(statusToken)}`);
-      assert.ok([200, 303].includes(own.status), `${route}: ${own.status}`);
-    }
+    });
   });
-});
+}
 
 describe('the order store is private', () => {
   test('a folder it creates is 0700 and the SQLite file 0600 (and so its -wal and -shm)', async () => {

@@ -1,20 +1,22 @@
 /**
  * The forged-notification attack, reproduced end to end against the real gateway, on SQLite and
- * PostgreSQL. The family's signature signs each 117-byte chunk on its own, so any block the
- * platform key made over 117 bytes an attacker chose is a valid `platSign` for a notification of
- * those bytes. These tests build such forgeries the way an attacker would (from the gateway's
- * unknown-route answer; from another merchant's create answer, which starts with that merchant's
- * `email`) and, for whatever oracle exists tomorrow, sign forgeries with the platform key itself.
- * None of them may move an order or call `onPaid`: the plug-in asks the gateway and applies its
- * answer. The genuine payment still ends in `onPaid` exactly once.
+ * PostgreSQL, and against a production-mode gateway (no sandbox routes; https, public callbacks;
+ * its DNS answers nothing, so nothing it delivers leaves the machine). The family's signature
+ * signs each 117-byte chunk on its own, so any block the platform key made over 117 bytes an
+ * attacker chose is a valid `platSign` for a notification of those bytes. These tests build such
+ * forgeries the way an attacker would (from the gateway's unknown-route answer, which must now be
+ * closed; from another merchant's create answer, which starts with that merchant's `email`) and,
+ * for whatever oracle exists tomorrow, sign forgeries with the platform key itself. None of them
+ * may move an order or call `onPaid`: the plug-in asks the gateway and applies its answer. The
+ * genuine payment still ends in `onPaid` exactly once.
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, test } from 'node:test';
 import { formatDateTime } from '@paybutton/protocol';
 import { canonicalString, sign, verify } from '@paybutton/protocol/node';
-import { ENGINES, type EngineFixture } from './support/engines.ts';
+import { countingStore, ENGINES, type EngineFixture } from './support/engines.ts';
 import { MERCHANT_CODE, platformKeys, strangerKeys } from './support/keys.ts';
-import { startHarness, waitFor, type Harness } from './support/harness.ts';
+import { PRODUCTION_SHOP_URL, startHarness, waitFor, type Harness } from './support/harness.ts';
 
 const CHUNK_BYTES = 117;
 const BLOCK_BYTES = 128;
@@ -29,10 +31,28 @@ after(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-async function startOn(engine: EngineFixture, options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const { option, cleanup } = await engine.fresh();
+/** Where the attacks run: each engine against a sandbox gateway, and SQLite against a production one. */
+interface Setup {
+  readonly label: string;
+  readonly engine: EngineFixture;
+  readonly production: boolean;
+}
+
+const SETUPS: readonly Setup[] = [
+  ...ENGINES.map((engine) => ({ label: engine.name, engine, production: false })),
+  { label: 'production-mode gateway, sqlite', engine: ENGINES[0]!, production: true },
+];
+
+async function startOn(setup: Setup, options: { readonly options?: Record<string, unknown> } = {}): Promise<Harness> {
+  const { option, cleanup } = await setup.engine.fresh();
   cleanups.push(cleanup);
-  return startHarness({ ...options, database: option, options: { statusRefreshMs: false, ...options.options } });
+  return startHarness({ production: setup.production, database: option, options: { statusRefreshMs: false, ...options.options } });
+}
+
+/** The gateway's notification for a paid order, as it would deliver it (made and signed by the gateway). */
+async function genuineNotification(harness: Harness, orderNum: string): Promise<Record<string, string>> {
+  const delivery = await waitFor(async () => (await harness.gateway.deliveries.list({ orderNum }))[0], 'the gateway queued its notification');
+  return delivery.fields as Record<string, string>;
 }
 
 interface Victim {
@@ -81,38 +101,39 @@ async function assertUntouched(harness: Harness, victim: Victim): Promise<void> 
   assert.equal(harness.eventsNamed('notification.accepted').length, 0);
 }
 
-for (const engine of ENGINES) {
-  describe(`forged notifications never pay (${engine.name})`, () => {
-    test('the unknown-route oracle: whatever the gateway signs for a chosen path, the order stays unpaid', async () => {
-      shop = await startOn(engine);
+for (const setup of SETUPS) {
+  describe(`forged notifications never pay (${setup.label})`, () => {
+    test('the unknown-route oracle is closed: the 404 repeats nothing of the path, and a platform-signed forgery pays nothing', async () => {
+      shop = await startOn(setup);
       const victim = await victimOrder(shop);
       const forged = oneChunkForgery(victim);
       const text = canonicalString(forged);
-      // Probe once to learn where the path lands in the signed message, then align it to a chunk.
-      const probe = await fetch(`${shop.gatewayUrl}/${encodeURI(text)}`);
-      const probeBody = (await probe.json().catch(() => ({}))) as Record<string, string>;
-      let forgery: string | undefined;
-      if (typeof probeBody.platSign === 'string') {
-        const offset = canonicalString(probeBody).indexOf(text);
-        if (offset >= 0) {
-          const filler = 'f'.repeat((CHUNK_BYTES - (offset % CHUNK_BYTES)) % CHUNK_BYTES);
-          const aligned = (await (await fetch(`${shop.gatewayUrl}/${filler}${encodeURI(text)}`)).json()) as Record<string, string>;
-          const at = canonicalString(aligned).indexOf(text);
-          if (at >= 0 && at % CHUNK_BYTES === 0 && typeof aligned.platSign === 'string') forgery = block(aligned.platSign, at / CHUNK_BYTES);
-        }
+      // Whatever the path and its alignment to a 117-byte chunk, the gateway answers the same fixed body.
+      const bodies: Array<Record<string, string>> = [];
+      for (const path of [encodeURI(text), `${'f'.repeat(58)}${encodeURI(text)}`, `${'f'.repeat(116)}${encodeURI(text)}`, 'nothing-here']) {
+        const answer = await fetch(`${shop.gatewayUrl}/${path}`);
+        assert.equal(answer.status, 404);
+        bodies.push((await answer.json()) as Record<string, string>);
       }
-      // The gateway signs nothing a caller chose (its own tests prove it); the plug-in must not
-      // depend on that: if an oracle answered, its block goes to /notify all the same.
-      if (forgery !== undefined) {
-        assert.equal(verify(forged, forgery, platformKeys().publicKey), true);
-        const answer = await notify(shop, { ...forged, platSign: forgery });
-        assert.notEqual(answer.status, 200, answer.text);
+      for (const body of bodies.slice(1)) assert.deepEqual(body, bodies[0], 'the 404 depends on nothing the caller chose');
+      const signed = canonicalString(bodies[0]!);
+      assert.ok(!signed.includes(victim.orderNum) && !signed.includes('fff'), 'nothing of the path is in what the gateway signed');
+      const blocks = Buffer.from(bodies[0]!.platSign ?? '', 'base64').length / BLOCK_BYTES;
+      for (let index = 0; index < blocks; index++) {
+        assert.equal(verify(forged, block(bodies[0]!.platSign!, index), platformKeys().publicKey), false, `block ${index} signs nothing usable`);
       }
+      // Tomorrow's oracle, whatever it is, gives exactly this: one platform-signed block over the
+      // attacker's 117 bytes. It must not pay either.
+      const forgery = sign(forged, platformKeys().privateKey);
+      assert.equal(Buffer.from(forgery, 'base64').length, BLOCK_BYTES, 'one block, as an oracle would give');
+      const answer = await notify(shop, { ...forged, platSign: forgery });
+      assert.equal(answer.status, 409, answer.text);
+      assert.match(answer.text, /^REJECTED not_confirmed/);
       await assertUntouched(shop, victim);
     });
 
     test('the other-merchant oracle: a block of a create answer signed over a chosen e-mail is a valid platSign, and pays nothing', async () => {
-      shop = await startOn(engine);
+      shop = await startOn(setup);
       const attacker = { merchantCode: 'MERCH-ATTACKER', keys: strangerKeys() };
       await shop.gateway.registerMerchant({ merchantCode: attacker.merchantCode, publicKey: attacker.keys.publicKey, name: 'Attacker' });
       // The forged canonical string must sit inside an e-mail domain: no "_" in platOrderNum.
@@ -123,7 +144,7 @@ for (const engine of ENGINES) {
       const email = `${canonicalString(forged)}.com`;
       const request = {
         merchantCode: attacker.merchantCode, orderNum: `ATK${Date.now()}`, payMoney: '10000', productDetail: 'Oracle', name: 'Eve',
-        email, phone: '081234567890', notifyUrl: 'http://127.0.0.1:9/notify', expiryPeriod: '60', dateTime: formatDateTime(Date.now()),
+        email, phone: '081234567890', notifyUrl: 'https://attacker.example/notify', expiryPeriod: '60', dateTime: formatDateTime(Date.now()),
       };
       const response = await fetch(`${shop.gatewayUrl}/gateway/prepaidOrder`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...request, sign: sign(request, attacker.keys.privateKey) }),
@@ -140,7 +161,7 @@ for (const engine of ENGINES) {
     });
 
     test('a notification genuinely signed with the platform key for an order the gateway has pending never pays', async () => {
-      shop = await startOn(engine);
+      shop = await startOn(setup);
       const victim = await victimOrder(shop);
       const forged = oneChunkForgery(victim);
       const answer = await notify(shop, { ...forged, platSign: sign(forged, platformKeys().privateKey) });
@@ -151,7 +172,7 @@ for (const engine of ENGINES) {
     });
 
     test('a forged EXPIRED, then a forged paid with another method: neither is applied', async () => {
-      shop = await startOn(engine);
+      shop = await startOn(setup);
       const victim = await victimOrder(shop);
       const expired = oneChunkForgery(victim, { code: '02', status: 'EXPIRED' });
       assert.equal((await notify(shop, { ...expired, platSign: sign(expired, platformKeys().privateKey) })).status, 409);
@@ -160,20 +181,38 @@ for (const engine of ENGINES) {
       await assertUntouched(shop, victim);
     });
 
-    test('concurrent forgeries: none acknowledged, the order unpaid, confirmations shared', async () => {
-      shop = await startOn(engine);
+    test('concurrent forgeries: none acknowledged, the order unpaid, exactly one query for all of them', async () => {
+      const store = await countingStore(setup.engine);
+      cleanups.push(store.cleanup);
+      shop = await startHarness({ production: setup.production, rewriter: true, database: store.option, options: { statusRefreshMs: false } });
       const victim = await victimOrder(shop);
       const forged = oneChunkForgery(victim);
       const signedForgery = { ...forged, platSign: sign(forged, platformKeys().privateKey) };
-      const answers = await Promise.all(Array.from({ length: 20 }, () => notify(shop!, signedForgery)));
-      assert.ok(answers.every((answer) => answer.status === 409), answers.map((answer) => answer.status).join(','));
-      const queries = shop.eventsNamed('gateway.call').filter((call) => call.operation === 'query').length;
-      assert.ok(queries < 20, `${queries} queries for 20 concurrent forgeries`);
+      // The first to ask is held at the gateway's door until every forgery has looked its order
+      // up (after which it runs to confirmOrder without waiting on anything): all are in flight.
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      shop.rewriter!.hold = (path) => (path === '/gateway/query' ? released : undefined);
+      const readsBefore = store.ordersRead();
+      const N = 20;
+      try {
+        const answering = Promise.all(Array.from({ length: N }, () => notify(shop!, signedForgery)));
+        await waitFor(() => store.ordersRead() - readsBefore >= N, `the ${N} forgeries' order lookups`);
+        release();
+        const answers = await answering;
+        assert.ok(answers.every((answer) => answer.status === 409), answers.map((answer) => answer.status).join(','));
+      } finally {
+        release();
+      }
+      const queries = shop.eventsNamed('gateway.call').filter((call) => call.operation === 'query' && call.orderNum === victim.orderNum);
+      assert.equal(queries.length, 1, `${queries.length} queries for ${N} concurrent forgeries`);
+      assert.equal(shop.rewriter!.paths.filter((path) => path === '/gateway/query').length, 1, 'one query reached the gateway');
+      assert.equal(shop.eventsNamed('notification.rejected').length, N, 'each forgery named in an event');
       await assertUntouched(shop, victim);
     });
 
-    test('an order still creating is not settled by a notification it cannot check', async () => {
-      shop = await startOn(engine, { options: { statusRefreshMs: false } });
+    test('an order still creating is not settled by a notification it cannot check', { skip: setup.production && 'needs the sandbox\'s create delay' }, async () => {
+      shop = await startOn(setup);
       await fetch(`${shop.gatewayUrl}/sandbox/faults/${MERCHANT_CODE}`, {
         method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ create: { delayMs: 1_500 } }),
       });
@@ -190,16 +229,27 @@ for (const engine of ENGINES) {
     });
 
     test('the genuine payment still pays, onPaid exactly once', async () => {
-      shop = await startOn(engine);
+      shop = await startOn(setup);
       const victim = await victimOrder(shop);
       await shop.payAtGateway(victim.orderNum);
-      await waitFor(() => shop!.fulfilled.length === 1, 'onPaid from the genuine notification');
-      const delivery = await waitFor(async () => {
-        const [found] = await shop!.gateway.deliveries.list({ orderNum: victim.orderNum });
-        return found?.state === 'delivered' ? found : undefined;
-      }, 'the notification acknowledged');
-      assert.equal(delivery.state, 'delivered');
+      if (setup.production) {
+        // The gateway's delivery to https://shop.example is never dialled (its DNS answers
+        // nothing): the test hands the shop the gateway's own notification, as the network would.
+        const genuine = await genuineNotification(shop, victim.orderNum);
+        await waitFor(() => shop!.dnsLookups.includes(new URL(PRODUCTION_SHOP_URL).hostname), 'the delivery tried, and stopped at DNS');
+        const answer = await notify(shop, genuine);
+        assert.equal(answer.text, 'SUCCESS');
+        assert.deepEqual(shop.dnsLookups.filter((name) => name !== new URL(PRODUCTION_SHOP_URL).hostname), [], 'no other name looked up');
+      } else {
+        await waitFor(() => shop!.fulfilled.length === 1, 'onPaid from the genuine notification');
+        const delivery = await waitFor(async () => {
+          const [found] = await shop!.gateway.deliveries.list({ orderNum: victim.orderNum });
+          return found?.state === 'delivered' ? found : undefined;
+        }, 'the notification acknowledged');
+        assert.equal(delivery.state, 'delivered');
+      }
       assert.equal((await shop.status(victim.orderNum, victim.statusToken)).body.status, 'paid');
+      assert.equal(shop.fulfilled.length, 1);
       assert.equal(shop.onPaidCalls.length, 1);
     });
   });

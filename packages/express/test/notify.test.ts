@@ -5,66 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { sign } from '@paybutton/protocol/node';
-import { MERCHANT_CODE, platformKeys, strangerKeys } from './support/keys.ts';
+import { MERCHANT_CODE, strangerKeys } from './support/keys.ts';
 import { startHarness, waitFor, type Harness } from './support/harness.ts';
+import { asPlatform, createOrder, notify, paidAtGateway, paidFields, signedBy, statusOf } from './support/notifications.ts';
 
 let shop: Harness | undefined;
 afterEach(async () => {
   await shop?.close();
   shop = undefined;
 });
-
-interface Created {
-  readonly orderNum: string;
-  readonly statusToken: string;
-  readonly platOrderNum: string;
-}
-
-async function createOrder(harness: Harness, item = 'kopi'): Promise<Created> {
-  const created = await harness.createLink({ item });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  return { orderNum: created.body.orderNum, statusToken: created.body.statusToken, platOrderNum: await harness.platOrderNumOf(created.body.orderNum) };
-}
-
-/** The fields of a "paid" notification for the order, as the gateway would send them (unsigned). */
-function paidFields(order: Created, overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    code: '00', msg: 'SUCCESS', status: 'SUCCESS', name: 'Budi Santoso', email: 'budi@example.com',
-    orderNum: order.orderNum, platOrderNum: order.platOrderNum, payMoney: '150000', method: 'VA_BCA', payFee: '4000', vaNumber: '1234567890123',
-    ...overrides,
-  };
-}
-
-const signedBy = (fields: Record<string, string>, privateKey: string) => ({ ...fields, platSign: sign(fields, privateKey) });
-const asPlatform = (fields: Record<string, string>) => signedBy(fields, platformKeys().privateKey);
-
-async function notify(harness: Harness, fields: Record<string, string>, type: 'form' | 'json' = 'form') {
-  const response = await fetch(`${harness.mountUrl}/notify`, {
-    method: 'POST',
-    headers: { 'content-type': type === 'form' ? 'application/x-www-form-urlencoded' : 'application/json' },
-    body: type === 'form' ? new URLSearchParams(fields).toString() : JSON.stringify(fields),
-  });
-  return { status: response.status, text: await response.text() };
-}
-
-async function statusOf(harness: Harness, order: Created): Promise<string> {
-  return (await harness.status(order.orderNum, order.statusToken)).body.status;
-}
-
-/**
- * Pay the order at the gateway with its own notifications held back, and return the notification
- * it would send (genuine: made by the gateway), for the test to deliver when and how it likes.
- */
-async function paidAtGateway(harness: Harness, order: Created): Promise<Record<string, string>> {
-  const put = await fetch(`${harness.gatewayUrl}/sandbox/faults/${MERCHANT_CODE}`, {
-    method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notifications: { delayMs: 200_000 } }),
-  });
-  assert.equal(put.status, 200);
-  await harness.payAtGateway(order.orderNum);
-  const [delivery] = await harness.gateway.deliveries.list({ orderNum: order.orderNum });
-  return delivery!.fields as Record<string, string>;
-}
 
 const rejections = (harness: Harness) => harness.eventsNamed('notification.rejected').map((event) => event.reason);
 
@@ -252,6 +201,9 @@ describe('onPaid that throws', () => {
     const [failure] = shop.eventsNamed('fulfilment.failed');
     assert.equal(failure!.attempt, 1);
     assert.equal((failure!.error as Error).message, 'fulfilment backend is down');
+    // The 500 is named too: the merchant sees the gateway will resend, and why.
+    const unacknowledged = shop.eventsNamed('notification.rejected');
+    assert.deepEqual(unacknowledged.map((event) => [event.reason, event.httpStatus, event.orderNum]), [['fulfilment_failed', 500, order.orderNum]]);
     const stored = await shop.router.getOrder(order.orderNum);
     assert.equal(stored!.fulfilAttempts, 2);
     assert.ok(stored!.fulfilledAt);

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { MERCHANT_CODE } from './support/keys.ts';
 import { startHarness, waitFor, type Parsers } from './support/harness.ts';
 
 const USABLE: Parsers[] = ['none', 'json', 'urlencoded', 'urlencoded-extended', 'both', 'text', 'raw'];
@@ -74,6 +75,31 @@ describe('mounted with and without global body parsers', () => {
       assert.match(browser.body.error.message, /consumed by another body parser/);
     } finally {
       await shop.close();
+    }
+  });
+
+  test('Content-Encoding: UTF-8 (a charset named as the encoding): a global parser first answers 415 before the router; kept off the mount path, the router acknowledges', async () => {
+    for (const [parsers, expected] of [['urlencoded', 415], ['both', 415], ['urlencoded-off-mount', 200], ['none', 200]] as const) {
+      // env 'test': Express's final handler answers the parser's 415 without printing its stack.
+      const shop = await startHarness({ parsers, options: { statusRefreshMs: false }, configureApp: (app) => app.set('env', 'test') });
+      try {
+        await fetch(`${shop.gatewayUrl}/sandbox/faults/${MERCHANT_CODE}`, {
+          method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notifications: { delayMs: 200_000 } }),
+        });
+        const created = await shop.createLink({ item: 'kopi' });
+        await shop.payAtGateway(created.body.orderNum);
+        const [delivery] = await shop.gateway.deliveries.list({ orderNum: created.body.orderNum });
+        const answer = await fetch(`${shop.mountUrl}/notify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'UTF-8' },
+          body: new URLSearchParams(delivery!.fields as Record<string, string>).toString(),
+        });
+        assert.equal(answer.status, expected, `${parsers}: ${await answer.text()}`);
+        const seen = shop.eventsNamed('notification.accepted').length + shop.eventsNamed('notification.rejected').length;
+        assert.equal(seen, expected === 200 ? 1 : 0, `${parsers}: the router ${expected === 200 ? 'answered' : 'never saw it'}`);
+      } finally {
+        await shop.close();
+      }
     }
   });
 });

@@ -32,6 +32,7 @@ describe('decideAfterQuery', () => {
   test('found: adopt the order the gateway has', () => assert.deepEqual(decideAfterQuery({ kind: 'found' }), { action: 'adopt' }));
   test('NOTEXIST: the create never registered, send it', () => assert.deepEqual(decideAfterQuery({ kind: 'not_found' }), { action: 'send_create' }));
   test('the query failed too: wait and ask again', () => assert.deepEqual(decideAfterQuery({ kind: 'undetermined' }), { action: 'wait_and_query' }));
+  test('a verified answer about another amount or order: abandon (never adopt, never re-send)', () => assert.deepEqual(decideAfterQuery({ kind: 'mismatch' }), { action: 'abandon' }));
 });
 
 describe('backoffDelay (full jitter)', () => {

@@ -6,23 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { MERCHANT_CODE } from './support/keys.ts';
+import { CHECKOUT_PAGE, launchChromium } from './support/browser.ts';
 import { startHarness, type Harness } from './support/harness.ts';
-
-const CHECKOUT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Checkout</title></head><body>
-<h1>Checkout</h1>
-<script>
-  window.__messages = [];
-  window.__silent = location.search.includes('silent');
-  window.addEventListener('message', (event) => {
-    window.__messages.push({ origin: event.origin, data: event.data });
-    // As <pay-button> does: acknowledge the return, so the return page may close.
-    if (!window.__silent && event.data && event.data.type === 'paybutton:return') {
-      event.source.postMessage(event.data, event.origin);
-    }
-  });
-</script></body></html>`;
 
 let shop: Harness;
 before(async () => {
@@ -131,10 +118,7 @@ describe('GET /return over HTTP', () => {
 describe('GET /return in Chromium', () => {
   let browser: Browser;
   before(async () => {
-    browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -2,13 +2,19 @@
  * Registering one order at the gateway, exactly once, through an unreliable network:
  * bounded retries with full-jitter backoff on network errors, timeouts, 5xx and 429; after
  * anything that may have reached the gateway (a timeout, a dropped connection, a 5xx, `UNKNOWN`,
- * `ERROR`, an answer that does not verify) the next step asks `/gateway/query` and only sends the
+ * `ERROR`, an answer that does not verify) the next step asks the gateway and only sends the
  * create again when the gateway says the order does not exist. The `orderNum` never changes, and
  * the gateway refuses a repeated `orderNum`, so even a wrong guess cannot make a second order.
+ *
+ * Asking is not done here: the loop is given `confirm`, which is `confirmOrder` of
+ * `orders/confirm.ts` (the one "ask the gateway" of the plug-in). So the create path shares the
+ * query in flight with a notification or a poll for the same order, and a verified answer that
+ * disagrees with the order (another amount) follows the one mismatch policy: reported once as a
+ * `gateway_mismatch` warning, never adopted, the order left in `creating`.
  */
 import { PayButtonError } from '../errors.ts';
-import { interpretQuery, type Confirmation, type ConfirmedFacts, type GatewayStatus } from '../orders/confirm.ts';
-import type { CallFailure, CreateFields, GatewayClient } from './client.ts';
+import type { Confirmation, ConfirmedAnswer } from '../orders/confirm.ts';
+import type { CreateFields, GatewayClient } from './client.ts';
 import { backoffDelay, decideAfterCreate, decideAfterQuery, type BackoffPolicy, type QueryOutcome } from './retry.ts';
 
 export interface CreatePolicy extends BackoffPolicy {
@@ -17,21 +23,21 @@ export interface CreatePolicy extends BackoffPolicy {
   readonly totalTimeoutMs: number;
 }
 
-/** What the gateway holds for the order once it is registered. */
-export interface Registered {
-  readonly platOrderNum: string;
-  readonly url?: string | undefined;
-  readonly vaNumber?: string | undefined;
-  readonly payFee?: string | undefined;
-  readonly method?: string | undefined;
-  /** The gateway's state when it was found by a query (an order may be paid already). */
-  readonly status: GatewayStatus;
-  readonly paidAt?: Date | undefined;
-  /** When the gateway expires it (known when found by a query). */
-  readonly expiresAt?: Date | undefined;
-  /** True when it was found by a query after an uncertain try, not answered by the create itself. */
-  readonly adopted: boolean;
-}
+/** Asks the gateway about the order being created (`confirmOrder`); `attempt` counts the queries. */
+export type ConfirmCreating = (attempt: number, timeoutMs: number) => Promise<Confirmation>;
+
+/** How the order got registered: the create's own answer, or found by asking after an uncertain try. */
+export type Registered =
+  | {
+      readonly adopted: false;
+      readonly platOrderNum: string;
+      readonly url?: string | undefined;
+      readonly vaNumber?: string | undefined;
+      readonly payFee?: string | undefined;
+      readonly method?: string | undefined;
+    }
+  /** An earlier try did reach the gateway: the confirmation is applied like any other (it may be paid). */
+  | { readonly adopted: true; readonly confirmation: ConfirmedAnswer };
 
 /** Thrown with `definitive: true` when the gateway certainly did not take the order. */
 export class CreateFailure extends Error {
@@ -42,17 +48,11 @@ export class CreateFailure extends Error {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/**
- * What a confirmation means for the loop. A verified answer that disagrees with the order we are
- * creating ends the attempt (never adopted, never re-sent: the order stays `creating` for
- * `reconcile()` and a person to look at).
- */
-function queryOutcome(confirmation: Confirmation, orderNum: string): QueryOutcome {
+/** A confirmation as the loop's pure decision reads it. */
+export function queryOutcome(confirmation: Confirmation): QueryOutcome {
   if (confirmation.kind === 'confirmed') return { kind: 'found' };
   if (confirmation.kind === 'not_found') return { kind: 'not_found' };
-  if (confirmation.reason === 'mismatch') {
-    throw new CreateFailure(new PayButtonError('gateway_response_invalid', `Order ${orderNum} was left unchanged: ${confirmation.message}.`), false);
-  }
+  if (confirmation.reason === 'mismatch') return { kind: 'mismatch' };
   return { kind: 'undetermined', retryAfterMs: confirmation.retryAfterMs };
 }
 
@@ -61,53 +61,54 @@ export async function registerAtGateway(
   kind: 'link' | 'va',
   fields: CreateFields,
   policy: CreatePolicy,
-  options: { readonly resumed: boolean },
+  options: { readonly resumed: boolean; readonly confirm: ConfirmCreating },
 ): Promise<Registered> {
   const deadline = performance.now() + policy.totalTimeoutMs;
   const remaining = () => deadline - performance.now();
+  const callTimeout = () => Math.max(1, Math.min(policy.timeoutMs, remaining()));
   // A resumed order may have reached the gateway in an earlier request: ask before sending.
   let queryFirst = options.resumed;
   let maybeSent = options.resumed;
   let retries = 0;
   let createTries = 0;
   let queryTries = 0;
-  let last: CallFailure | undefined;
+  let last: PayButtonError | undefined;
 
-  const expected = { orderNum: fields.orderNum, payMoney: fields.payMoney, platOrderNum: null };
-  const fromQuery = (status: GatewayStatus, facts: ConfirmedFacts): Registered => ({ ...facts, status, adopted: true });
+  const ask = (): Promise<Confirmation> => {
+    queryTries += 1;
+    return options.confirm(queryTries, callTimeout());
+  };
 
   /** One more round, if the budget allows; otherwise end with the last failure. */
   const waitForRetry = async (retryAfterMs?: number): Promise<void> => {
     if (retries >= policy.maxRetries || remaining() <= 0) {
-      const error = last?.error ?? new PayButtonError('gateway_unavailable', 'The gateway could not be reached.');
-      throw new CreateFailure(error, false);
+      throw new CreateFailure(last ?? new PayButtonError('gateway_unavailable', 'The gateway could not be reached.'), false);
     }
     const delay = backoffDelay(retries, policy, Math.random, retryAfterMs);
     retries += 1;
     if (delay >= remaining()) {
-      throw new CreateFailure(last?.error ?? new PayButtonError('gateway_timeout', 'The gateway did not answer in time.'), false);
+      throw new CreateFailure(last ?? new PayButtonError('gateway_timeout', 'The gateway did not answer in time.'), false);
     }
     await sleep(delay);
   };
 
   for (;;) {
     if (queryFirst) {
-      queryTries += 1;
-      const found = await client.query(fields.orderNum, queryTries, Math.max(1, Math.min(policy.timeoutMs, remaining())));
-      const confirmation = interpretQuery(expected, found);
-      const decision = decideAfterQuery(queryOutcome(confirmation, fields.orderNum));
-      if (decision.action === 'adopt' && confirmation.kind === 'confirmed') return fromQuery(confirmation.status, confirmation.facts);
+      const confirmation = await ask();
+      const decision = decideAfterQuery(queryOutcome(confirmation));
+      if (decision.action === 'adopt' && confirmation.kind === 'confirmed') return { adopted: true, confirmation };
       if (decision.action === 'send_create') {
         queryFirst = false;
         continue;
       }
-      last = found.ok ? last : found;
-      await waitForRetry(!found.ok && found.outcome.kind === 'http' ? found.outcome.retryAfterMs : undefined);
+      if (decision.action === 'abandon' && confirmation.kind === 'undetermined') throw new CreateFailure(confirmation.error, false);
+      if (confirmation.kind === 'undetermined') last = confirmation.error;
+      await waitForRetry(confirmation.kind === 'undetermined' ? confirmation.retryAfterMs : undefined);
       continue;
     }
 
     createTries += 1;
-    const timeoutMs = Math.max(1, Math.min(policy.timeoutMs, remaining()));
+    const timeoutMs = callTimeout();
     const created =
       kind === 'link'
         ? await client.createPaymentLink(fields, createTries, timeoutMs)
@@ -115,25 +116,25 @@ export async function registerAtGateway(
     if (created.ok) {
       const value = created.value;
       return {
+        adopted: false,
         platOrderNum: value.platOrderNum,
         url: 'url' in value ? value.url : undefined,
         vaNumber: 'vaNumber' in value ? value.vaNumber : undefined,
         payFee: 'payFee' in value ? value.payFee : undefined,
         method: 'method' in value ? value.method : undefined,
-        status: 'PENDING',
-        adopted: false,
       };
     }
-    last = created;
+    last = created.error;
     const decision = decideAfterCreate(created.outcome);
     if (decision.action === 'give_up') {
       // A refusal after an uncertain earlier try may just be "duplicate orderNum": the first try
-      // did register it. One query tells; otherwise the refusal stands.
+      // did register it. One question tells; otherwise the refusal stands.
       if (maybeSent && created.outcome.kind === 'result' && created.outcome.code === 'FAIL' && created.error.code === 'gateway_refused') {
-        queryTries += 1;
-        const found = interpretQuery(expected, await client.query(fields.orderNum, queryTries, Math.max(1, Math.min(policy.timeoutMs, remaining()))));
-        if (queryOutcome(found, fields.orderNum).kind === 'found' && found.kind === 'confirmed') return fromQuery(found.status, found.facts);
-        if (found.kind !== 'not_found') throw new CreateFailure(created.error, false);
+        const confirmation = await ask();
+        const found = decideAfterQuery(queryOutcome(confirmation));
+        if (found.action === 'adopt' && confirmation.kind === 'confirmed') return { adopted: true, confirmation };
+        if (found.action === 'abandon' && confirmation.kind === 'undetermined') throw new CreateFailure(confirmation.error, false);
+        if (confirmation.kind !== 'not_found') throw new CreateFailure(created.error, false);
       }
       throw new CreateFailure(created.error, true);
     }

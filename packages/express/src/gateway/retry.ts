@@ -48,18 +48,30 @@ export function decideAfterCreate(outcome: AttemptOutcome): Decision {
   }
 }
 
-/** What a `/gateway/query` before a retry found. */
+/** What a `/gateway/query` before a retry found (a `Confirmation` of `orders/confirm.ts`, reduced). */
 export type QueryOutcome =
   | { readonly kind: 'found' }
   | { readonly kind: 'not_found' }
   /** The query itself failed (network, timeout, UNKNOWN, bad answer): still undetermined. */
-  | { readonly kind: 'undetermined'; readonly retryAfterMs?: number | undefined };
+  | { readonly kind: 'undetermined'; readonly retryAfterMs?: number | undefined }
+  /** A verified answer that disagrees with the order we are creating (amount, another order). */
+  | { readonly kind: 'mismatch' };
 
-export type QueryDecision = { readonly action: 'adopt' } | { readonly action: 'send_create' } | { readonly action: 'wait_and_query' };
+export type QueryDecision =
+  | { readonly action: 'adopt' }
+  | { readonly action: 'send_create' }
+  | { readonly action: 'wait_and_query' }
+  /**
+   * Stop without a decision: the order stays `creating` (never adopted, never re-sent) for
+   * `reconcile()` and a person, as the one mismatch policy says. Asking again cannot help: the
+   * gateway would give the same signed answer.
+   */
+  | { readonly action: 'abandon' };
 
 export function decideAfterQuery(outcome: QueryOutcome): QueryDecision {
   if (outcome.kind === 'found') return { action: 'adopt' };
   if (outcome.kind === 'not_found') return { action: 'send_create' };
+  if (outcome.kind === 'mismatch') return { action: 'abandon' };
   return { action: 'wait_and_query' };
 }
 

@@ -11,12 +11,19 @@
  * (`orderNum`, `platOrderNum`, `payMoney`).
  *
  * - `interpretQuery` is the pure decision: a query result against what we stored.
- * - `confirmOrder` asks, once at a time per order in this process (concurrent notifications, polls
- *   and returns share one query in flight).
+ * - `confirmOrder` asks, once at a time per order in this process (concurrent notifications, polls,
+ *   returns and the create path's query-before-retry share one query in flight), and owns the one
+ *   mismatch policy: a verified answer that disagrees with the stored order is never applied, and
+ *   is reported once as a `gateway_mismatch` warning.
  * - `applyConfirmation` moves the order by compare-and-set to the confirmed final state.
+ *
+ * Every path that learns an order's state from the gateway after sending the create goes through
+ * here: `/notify`, status polls, `reconcile()` and the create loop (`gateway/create.ts`, whose
+ * query before a retry is a `confirmOrder` too; `orders/create.ts` applies what it found).
  */
 import { parseDateTime, type QuerySuccess } from '@paybutton/protocol';
 import type { Context } from '../context.ts';
+import { PayButtonError } from '../errors.ts';
 import type { CallResult } from '../gateway/client.ts';
 import type { GatewayFacts, Order } from '../store/orders.ts';
 import { settle, type FinalStatus } from './settle.ts';
@@ -52,8 +59,18 @@ export type Confirmation =
   /**
    * No trustworthy answer: `unreachable` (network, timeout, 5xx, `UNKNOWN`, an answer that does not
    * verify) or `mismatch` (a verified answer that disagrees with the order we stored: never applied).
+   * `error` is what a caller that must fail (the create path) reports.
    */
-  | { readonly kind: 'undetermined'; readonly reason: 'unreachable' | 'mismatch'; readonly message: string; readonly retryAfterMs?: number | undefined };
+  | {
+      readonly kind: 'undetermined';
+      readonly reason: 'unreachable' | 'mismatch';
+      readonly message: string;
+      readonly error: PayButtonError;
+      readonly retryAfterMs?: number | undefined;
+    };
+
+/** The confirmed variant, the one a caller may apply. */
+export type ConfirmedAnswer = Extract<Confirmation, { readonly kind: 'confirmed' }>;
 
 /** Why a verified answer cannot be about the order we hold, or `undefined` when it agrees. */
 export function answerMismatch(expected: ExpectedOrder, found: QuerySuccess): string | undefined {
@@ -86,26 +103,40 @@ export function interpretQuery(expected: ExpectedOrder, result: CallResult<Query
       kind: 'undetermined',
       reason: 'unreachable',
       message: result.error.message,
+      error: result.error,
       retryAfterMs: result.outcome.kind === 'http' ? result.outcome.retryAfterMs : undefined,
     };
   }
   const mismatch = answerMismatch(expected, result.value);
-  if (mismatch) return { kind: 'undetermined', reason: 'mismatch', message: mismatch };
+  if (mismatch) {
+    const error = new PayButtonError('gateway_response_invalid', `Order ${expected.orderNum} was left unchanged: ${mismatch}.`);
+    return { kind: 'undetermined', reason: 'mismatch', message: mismatch, error };
+  }
   return { kind: 'confirmed', status: result.value.status, facts: factsOf(result.value) };
 }
 
 /** The longest a confirmation may take when someone (a notification, a customer) waits for it. */
 const CONFIRM_TIMEOUT_MS = 5_000;
 
+export interface ConfirmOptions {
+  /** For the query this caller starts (a caller that joins one in flight waits for that one). */
+  readonly timeoutMs?: number | undefined;
+  /** The `attempt` of the `gateway.call` event: the create loop counts its queries. */
+  readonly attempt?: number | undefined;
+}
+
 /**
  * Ask the gateway about `order`. Callers for the same order in this process share the query in
- * flight. A mismatch is reported as a `warning` (it means a bug or an attack, never a payment).
+ * flight (so N notifications, polls and a create retry for one order cost one query). They all
+ * pass the stored row, so they expect the same facts, and one interpretation serves them all. A
+ * mismatch is reported as a `warning` once per query (it means a bug or an attack, never a payment).
  */
-export function confirmOrder(context: Context, order: ExpectedOrder): Promise<Confirmation> {
+export function confirmOrder(context: Context, order: ExpectedOrder, options: ConfirmOptions = {}): Promise<Confirmation> {
   const running = context.confirming.get(order.orderNum);
   if (running) return running;
+  const timeoutMs = options.timeoutMs ?? Math.min(context.options.timeoutMs, CONFIRM_TIMEOUT_MS);
   const work = (async (): Promise<Confirmation> => {
-    const result = await context.client.query(order.orderNum, 1, Math.min(context.options.timeoutMs, CONFIRM_TIMEOUT_MS));
+    const result = await context.client.query(order.orderNum, options.attempt ?? 1, timeoutMs);
     const confirmation = interpretQuery(order, result);
     if (confirmation.kind === 'undetermined' && confirmation.reason === 'mismatch') {
       context.events.emit('warning', { code: 'gateway_mismatch', message: `order ${order.orderNum} left unchanged: ${confirmation.message}`, orderNum: order.orderNum });

@@ -16,13 +16,13 @@ import type { MethodCode } from '@paybutton/protocol';
 import { inBackground, type Context } from '../context.ts';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
 import type { CreateFields } from '../gateway/client.ts';
-import { CreateFailure, registerAtGateway } from '../gateway/create.ts';
+import { CreateFailure, registerAtGateway, type Registered } from '../gateway/create.ts';
 import { newOrderNum, newStatusToken } from '../ids.ts';
 import type { Quote } from '../quote.ts';
-import type { Order } from '../store/orders.ts';
+import type { GatewayFacts, Order } from '../store/orders.ts';
 import type { OrderKind } from '../store/schema.ts';
-import { finalStatusOf } from './confirm.ts';
-import { fulfil, settle } from './settle.ts';
+import { applyConfirmation, confirmOrder } from './confirm.ts';
+import { fulfil } from './settle.ts';
 
 export interface CreateInput {
   readonly kind: OrderKind;
@@ -78,21 +78,29 @@ function createFields(context: Context, order: Order): CreateFields {
   };
 }
 
-/** Call the gateway for an order this request holds the create lease of, and record the outcome. */
+/** The facts a registration gives: the create's answer (expiring `expiryPeriod` from now) or the query's. */
+function registeredFacts(registered: Registered, order: Order, now: Date): GatewayFacts {
+  if (registered.adopted) return registered.confirmation.facts;
+  const { adopted: _created, ...facts } = registered;
+  return { ...facts, expiresAt: new Date(now.getTime() + order.expiryPeriod * 60_000) };
+}
+
+/**
+ * Call the gateway for an order this request holds the create lease of, and record the outcome.
+ * An order found by asking (an earlier try did reach the gateway) may have ended already: its
+ * confirmation is applied by `applyConfirmation`, as a notification's or a poll's would be.
+ */
 async function register(context: Context, order: Order, resumed: boolean): Promise<Order> {
   const { orders } = context.store;
   try {
-    const registered = await registerAtGateway(context.client, order.kind, createFields(context, order), context.policy, { resumed });
+    const registered = await registerAtGateway(context.client, order.kind, createFields(context, order), context.policy, {
+      resumed,
+      // The create loop's question is the plug-in's one question: shared with a notification or a
+      // poll in flight for this order, and under the one mismatch policy.
+      confirm: (attempt, timeoutMs) => confirmOrder(context, order, { attempt, timeoutMs }),
+    });
     const now = context.now();
-    const facts = {
-      platOrderNum: registered.platOrderNum,
-      url: registered.url,
-      vaNumber: registered.vaNumber,
-      payFee: registered.payFee,
-      method: registered.method,
-      expiresAt: registered.expiresAt ?? new Date(now.getTime() + order.expiryPeriod * 60_000),
-      paidAt: registered.paidAt,
-    };
+    const facts = registeredFacts(registered, order, now);
     if (await orders.markCreated(order.orderNum, facts, now)) {
       context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'pending', source: registered.adopted ? 'query' : 'create', at: now });
     } else {
@@ -100,14 +108,10 @@ async function register(context: Context, order: Order, resumed: boolean): Promi
       await orders.recordFacts(order.orderNum, facts, now);
     }
     const stored = (await orders.get(order.orderNum)) as Order;
-    // Found by a query (an earlier try did reach the gateway): it may have ended already.
-    const ended = finalStatusOf(registered.status);
-    if (ended) {
-      const { order: settled } = await settle(context, stored.orderNum, ended, facts, 'query');
-      if (settled.status === 'paid') inBackground(context, () => fulfil(context, settled.orderNum, 'query'));
-      return settled;
-    }
-    return stored;
+    if (!registered.adopted) return stored;
+    const { order: settled } = await applyConfirmation(context, stored, registered.confirmation, 'query');
+    if (settled.status === 'paid' && !settled.fulfilledAt) inBackground(context, () => fulfil(context, settled.orderNum, 'query'));
+    return settled;
   } catch (caught) {
     const failure = caught instanceof CreateFailure ? caught : isPayButtonError(caught) ? new CreateFailure(caught, true) : undefined;
     if (!failure) {

@@ -11,29 +11,65 @@
  * reported and the new state and `onPaid` are durable. Everything else is a non-200 with a one-line
  * reason, so a genuine notification is resent: an unknown order, a forged or tampered
  * notification, an outcome the gateway does not confirm (yet), a gateway that cannot be reached,
- * an `onPaid` that threw.
+ * an `onPaid` that threw or is still running, a store that failed.
+ *
+ * Every non-200 goes through `notAcknowledged`, which also emits `notification.rejected` naming
+ * the reason: a merchant watching the events sees every notification the gateway will resend, and
+ * why, not only the ones that were refused outright.
  */
 import { notificationOutcome, notificationSchema, parseWith } from '@paybutton/protocol';
 import { verify } from '@paybutton/protocol/node';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context.ts';
+import { isPayButtonError } from '../errors.ts';
 import type { NotificationRejectReason } from '../events.ts';
 import { NotifyBodyError, readNotifyFields, type ReceivedFields } from '../http/body.ts';
 import { confirmAndApply, finalStatusOf } from '../orders/confirm.ts';
 import { fulfil } from '../orders/settle.ts';
 
-function reject(context: Context, res: Response, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): void {
-  context.events.emit('notification.rejected', { reason, message, httpStatus, ...(orderNum ? { orderNum } : {}) });
-  res.status(httpStatus).type('text/plain').send(`REJECTED ${reason}: ${message}`);
+interface NotAcknowledged {
+  readonly httpStatus: number;
+  readonly reason: NotificationRejectReason;
+  /** Answered to whoever posted the notification: nothing from our side of the network. */
+  readonly message: string;
+  /** For the event only (the merchant's logs), when there is more to say than `message`. */
+  readonly detail?: string | undefined;
+  readonly orderNum?: string | undefined;
+  /** `RETRY:` (the same notification may succeed later) rather than `REJECTED <reason>:`. */
+  readonly retry?: boolean;
 }
 
-function retryLater(res: Response, httpStatus: number, message: string): void {
-  res.status(httpStatus).type('text/plain').send(`RETRY: ${message}`);
+/** Answer a notification with a non-200 (so the gateway resends it) and say why in an event. */
+function notAcknowledged(context: Context, res: Response, answer: NotAcknowledged): void {
+  const { httpStatus, reason, message, orderNum } = answer;
+  context.events.emit('notification.rejected', { reason, message: answer.detail ?? message, httpStatus, ...(orderNum ? { orderNum } : {}) });
+  res.status(httpStatus).type('text/plain').send(answer.retry ? `RETRY: ${message}` : `REJECTED ${reason}: ${message}`);
+}
+
+function reject(context: Context, res: Response, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): void {
+  notAcknowledged(context, res, { httpStatus, reason, message, orderNum });
 }
 
 export function notifyHandler(context: Context): RequestHandler {
+  const handle = handleNotification(context);
   return async (req, res) => {
     res.set('Cache-Control', 'no-store');
+    try {
+      await handle(req, res);
+    } catch (error) {
+      // The store failed, or a bug: still a non-200 the gateway resends, and an event that says so.
+      if (res.headersSent) throw error;
+      const unavailable = isPayButtonError(error) && error.code === 'store_unavailable';
+      if (!unavailable) context.events.emit('warning', { code: 'internal', message: 'unexpected error while handling a notification', error });
+      notAcknowledged(context, res, unavailable
+        ? { httpStatus: 503, reason: 'store_unavailable', message: 'the order store is not available; send this notification again later', retry: true }
+        : { httpStatus: 500, reason: 'internal_error', message: 'the notification could not be handled; send it again later', retry: true });
+    }
+  };
+}
+
+function handleNotification(context: Context): (req: Request, res: Response) => Promise<void> {
+  return async (req, res) => {
     let fields: ReceivedFields;
     try {
       fields = await readNotifyFields(req, context.options.notifyBodyLimitBytes);
@@ -89,9 +125,15 @@ export function notifyHandler(context: Context): RequestHandler {
       ({ order: after, changed } = confirmed);
       const { confirmation } = confirmed;
       if (confirmation.kind === 'undetermined' && confirmation.reason === 'unreachable') {
-        context.events.emit('notification.rejected', { reason: 'confirmation_unavailable', orderNum: order.orderNum, httpStatus: 503, message: `the gateway could not confirm it: ${confirmation.message}` });
         if (confirmation.retryAfterMs !== undefined) res.set('Retry-After', String(Math.ceil(confirmation.retryAfterMs / 1000)));
-        retryLater(res, 503, 'the gateway could not be asked to confirm this notification; send it again later');
+        notAcknowledged(context, res, {
+          httpStatus: 503,
+          reason: 'confirmation_unavailable',
+          orderNum: order.orderNum,
+          message: 'the gateway could not be asked to confirm this notification; send it again later',
+          detail: `the gateway could not confirm it: ${confirmation.message}`,
+          retry: true,
+        });
         return;
       }
       if (confirmation.kind !== 'confirmed') {
@@ -112,11 +154,12 @@ export function notifyHandler(context: Context): RequestHandler {
     if (after.status === 'paid' && !after.fulfilledAt) {
       const result = await fulfil(context, after.orderNum, 'notification');
       if (result === 'failed') {
-        retryLater(res, 500, 'onPaid failed; send this notification again later');
+        // `fulfilment.failed` carries the error; this event says the gateway will resend.
+        notAcknowledged(context, res, { httpStatus: 500, reason: 'fulfilment_failed', orderNum: after.orderNum, message: 'onPaid failed; send this notification again later', retry: true });
         return;
       }
       if (result === 'busy') {
-        retryLater(res, 503, 'onPaid is running for this order; send this notification again later');
+        notAcknowledged(context, res, { httpStatus: 503, reason: 'fulfilment_busy', orderNum: after.orderNum, message: 'onPaid is running for this order; send this notification again later', retry: true });
         return;
       }
     }

@@ -3,8 +3,10 @@
  *
  * The server cannot know whether it is a popup, so it serves a tiny page whose external script
  * (`GET /return.js`; the page allows no inline script) decides:
- * - a popup opened by the shop's own page (same origin): post `{ type: 'paybutton:return', orderNum }`
- *   to it with that origin as targetOrigin (never `*`), and close once its element acknowledges;
+ * - a popup whose opener is the shop's page that started the payment: post
+ *   `{ type: 'paybutton:return', orderNum }` to the opener with that page's origin as targetOrigin
+ *   (never `*`; the origin of `returnTo`, a configured origin: `publicUrl` or `allowedOrigins`),
+ *   and close once the element there echoes it back from that origin;
  * - anything else (a full page, a window another site opened, no acknowledgement): go to
  *   `GET /return/continue`, which 303-redirects to the page that started the payment (the shop's
  *   root when none was recorded) with
@@ -134,12 +136,19 @@ export function returnContinueHandler(context: Context): RequestHandler {
 export const RETURN_ACK_TIMEOUT_MS = 3000;
 
 /**
- * The return page's script. It closes its window only when the opener is the shop's own page
- * (same origin: reading `opener.location.origin` throws for any other) and that page's element
- * acknowledged the message (by echoing it back, from the opener). Otherwise,
- * a window opened by another site, an opener that did not answer in time, it continues as the
- * full-page flow, so the customer always sees the outcome and no other site learns when the
- * payment finished. Served as a file so the page's CSP can forbid inline script.
+ * The return page's script. It closes its window only when the opener is the shop's page that
+ * started the payment and that page's element acknowledged the message; otherwise (a window
+ * opened by another site, an opener that did not answer in time) it continues as the full-page
+ * flow, so the customer always sees the outcome and no other site learns when the payment finished.
+ *
+ * It never reads `opener.location`: for an opener on another origin than this page (a shop page on
+ * one of `allowedOrigins`, while this page is on `publicUrl`'s) that throws, and the popup would
+ * never close. Instead the message is posted with the expected origin as targetOrigin, so the
+ * browser delivers it only to an opener on that origin (and drops it for any other, which so
+ * learns nothing), and only an echo from that opener (`event.source`) and that origin
+ * (`event.origin`) counts as delivered. `<pay-button>` echoes the message to `event.origin` when it
+ * comes from its own popup and its endpoint's origin. Served as a file so the page's CSP can forbid
+ * inline script.
  */
 export const RETURN_SCRIPT = `(function () {
   'use strict';
@@ -154,13 +163,9 @@ export const RETURN_SCRIPT = `(function () {
     done = true;
     if (next) window.location.replace(next);
   }
-  var opener = null;
-  try {
-    opener = window.opener && !window.opener.closed && window.opener.location.origin === origin ? window.opener : null;
-  } catch (error) {
-    opener = null; // Another origin's window: never told anything.
-  }
-  if (!opener || !orderNum) return proceed();
+  // closed and postMessage are the two things any origin may use on another's window.
+  var opener = window.opener;
+  if (!opener || opener.closed || !orderNum || !origin) return proceed();
   window.addEventListener('message', function (event) {
     if (done || event.source !== opener || event.origin !== origin) return;
     var data = event.data;

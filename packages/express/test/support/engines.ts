@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type KyselyPlugin, type QueryId } from 'kysely';
 import pg from 'pg';
 import type { DatabaseOption } from '../../src/store/database.ts';
 
@@ -47,3 +49,64 @@ const postgres = (url: string): EngineFixture => ({
 });
 
 export const ENGINES: readonly EngineFixture[] = DATABASE_URL ? [sqlite, postgres(DATABASE_URL)] : [sqlite];
+
+export interface InstrumentedStore {
+  readonly option: DatabaseOption;
+  /** Reads (SELECTs) completed so far. */
+  ordersRead(): number;
+  /** While on, every statement fails, as a database that went away would. */
+  failing: boolean;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A fresh store, handed to `payButton()` as a Kysely instance, whose completed reads are counted
+ * and which can be made to fail. A test that must know every concurrent request got past its
+ * order lookup (the last I/O before it asks the gateway, after which it runs to `confirmOrder`
+ * without yielding to a timer) waits on `ordersRead()` instead of on the clock.
+ */
+export async function countingStore(engine: EngineFixture): Promise<InstrumentedStore> {
+  let reads = 0;
+  const selects = new WeakSet<QueryId>();
+  const state = { failing: false };
+  const counter: KyselyPlugin = {
+    transformQuery(args) {
+      if (state.failing) throw new Error('the database went away (test)');
+      if (args.node.kind === 'SelectQueryNode') selects.add(args.queryId);
+      return args.node;
+    },
+    async transformResult(args) {
+      if (selects.has(args.queryId)) reads += 1;
+      return args.result;
+    },
+  };
+  if (engine.name === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'pb-store-'));
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(join(dir, 'orders.sqlite')) }), plugins: [counter] });
+    return instrumented(state, { kind: 'kysely', db, engine: 'sqlite' }, () => reads, async () => {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    });
+  }
+  const schema = newSchemaName();
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 5 });
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins: [counter] });
+  return instrumented(state, { kind: 'kysely', db, engine: 'postgres', schema }, () => reads, async () => {
+    await db.destroy();
+    await dropSchema(DATABASE_URL!, schema);
+  });
+}
+
+function instrumented(state: { failing: boolean }, option: DatabaseOption, ordersRead: () => number, cleanup: () => Promise<void>): InstrumentedStore {
+  return {
+    option,
+    ordersRead,
+    get failing() {
+      return state.failing;
+    },
+    set failing(value: boolean) {
+      state.failing = value;
+    },
+    cleanup,
+  };
+}

@@ -1,14 +1,21 @@
 /**
- * One merchant shop per test: the real gateway in-process (sandbox, its own SQLite file), an
- * Express 5 app with `payButton()` mounted, a fresh order store, and helpers to act like the
- * browser (`createLink`, `status`) and like the customer (`payAtGateway`).
+ * One merchant shop per test: the real gateway in-process (sandbox unless `production`, its own
+ * SQLite file), an Express 5 app with `payButton()` mounted, a fresh order store, and helpers to
+ * act like the browser (`createLink`, `status`) and like the customer (`payAtGateway`).
+ *
+ * Every connection stays on loopback. A production-mode gateway refuses http and loopback
+ * callbacks, so its shop is configured with a `publicUrl` on a name (`https://shop.example`) that
+ * the gateway's injected DNS never resolves: its notifications are never dialled (`dnsLookups`
+ * records what it asked), and the tests reach the shop on its loopback address directly.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LookupFunction } from 'node:net';
 import { createGateway, type Gateway } from '@paybutton/gateway';
+import { gatewayInternals } from '@paybutton/gateway/internal';
 import express from 'express';
 import { NotForSaleError, payButton, type Order, type PayButtonOptions, type PayButtonRouter } from '../../src/index.ts';
 import type { PayButtonEventMap, PayButtonEventName } from '../../src/events.ts';
@@ -19,10 +26,25 @@ import { MERCHANT_CODE, merchantKeys, platformKeys } from './keys.ts';
 import { startProxy, type FaultProxy } from './proxy.ts';
 import { startRewriteProxy, type RewriteProxy } from './rewrite-proxy.ts';
 
-export type Parsers = 'none' | 'json' | 'urlencoded' | 'urlencoded-extended' | 'both' | 'text' | 'raw' | 'stream-eater';
+export type Parsers = 'none' | 'json' | 'urlencoded' | 'urlencoded-extended' | 'both' | 'text' | 'raw' | 'stream-eater' | 'urlencoded-off-mount';
+
+/** Where the harness's servers listen, for options that name them. */
+export interface HarnessUrls {
+  readonly merchantUrl: string;
+  readonly gatewayUrl: string;
+}
+
+/** The public URL a production-mode shop is configured with; never resolved, never dialled. */
+export const PRODUCTION_SHOP_URL = 'https://shop.example';
 
 export interface HarnessOptions {
-  readonly options?: Partial<PayButtonOptions>;
+  readonly options?: Partial<PayButtonOptions> | ((urls: HarnessUrls) => Partial<PayButtonOptions>);
+  /**
+   * A production-mode gateway (no sandbox routes, https and public callbacks only), with a DNS
+   * lookup that answers nothing. The shop's `publicUrl` is `PRODUCTION_SHOP_URL` and its own
+   * loopback origin is an allowed origin; `payAtGateway` uses the gateway's internal simulations.
+   */
+  readonly production?: boolean;
   /** Timings the package keeps as constants; shortened here so retries and leases do not take seconds. */
   readonly tuning?: Partial<Tuning>;
   /** Global body parsers the merchant's app installs before the router. */
@@ -59,6 +81,8 @@ export interface Harness {
   readonly proxy: FaultProxy | undefined;
   readonly rewriter: RewriteProxy | undefined;
   readonly events: RecordedEvent[];
+  /** Host names the gateway's notification worker looked up (a production gateway answers none). */
+  readonly dnsLookups: string[];
   /** Orders `onPaid` completed for, in order. */
   readonly fulfilled: Order[];
   /** Every `onPaid` call, including the ones that threw. */
@@ -96,6 +120,11 @@ function installParsers(app: express.Express, parsers: Parsers): void {
   if (parsers === 'urlencoded-extended') app.use(express.urlencoded({ extended: true }));
   if (parsers === 'text') app.use(express.text({ type: '*/*' }));
   if (parsers === 'raw') app.use(express.raw({ type: '*/*' }));
+  if (parsers === 'urlencoded-off-mount') {
+    // The README's way to keep a global parser that must run first away from the router's paths.
+    const urlencoded = express.urlencoded({ extended: false });
+    app.use((req, res, next) => (req.path.startsWith('/pay/') ? next() : urlencoded(req, res, next)));
+  }
   if (parsers === 'stream-eater') {
     // A middleware that reads every body and keeps nothing (a logging proxy, a misconfigured parser).
     app.use((req, _res, next) => {
@@ -108,14 +137,20 @@ function installParsers(app: express.Express, parsers: Parsers): void {
 
 export async function startHarness(setup: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'pb-express-'));
+  const dnsLookups: string[] = [];
+  // Never a real DNS answer: nothing a test makes the gateway deliver can leave the machine.
+  const lookup: LookupFunction = (hostname, _options, callback) => {
+    dnsLookups.push(hostname);
+    callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+  };
   const gateway = createGateway({
     database: { kind: 'sqlite', file: join(dir, 'gateway.sqlite') },
     platformPrivateKey: platformKeys().privateKey,
     merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey, name: 'Toko Test' }],
-    sandbox: true,
+    sandbox: !setup.production,
     timeScale: 0.001,
     logger: false,
-    notifications: { pollIntervalMs: 50, timeoutMs: 5_000 },
+    notifications: { pollIntervalMs: 50, timeoutMs: 5_000, ...(setup.production ? { lookup } : {}) },
   });
   const { url: gatewayUrl } = await gateway.listen();
   const proxy = setup.proxy ? await startProxy(gatewayUrl) : undefined;
@@ -136,7 +171,8 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
     merchantCode: MERCHANT_CODE,
     privateKey: merchantKeys().privateKey,
     platformPublicKey: platformKeys().publicKey,
-    publicUrl: merchantUrl,
+    publicUrl: setup.production ? PRODUCTION_SHOP_URL : merchantUrl,
+    ...(setup.production ? { allowedOrigins: [merchantUrl] } : {}),
     // The payment page is on the gateway's own origin, not the proxy's.
     paymentPageOrigins: [new URL(gatewayUrl).origin],
     mountPath: mount,
@@ -155,7 +191,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
       fulfilled.push(order);
     },
     rateLimit: false,
-    ...setup.options,
+    ...(typeof setup.options === 'function' ? setup.options({ merchantUrl, gatewayUrl }) : setup.options),
   }, { retryBaseDelayMs: 20, retryMaxDelayMs: 100, ...setup.tuning }));
   let inspector: Store | undefined;
   const events: RecordedEvent[] = [];
@@ -182,6 +218,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
     proxy,
     rewriter,
     events,
+    dnsLookups,
     fulfilled,
     onPaidCalls,
     async post(path, body, headers = {}) {
@@ -224,6 +261,11 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
     async payAtGateway(orderNum, method = 'VA_BCA') {
       const platOrderNum = await harness.platOrderNumOf(orderNum);
       const current = await gateway.findOrder(platOrderNum);
+      if (setup.production) {
+        // No sandbox API in production: the gateway's own simulation, as its tests use it.
+        await gatewayInternals(gateway).simulate.pay(platOrderNum, current?.method ? {} : { method: method as 'VA_BCA' });
+        return;
+      }
       const response = await fetch(`${gatewayUrl}/sandbox/orders/${encodeURIComponent(platOrderNum)}/pay`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
