@@ -111,9 +111,10 @@ for (const engine of ENGINES) {
     test('creating -> pending once, with the gateway facts', async () => {
       const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
       const facts = { platOrderNum: 'PLAT1', url: 'https://gw.example/pay?orderNum=PLAT1', expiresAt: later(3_600_000) };
-      assert.equal(await store.orders.markCreated(order.orderNum, facts, later(10)), true);
-      assert.equal(await store.orders.markCreated(order.orderNum, facts, later(20)), false);
+      const written = await store.orders.markCreated(order.orderNum, facts, later(10));
+      assert.equal(await store.orders.markCreated(order.orderNum, facts, later(20)), undefined);
       const pending = (await store.orders.get(order.orderNum))!;
+      assert.deepEqual(written, pending, 'the write returns the row it wrote');
       assert.equal(pending.status, 'pending');
       assert.equal(pending.platOrderNum, 'PLAT1');
       assert.equal(pending.url, facts.url);
@@ -126,7 +127,7 @@ for (const engine of ENGINES) {
       assert.equal(await store.orders.markCreateFailed(order.orderNum, later(1), { code: 'gateway_refused', message: 'payMoney: too small', gatewayCode: 'FAIL' }), true);
       const failed = (await store.orders.get(order.orderNum))!;
       assert.deepEqual([failed.status, failed.errorCode, failed.errorMessage, failed.gatewayCode], ['failed', 'gateway_refused', 'payMoney: too small', 'FAIL']);
-      assert.equal(await store.orders.markCreated(order.orderNum, { platOrderNum: 'X' }, later(2)), false);
+      assert.equal(await store.orders.markCreated(order.orderNum, { platOrderNum: 'X' }, later(2)), undefined);
     });
 
     test('the create lease: held, released, taken over only once expired', async () => {
@@ -145,8 +146,10 @@ for (const engine of ENGINES) {
       const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
       await store.orders.markCreated(order.orderNum, { platOrderNum: 'PLAT2' }, later(1));
       const results = await Promise.all(Array.from({ length: 8 }, (_, index) => store.orders.transition(order.orderNum, ['creating', 'pending', 'expired', 'failed'], 'paid', { vaNumber: `VA${index}` }, later(100 + index))));
-      assert.deepEqual(results.filter((left) => left !== undefined), ['pending']);
+      const won = results.filter((result) => result !== undefined);
+      assert.deepEqual(won.map((result) => result.left), ['pending']);
       const paid = (await store.orders.get(order.orderNum))!;
+      assert.deepEqual(won[0]!.order, paid, 'the winner gets the row it wrote');
       assert.equal(paid.status, 'paid');
       assert.ok(paid.paidAt);
     });
@@ -154,9 +157,9 @@ for (const engine of ENGINES) {
     test('paid is final; a payment still wins over an expiry', async () => {
       const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
       await store.orders.markCreated(order.orderNum, { platOrderNum: 'PLAT3' }, later(1));
-      assert.equal(await store.orders.transition(order.orderNum, ['creating', 'pending'], 'expired', {}, later(2)), 'pending');
+      assert.equal((await store.orders.transition(order.orderNum, ['creating', 'pending'], 'expired', {}, later(2)))?.left, 'pending');
       assert.equal(await store.orders.transition(order.orderNum, ['creating', 'pending'], 'failed', {}, later(3)), undefined, 'expired does not become failed');
-      assert.equal(await store.orders.transition(order.orderNum, ['creating', 'pending', 'expired', 'failed'], 'paid', { method: 'VA_BCA' }, later(4)), 'expired');
+      assert.equal((await store.orders.transition(order.orderNum, ['creating', 'pending', 'expired', 'failed'], 'paid', { method: 'VA_BCA' }, later(4)))?.left, 'expired');
       assert.equal(await store.orders.transition(order.orderNum, ['creating', 'pending'], 'expired', {}, later(5)), undefined);
       const paid = (await store.orders.get(order.orderNum))!;
       assert.deepEqual([paid.status, paid.method], ['paid', 'VA_BCA']);
@@ -175,10 +178,10 @@ for (const engine of ENGINES) {
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(1), later(60_000)), undefined, 'not paid yet');
       await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(2));
       const claims = await Promise.all(Array.from({ length: 5 }, () => store.orders.claimFulfilment(order.orderNum, later(3), later(60_000))));
-      assert.deepEqual(claims.filter((claim) => claim !== undefined), [1]);
+      assert.deepEqual(claims.filter((claim) => claim !== undefined).map((claim) => [claim.attempt, claim.order.fulfilAttempts]), [[1, 1]]);
       await store.orders.failFulfilment(order.orderNum, 1, later(4), 'Error: backend down');
       assert.equal((await store.orders.get(order.orderNum))!.fulfilError, 'Error: backend down');
-      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(5), later(60_000)), 2);
+      assert.equal((await store.orders.claimFulfilment(order.orderNum, later(5), later(60_000)))?.attempt, 2);
       await store.orders.completeFulfilment(order.orderNum, later(6));
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(7), later(60_000)), undefined, 'fulfilled: never again');
       const done = (await store.orders.get(order.orderNum))!;
@@ -189,32 +192,32 @@ for (const engine of ENGINES) {
     test('a fulfilment lease that runs out (crashed process) can be taken over', async () => {
       const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
       await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(1));
-      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(2), later(10_000)), 1);
+      assert.equal((await store.orders.claimFulfilment(order.orderNum, later(2), later(10_000)))?.attempt, 1);
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(5_000), later(20_000)), undefined);
-      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(10_001), later(20_000)), 2);
+      assert.equal((await store.orders.claimFulfilment(order.orderNum, later(10_001), later(20_000)))?.attempt, 2);
     });
 
     test('an old run that lost its lease and then fails does not release the newer run\'s lease', async () => {
       const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
       await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(1));
-      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(2), later(10_000)), 1);
+      assert.equal((await store.orders.claimFulfilment(order.orderNum, later(2), later(10_000)))?.attempt, 1);
       // Run 1 outlives its lease; run 2 takes over.
-      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(10_001), later(30_000)), 2);
+      assert.equal((await store.orders.claimFulfilment(order.orderNum, later(10_001), later(30_000)))?.attempt, 2);
       // Run 1's onPaid now throws: its failure must not free run 2's lease.
       await store.orders.failFulfilment(order.orderNum, 1, later(10_002), 'Error: late failure of run 1');
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(10_003), later(40_000)), undefined, 'run 2 still holds the lease: no third run');
       const held = (await store.orders.get(order.orderNum))!;
       assert.equal(held.fulfilError, null, 'run 1\'s failure is not recorded over run 2');
       await store.orders.failFulfilment(order.orderNum, 2, later(10_004), 'Error: run 2 failed');
-      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(10_005), later(50_000)), 3, 'run 2 released its own lease');
+      assert.equal((await store.orders.claimFulfilment(order.orderNum, later(10_005), later(50_000)))?.attempt, 3, 'run 2 released its own lease');
     });
 
     test('values whose length we do not control fit: a QRIS payload, the longest server key, a 2048-character returnTo', async () => {
       assert.ok(QRIS_PAYLOAD.length > 64, `the payload is ${QRIS_PAYLOAD.length} characters`);
       const { inserted, order } = await store.orders.insertCreating(newOrder({ idempotencyKey: LONGEST_SERVER_KEY, returnTo: LONG_RETURN_TO, method: 'QRIS' }), T0, later(30_000));
       assert.ok(inserted);
-      assert.equal(await store.orders.markCreated(order.orderNum, { platOrderNum: 'PLATQR1', vaNumber: QRIS_PAYLOAD }, later(1)), true);
-      assert.equal(await store.orders.transition(order.orderNum, ['pending'], 'paid', { vaNumber: QRIS_PAYLOAD, method: 'QRIS' }, later(2)), 'pending');
+      assert.equal((await store.orders.markCreated(order.orderNum, { platOrderNum: 'PLATQR1', vaNumber: QRIS_PAYLOAD }, later(1)))?.vaNumber, QRIS_PAYLOAD);
+      assert.equal((await store.orders.transition(order.orderNum, ['pending'], 'paid', { vaNumber: QRIS_PAYLOAD, method: 'QRIS' }, later(2)))?.left, 'pending');
       const paid = (await store.orders.getByIdempotencyKey(LONGEST_SERVER_KEY))!;
       assert.deepEqual([paid.orderNum, paid.status, paid.vaNumber, paid.returnTo], [order.orderNum, 'paid', QRIS_PAYLOAD, LONG_RETURN_TO]);
       await store.orders.updateReturnTo(order.orderNum, `${LONG_RETURN_TO.slice(0, -1)}r`, later(3));
@@ -234,8 +237,8 @@ for (const engine of ENGINES) {
         }
         const upgraded = createStore(fresh.option);
         await upgraded.migrate();
-        assert.equal(await upgraded.orders.markCreated(order.orderNum, { platOrderNum: 'PLATUP', vaNumber: QRIS_PAYLOAD }, later(1)), true);
-        assert.equal(await upgraded.orders.transition(order.orderNum, ['pending'], 'paid', {}, later(2)), 'pending');
+        assert.equal((await upgraded.orders.markCreated(order.orderNum, { platOrderNum: 'PLATUP', vaNumber: QRIS_PAYLOAD }, later(1)))?.status, 'pending');
+        assert.equal((await upgraded.orders.transition(order.orderNum, ['pending'], 'paid', {}, later(2)))?.left, 'pending');
         const kept = (await upgraded.orders.get(order.orderNum))!;
         assert.deepEqual([kept.status, kept.vaNumber, kept.payMoney, kept.metadata], ['paid', QRIS_PAYLOAD, '150000', { cart: 42, lines: ['a', 'b'] }]);
         await upgraded.close();

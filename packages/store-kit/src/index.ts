@@ -2,9 +2,11 @@
  * `@paybutton/store-kit`: the store plumbing shared by `@paybutton/gateway` and
  * `@paybutton/express` (one copy, installed once when an app uses both): driver loading with a
  * clear error when a driver is missing, SQLite checkpoints off the event loop, and a prepared
- * statement cache for Kysely's SQLite dialect, and private SQLite files (folder 0700, files 0600). Internal: its API follows those two packages.
+ * statement cache for Kysely's SQLite dialect, queries compiled once (`prepare`), and private SQLite
+ * files (folder 0700, files 0600). Internal: its API follows those two packages.
  */
 export { DriverMissingError, loadPostgresDriver, loadSqliteDriver, resolveDriver, type DriverName } from './drivers.ts';
 export { CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from './checkpointer.ts';
 export { STATEMENT_CACHE_LIMIT, withStatementCache } from './statement-cache.ts';
 export { preparePrivateSqliteFile } from './private-files.ts';
+export { prepare, PreparedQuery, type Param, type QueryRunner } from './prepared.ts';

@@ -101,13 +101,14 @@ async function register(context: Context, order: Order, resumed: boolean): Promi
     });
     const now = context.now();
     const facts = registeredFacts(registered, order, now);
-    if (await orders.markCreated(order.orderNum, facts, now)) {
+    let stored = await orders.markCreated(order.orderNum, facts, now);
+    if (stored) {
       context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'pending', source: registered.adopted ? 'query' : 'create', at: now });
     } else {
       // A notification overtook the create's answer (the order is already paid): keep the link.
-      await orders.recordFacts(order.orderNum, facts, now);
+      stored = await orders.recordFacts(order.orderNum, facts, now);
+      if (!stored) throw new PayButtonError('internal', 'The order disappeared while it was being created.');
     }
-    const stored = (await orders.get(order.orderNum)) as Order;
     if (!registered.adopted) return stored;
     const { order: settled } = await applyConfirmation(context, stored, registered.confirmation, 'query');
     if (settled.status === 'paid' && !settled.fulfilledAt) inBackground(context, () => fulfil(context, settled.orderNum, 'query'));

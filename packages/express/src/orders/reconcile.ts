@@ -85,10 +85,11 @@ async function askGateway(context: Context, order: Order, counts: Counts): Promi
   let current = order;
   if (order.status === 'creating') {
     const now = context.now();
-    if (await orders.markCreated(order.orderNum, confirmation.facts, now)) {
+    const created = await orders.markCreated(order.orderNum, confirmation.facts, now);
+    if (created) {
       context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'pending', source: 'reconcile', at: now });
     }
-    current = (await orders.get(order.orderNum)) ?? order;
+    current = created ?? (await orders.get(order.orderNum)) ?? order;
   }
   const { changed, order: after } = await applyConfirmation(context, current, confirmation, 'reconcile');
   if (changed && after.status === 'paid') counts.paid += 1;

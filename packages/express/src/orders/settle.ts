@@ -32,13 +32,15 @@ export async function settle(
   source: OrderTransitionEvent['source'],
 ): Promise<{ readonly changed: boolean; readonly order: Order }> {
   const now = context.now();
-  const left = await context.store.orders.transition(orderNum, allowedFrom(to), to, facts, now);
+  const moved = await context.store.orders.transition(orderNum, allowedFrom(to), to, facts, now);
+  if (moved) {
+    context.events.emit('order.transition', { orderNum, kind: moved.order.kind, from: moved.left, to, source, at: now });
+    return { changed: true, order: moved.order };
+  }
+  // Another writer got there first: the order as it is now.
   const order = await context.store.orders.get(orderNum);
   if (!order) throw new Error(`order ${orderNum} disappeared`);
-  if (left !== undefined) {
-    context.events.emit('order.transition', { orderNum, kind: order.kind, from: left, to, source, at: now });
-  }
-  return { changed: left !== undefined, order };
+  return { changed: false, order };
 }
 
 export type FulfilmentResult = 'fulfilled' | 'already_fulfilled' | 'busy' | 'failed' | 'not_paid';
@@ -80,14 +82,13 @@ export function leaseHeartbeat(context: Context, orderNum: string, attempt: numb
  */
 export async function fulfil(context: Context, orderNum: string, source: 'notification' | 'query' | 'reconcile'): Promise<FulfilmentResult> {
   const now = context.now();
-  const attempt = await context.store.orders.claimFulfilment(orderNum, now, new Date(now.getTime() + context.options.fulfilmentLeaseMs));
-  if (attempt === undefined) {
+  const claimed = await context.store.orders.claimFulfilment(orderNum, now, new Date(now.getTime() + context.options.fulfilmentLeaseMs));
+  if (claimed === undefined) {
     const order = await context.store.orders.get(orderNum);
     if (!order || order.status !== 'paid') return 'not_paid';
     return order.fulfilledAt ? 'already_fulfilled' : 'busy';
   }
-  const order = await context.store.orders.get(orderNum);
-  if (!order) return 'not_paid';
+  const { attempt, order } = claimed;
   const started = performance.now();
   const stopHeartbeat = leaseHeartbeat(context, orderNum, attempt);
   try {

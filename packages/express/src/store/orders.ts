@@ -3,65 +3,63 @@
  * the states it may leave, and the caller learns whether it won. That is what makes a duplicated
  * notification, a reordered one and a racing status poll change an order exactly once, on SQLite
  * and PostgreSQL alike, across processes.
+ *
+ * A change that wins gives back the row it wrote (RETURNING), so no step reads the order again
+ * after writing it; the queries of the hot paths (create, notify, poll, fulfil) are compiled once
+ * (`queries.ts`) and only their values change from one request to the next.
  */
 import type { Kysely } from 'kysely';
-import { factColumns, iso, toOrder, truncate, type GatewayFacts, type NewOrder, type Order } from './order-model.ts';
+import { iso, toOrder, truncate, type GatewayFacts, type NewOrder, type Order } from './order-model.ts';
+import { factValues, orderQueries, type OrderQueries } from './queries.ts';
 import type { OrderStatus, PayButtonDatabase } from './schema.ts';
 
 export type { GatewayFacts, NewOrder, Order } from './order-model.ts';
 
 export class OrderStore {
-  constructor(readonly db: Kysely<PayButtonDatabase>) {}
+  private readonly queries: OrderQueries;
+
+  constructor(readonly db: Kysely<PayButtonDatabase>) {
+    this.queries = orderQueries(db);
+  }
 
   /**
    * Store a new order in `creating`, holding the create lease until `leaseUntil`. When the
    * idempotency key is taken, nothing is written and the existing order is returned instead.
    */
   async insertCreating(order: NewOrder, now: Date, leaseUntil: Date): Promise<{ inserted: true; order: Order } | { inserted: false; order: Order }> {
-    const result = await this.db
-      .insertInto('paybutton_orders')
-      .values({
-        order_num: order.orderNum,
-        kind: order.kind,
-        status: 'creating',
-        idempotency_key: order.idempotencyKey,
-        request_hash: order.requestHash,
-        status_token: order.statusToken,
-        merchant_code: order.merchantCode,
-        pay_money: order.payMoney,
-        product_detail: order.productDetail,
-        customer_name: order.name,
-        email: order.email,
-        phone: order.phone,
-        method: order.method,
-        expiry_period: order.expiryPeriod,
-        item: order.item,
-        metadata: order.metadata === null ? null : JSON.stringify(order.metadata),
-        return_to: order.returnTo,
-        created_at: iso(now),
-        updated_at: iso(now),
-        create_lease_until: iso(leaseUntil),
-        fulfil_attempts: 0,
-      })
-      .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
-      .executeTakeFirst();
-    if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 1) {
-      const stored = await this.get(order.orderNum);
-      if (!stored) throw new Error('order vanished right after insert');
-      return { inserted: true, order: stored };
-    }
+    const row = await this.queries.insertCreating.first({
+      orderNum: order.orderNum,
+      kind: order.kind,
+      idempotencyKey: order.idempotencyKey,
+      requestHash: order.requestHash,
+      statusToken: order.statusToken,
+      merchantCode: order.merchantCode,
+      payMoney: order.payMoney,
+      productDetail: order.productDetail,
+      name: order.name,
+      email: order.email,
+      phone: order.phone,
+      method: order.method,
+      expiryPeriod: order.expiryPeriod,
+      item: order.item,
+      metadata: order.metadata === null ? null : JSON.stringify(order.metadata),
+      returnTo: order.returnTo,
+      now: iso(now),
+      leaseUntil: iso(leaseUntil),
+    });
+    if (row) return { inserted: true, order: toOrder(row) };
     const existing = order.idempotencyKey === null ? undefined : await this.getByIdempotencyKey(order.idempotencyKey);
     if (!existing) throw new Error('insert ignored but no order holds the idempotency key');
     return { inserted: false, order: existing };
   }
 
   async get(orderNum: string): Promise<Order | undefined> {
-    const row = await this.db.selectFrom('paybutton_orders').selectAll().where('order_num', '=', orderNum).executeTakeFirst();
+    const row = await this.queries.byOrderNum.first({ orderNum });
     return row ? toOrder(row) : undefined;
   }
 
   async getByIdempotencyKey(key: string): Promise<Order | undefined> {
-    const row = await this.db.selectFrom('paybutton_orders').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+    const row = await this.queries.byIdempotencyKey.first({ key });
     return row ? toOrder(row) : undefined;
   }
 
@@ -93,22 +91,16 @@ export class OrderStore {
       .execute();
   }
 
-  /** creating -> pending with what the gateway answered. */
-  async markCreated(orderNum: string, facts: GatewayFacts, now: Date): Promise<boolean> {
-    const result = await this.db
-      .updateTable('paybutton_orders')
-      .set({ ...factColumns(facts), status: 'pending', create_lease_until: null, error_code: null, error_message: null, gateway_code: null, checked_at: iso(now), updated_at: iso(now) })
-      .where('order_num', '=', orderNum)
-      .where('status', '=', 'creating')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  /** creating -> pending with what the gateway answered: the order as written, or undefined when it had left `creating`. */
+  async markCreated(orderNum: string, facts: GatewayFacts, now: Date): Promise<Order | undefined> {
+    const row = await this.queries.markCreated.first({ orderNum, now: iso(now), ...factValues(facts) });
+    return row ? toOrder(row) : undefined;
   }
 
   /** Record what the gateway said without changing the state (a notification got there first). */
-  async recordFacts(orderNum: string, facts: GatewayFacts, now: Date): Promise<void> {
-    const columns = factColumns(facts);
-    if (Object.keys(columns).length === 0) return;
-    await this.db.updateTable('paybutton_orders').set({ ...columns, create_lease_until: null, updated_at: iso(now) }).where('order_num', '=', orderNum).execute();
+  async recordFacts(orderNum: string, facts: GatewayFacts, now: Date): Promise<Order | undefined> {
+    const row = await this.queries.recordFacts.first({ orderNum, now: iso(now), ...factValues(facts) });
+    return row ? toOrder(row) : undefined;
   }
 
   /** creating -> failed: the gateway definitely did not take the order. */
@@ -131,26 +123,17 @@ export class OrderStore {
 
   /**
    * Compare-and-set to a final state from any of `from`, recording the gateway's facts: one
-   * conditional UPDATE. Returns the state the order left (SET reads the old row, RETURNING gives
-   * it back), or `undefined` when the order was in none of `from` (another writer got there first).
+   * conditional UPDATE. Returns the state the order left (SET reads the old row) and the order as
+   * written, or `undefined` when the order was in none of `from` (another writer got there first).
    */
-  async transition(orderNum: string, from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed', facts: GatewayFacts, now: Date): Promise<OrderStatus | undefined> {
+  async transition(
+    orderNum: string, from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed', facts: GatewayFacts, now: Date,
+  ): Promise<{ readonly left: OrderStatus; readonly order: Order } | undefined> {
     if (from.length === 0) return undefined;
-    const row = await this.db
-      .updateTable('paybutton_orders')
-      .set((eb) => ({
-        ...factColumns(facts),
-        previous_status: eb.ref('status'),
-        status: to,
-        create_lease_until: null,
-        ...(to === 'paid' ? { paid_at: iso(facts.paidAt ?? now) } : {}),
-        updated_at: iso(now),
-      }))
-      .where('order_num', '=', orderNum)
-      .where('status', 'in', [...from])
-      .returning('previous_status')
-      .executeTakeFirst();
-    return row?.previous_status ?? undefined;
+    const paidAt = to === 'paid' ? iso(facts.paidAt ?? now) : null;
+    const row = await this.queries.transition(from, to).first({ orderNum, now: iso(now), paidAt, ...factValues(facts) });
+    if (!row) return undefined;
+    return { left: row.previous_status ?? from[0]!, order: toOrder(row) };
   }
 
   /** Keep the page to return to current: a retried create may come from another page (popup -> full page). */
@@ -160,31 +143,17 @@ export class OrderStore {
 
   /** Remember when the gateway was last asked, so status polls do not hammer it. */
   async claimCheck(orderNum: string, now: Date, notAfter: Date): Promise<boolean> {
-    const result = await this.db
-      .updateTable('paybutton_orders')
-      .set({ checked_at: iso(now) })
-      .where('order_num', '=', orderNum)
-      .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', iso(notAfter))]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const result = await this.queries.claimCheck.execute({ orderNum, now: iso(now), notAfter: iso(notAfter) });
+    return Number(result.numAffectedRows ?? 0n) === 1;
   }
 
   /**
    * Take the right to run `onPaid` for a paid, unfulfilled order until `leaseUntil`; returns the
-   * attempt number, or `undefined` when it is fulfilled or another run holds the lease.
+   * attempt number and the order, or `undefined` when it is fulfilled or another run holds the lease.
    */
-  async claimFulfilment(orderNum: string, now: Date, leaseUntil: Date): Promise<number | undefined> {
-    const result = await this.db
-      .updateTable('paybutton_orders')
-      .set((eb) => ({ fulfil_lease_until: iso(leaseUntil), fulfil_attempts: eb('fulfil_attempts', '+', 1), updated_at: iso(now) }))
-      .where('order_num', '=', orderNum)
-      .where('status', '=', 'paid')
-      .where('fulfilled_at', 'is', null)
-      .where((eb) => eb.or([eb('fulfil_lease_until', 'is', null), eb('fulfil_lease_until', '<', iso(now))]))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return undefined;
-    const row = await this.db.selectFrom('paybutton_orders').select('fulfil_attempts').where('order_num', '=', orderNum).executeTakeFirst();
-    return Number(row?.fulfil_attempts ?? 1);
+  async claimFulfilment(orderNum: string, now: Date, leaseUntil: Date): Promise<{ readonly attempt: number; readonly order: Order } | undefined> {
+    const row = await this.queries.claimFulfilment.first({ orderNum, now: iso(now), leaseUntil: iso(leaseUntil) });
+    return row ? { attempt: Number(row.fulfil_attempts), order: toOrder(row) } : undefined;
   }
 
   /**
@@ -192,35 +161,17 @@ export class OrderStore {
    * False when the run no longer holds it (fulfilled, or taken over after it ran out).
    */
   async renewFulfilment(orderNum: string, attempt: number, now: Date, leaseUntil: Date): Promise<boolean> {
-    const result = await this.db
-      .updateTable('paybutton_orders')
-      .set({ fulfil_lease_until: iso(leaseUntil), updated_at: iso(now) })
-      .where('order_num', '=', orderNum)
-      .where('fulfilled_at', 'is', null)
-      .where('fulfil_attempts', '=', attempt)
-      .where('fulfil_lease_until', 'is not', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const result = await this.queries.renewFulfilment.execute({ orderNum, attempt, now: iso(now), leaseUntil: iso(leaseUntil) });
+    return Number(result.numAffectedRows ?? 0n) === 1;
   }
 
   async completeFulfilment(orderNum: string, now: Date): Promise<void> {
-    await this.db
-      .updateTable('paybutton_orders')
-      .set({ fulfilled_at: iso(now), fulfil_lease_until: null, fulfil_error: null, updated_at: iso(now) })
-      .where('order_num', '=', orderNum)
-      .where('fulfilled_at', 'is', null)
-      .execute();
+    await this.queries.completeFulfilment.execute({ orderNum, now: iso(now) });
   }
 
   /** Run `attempt`'s `onPaid` threw: release its lease, and only its own (a newer run may hold it). */
   async failFulfilment(orderNum: string, attempt: number, now: Date, message: string): Promise<void> {
-    await this.db
-      .updateTable('paybutton_orders')
-      .set({ fulfil_lease_until: null, fulfil_error: truncate(message, 1024), updated_at: iso(now) })
-      .where('order_num', '=', orderNum)
-      .where('fulfilled_at', 'is', null)
-      .where('fulfil_attempts', '=', attempt)
-      .execute();
+    await this.queries.failFulfilment.execute({ orderNum, attempt, now: iso(now), message: truncate(message, 1024) });
   }
 
   /** Pending orders whose expiry has passed: the gateway should have told us their end. */

@@ -1,0 +1,215 @@
+/**
+ * The order store's hot-path queries, each compiled once per store (`@paybutton/store-kit`'s
+ * `prepare`): creating an order, reading it, the compare-and-set transitions and the fulfilment
+ * lease. Every write that wins returns the row it wrote (RETURNING), so its caller never reads the
+ * order again. Rarely run queries (leases of stuck creations, reconcile's lists) stay in
+ * `orders.ts`, built per call.
+ *
+ * The gateway's facts are written with COALESCE(new, old): one statement shape whatever the gateway
+ * told us, and a known value is never overwritten with null.
+ */
+import { prepare, type Param } from '@paybutton/store-kit';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { iso, type GatewayFacts } from './order-model.ts';
+import type { OrderStatus, PayButtonDatabase } from './schema.ts';
+
+type Db = Kysely<PayButtonDatabase>;
+type Eb = ExpressionBuilder<PayButtonDatabase, 'paybutton_orders'>;
+
+/** The gateway's facts as query values (null where it told us nothing). */
+export interface FactValues {
+  readonly platOrderNum: string | null;
+  readonly url: string | null;
+  readonly vaNumber: string | null;
+  readonly payFee: string | null;
+  readonly method: string | null;
+  readonly expiresAt: string | null;
+}
+
+export function factValues(facts: GatewayFacts): FactValues {
+  return {
+    platOrderNum: facts.platOrderNum || null,
+    url: facts.url || null,
+    vaNumber: facts.vaNumber || null,
+    payFee: facts.payFee || null,
+    method: facts.method || null,
+    expiresAt: facts.expiresAt ? iso(facts.expiresAt) : null,
+  };
+}
+
+/** SET columns for the facts: COALESCE(new value, current value). */
+function factSet(eb: Eb, value: Param<FactValues>) {
+  const keep = <C extends 'plat_order_num' | 'pay_url' | 'va_number' | 'pay_fee' | 'method' | 'expires_at'>(column: C, name: keyof FactValues) =>
+    eb.fn.coalesce(eb.val(value(name)), eb.ref(column));
+  return {
+    plat_order_num: keep('plat_order_num', 'platOrderNum'),
+    pay_url: keep('pay_url', 'url'),
+    va_number: keep('va_number', 'vaNumber'),
+    pay_fee: keep('pay_fee', 'payFee'),
+    method: keep('method', 'method'),
+    expires_at: keep('expires_at', 'expiresAt'),
+  };
+}
+
+interface NewOrderValues {
+  readonly orderNum: string;
+  readonly kind: 'link' | 'va';
+  readonly idempotencyKey: string | null;
+  readonly requestHash: string | null;
+  readonly statusToken: string;
+  readonly merchantCode: string;
+  readonly payMoney: string;
+  readonly productDetail: string;
+  readonly name: string;
+  readonly email: string;
+  readonly phone: string;
+  readonly method: string | null;
+  readonly expiryPeriod: number;
+  readonly item: string | null;
+  readonly metadata: string | null;
+  readonly returnTo: string | null;
+  readonly now: string;
+  readonly leaseUntil: string;
+}
+
+type Keyed = { readonly orderNum: string; readonly now: string };
+
+export function orderQueries(db: Db) {
+  const transitions = new Map<string, ReturnType<typeof transitionQuery>>();
+  const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed') =>
+    prepare(db, (db, value: Param<Keyed & FactValues & { paidAt: string | null }>) =>
+      db
+        .updateTable('paybutton_orders')
+        .set((eb) => ({
+          ...factSet(eb, value),
+          previous_status: eb.ref('status'),
+          status: to,
+          create_lease_until: null,
+          ...(to === 'paid' ? { paid_at: value('paidAt') } : {}),
+          updated_at: value('now'),
+        }))
+        .where('order_num', '=', value('orderNum'))
+        .where('status', 'in', [...from])
+        .returningAll(),
+    );
+
+  return {
+    insertCreating: prepare(db, (db, value: Param<NewOrderValues>) =>
+      db
+        .insertInto('paybutton_orders')
+        .values({
+          order_num: value('orderNum'),
+          kind: value('kind'),
+          status: 'creating',
+          idempotency_key: value('idempotencyKey'),
+          request_hash: value('requestHash'),
+          status_token: value('statusToken'),
+          merchant_code: value('merchantCode'),
+          pay_money: value('payMoney'),
+          product_detail: value('productDetail'),
+          customer_name: value('name'),
+          email: value('email'),
+          phone: value('phone'),
+          method: value('method'),
+          expiry_period: value('expiryPeriod'),
+          item: value('item'),
+          metadata: value('metadata'),
+          return_to: value('returnTo'),
+          created_at: value('now'),
+          updated_at: value('now'),
+          create_lease_until: value('leaseUntil'),
+          fulfil_attempts: 0,
+        })
+        .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+        .returningAll(),
+    ),
+
+    byOrderNum: prepare(db, (db, value: Param<{ orderNum: string }>) => db.selectFrom('paybutton_orders').selectAll().where('order_num', '=', value('orderNum'))),
+
+    byIdempotencyKey: prepare(db, (db, value: Param<{ key: string }>) => db.selectFrom('paybutton_orders').selectAll().where('idempotency_key', '=', value('key'))),
+
+    /** creating -> pending with the create's answer. */
+    markCreated: prepare(db, (db, value: Param<Keyed & FactValues>) =>
+      db
+        .updateTable('paybutton_orders')
+        .set((eb) => ({
+          ...factSet(eb, value),
+          status: 'pending',
+          create_lease_until: null,
+          error_code: null,
+          error_message: null,
+          gateway_code: null,
+          checked_at: value('now'),
+          updated_at: value('now'),
+        }))
+        .where('order_num', '=', value('orderNum'))
+        .where('status', '=', 'creating')
+        .returningAll(),
+    ),
+
+    /** The create's answer for an order a notification already moved on. */
+    recordFacts: prepare(db, (db, value: Param<Keyed & FactValues>) =>
+      db
+        .updateTable('paybutton_orders')
+        .set((eb) => ({ ...factSet(eb, value), create_lease_until: null, updated_at: value('now') }))
+        .where('order_num', '=', value('orderNum'))
+        .returningAll(),
+    ),
+
+    /** One compiled query per (from, to) pair: the states listed are part of the SQL text. */
+    transition(from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed') {
+      const key = `${from.join(',')}>${to}`;
+      let query = transitions.get(key);
+      if (!query) transitions.set(key, (query = transitionQuery(from, to)));
+      return query;
+    },
+
+    claimCheck: prepare(db, (db, value: Param<Keyed & { notAfter: string }>) =>
+      db
+        .updateTable('paybutton_orders')
+        .set({ checked_at: value('now') })
+        .where('order_num', '=', value('orderNum'))
+        .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', value('notAfter'))])),
+    ),
+
+    claimFulfilment: prepare(db, (db, value: Param<Keyed & { leaseUntil: string }>) =>
+      db
+        .updateTable('paybutton_orders')
+        .set((eb) => ({ fulfil_lease_until: value('leaseUntil'), fulfil_attempts: eb('fulfil_attempts', '+', 1), updated_at: value('now') }))
+        .where('order_num', '=', value('orderNum'))
+        .where('status', '=', 'paid')
+        .where('fulfilled_at', 'is', null)
+        .where((eb) => eb.or([eb('fulfil_lease_until', 'is', null), eb('fulfil_lease_until', '<', value('now'))]))
+        .returningAll(),
+    ),
+
+    renewFulfilment: prepare(db, (db, value: Param<Keyed & { attempt: number; leaseUntil: string }>) =>
+      db
+        .updateTable('paybutton_orders')
+        .set({ fulfil_lease_until: value('leaseUntil'), updated_at: value('now') })
+        .where('order_num', '=', value('orderNum'))
+        .where('fulfilled_at', 'is', null)
+        .where('fulfil_attempts', '=', value('attempt'))
+        .where('fulfil_lease_until', 'is not', null),
+    ),
+
+    completeFulfilment: prepare(db, (db, value: Param<Keyed>) =>
+      db
+        .updateTable('paybutton_orders')
+        .set({ fulfilled_at: value('now'), fulfil_lease_until: null, fulfil_error: null, updated_at: value('now') })
+        .where('order_num', '=', value('orderNum'))
+        .where('fulfilled_at', 'is', null),
+    ),
+
+    failFulfilment: prepare(db, (db, value: Param<Keyed & { attempt: number; message: string }>) =>
+      db
+        .updateTable('paybutton_orders')
+        .set({ fulfil_lease_until: null, fulfil_error: value('message'), updated_at: value('now') })
+        .where('order_num', '=', value('orderNum'))
+        .where('fulfilled_at', 'is', null)
+        .where('fulfil_attempts', '=', value('attempt')),
+    ),
+  };
+}
+
+export type OrderQueries = ReturnType<typeof orderQueries>;
