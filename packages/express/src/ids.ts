@@ -9,7 +9,8 @@ import { customAlphabet } from 'nanoid';
 /** Upper-case letters and digits without look-alikes (0/O, 1/I): readable on a phone, in a bank app. */
 const ORDER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 /** 16 characters of 32 symbols: 80 bits, so collisions are never a practical concern. */
-const orderSuffix = customAlphabet(ORDER_ALPHABET, 16);
+export const ORDER_SUFFIX_CHARS = 16;
+const orderSuffix = customAlphabet(ORDER_ALPHABET, ORDER_SUFFIX_CHARS);
 
 export function newOrderNum(prefix: string): string {
   return `${prefix}${orderSuffix()}`;

@@ -102,9 +102,17 @@ export function canonicalString(fields: SignableFields): string {
 
 /** Sign the fields with a private key; returns standard base64. */
 export function sign(fields: SignableFields, privateKey: KeyInput): string {
+  return signCanonical(canonicalString(fields), privateKey);
+}
+
+/**
+ * Sign a canonical string already built by `canonicalString` (for a caller that also needs the
+ * string itself, e.g. to measure it against the signature budget, without building it twice).
+ */
+export function signCanonical(canonical: string, privateKey: KeyInput): string {
   const key = toPrivateKey(privateKey);
   const chunkSize = keyBytes(key) - PKCS1_OVERHEAD;
-  const plain = Buffer.from(canonicalString(fields), 'utf8');
+  const plain = Buffer.from(canonical, 'utf8');
   // An empty canonical string still yields one block, so that verify has something to check.
   const count = Math.max(1, Math.ceil(plain.length / chunkSize));
   const blocks: Buffer[] = [];

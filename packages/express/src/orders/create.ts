@@ -12,12 +12,12 @@
  *    or crashed request is resumed by the next request with its key, query first.
  */
 import { createHash } from 'node:crypto';
-import type { MethodCode } from '@paybutton/protocol';
+import { parseWith, urlField, type MethodCode } from '@paybutton/protocol';
 import { inBackground, type Context } from '../context.ts';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
 import type { CreateFields } from '../gateway/client.ts';
 import { CreateFailure, registerAtGateway, type Registered } from '../gateway/create.ts';
-import { newOrderNum, newStatusToken } from '../ids.ts';
+import { newOrderNum, newStatusToken, ORDER_SUFFIX_CHARS } from '../ids.ts';
 import type { Quote } from '../quote.ts';
 import type { GatewayFacts, Order } from '../store/orders.ts';
 import type { OrderKind } from '../store/schema.ts';
@@ -44,6 +44,7 @@ export interface CreateResult {
 }
 
 const POLL_MS = 50;
+const RETURN_TOKEN_CHARS = 22;
 
 /**
  * The short secret in the `redirectUrl` (`rt`): whoever follows the order's own return link may be
@@ -52,14 +53,40 @@ const POLL_MS = 50;
  * the token to the gateway or to access logs (the token itself never travels in a URL).
  */
 export function returnToken(statusToken: string): string {
-  return createHash('sha256').update(`paybutton-return:${statusToken}`, 'utf8').digest('base64url').slice(0, 22);
+  return createHash('sha256').update(`paybutton-return:${statusToken}`, 'utf8').digest('base64url').slice(0, RETURN_TOKEN_CHARS);
 }
 
-/** `publicUrl + mount`, the base of notifyUrl and redirectUrl. */
+/** The signed `redirectUrl` of an order: the return page, with the order and its return token. */
+function redirectUrlOf(base: string, orderNum: string, token: string): string {
+  return `${base}/return?order=${orderNum}&rt=${token}`;
+}
+
+const checkedBases = new WeakMap<Context, string>();
+
+/**
+ * `publicUrl + mount`, the base of notifyUrl and redirectUrl. Checked once per router against the
+ * protocol's URL rule, with the longest orderNum and return token a redirectUrl can carry: a
+ * configuration the gateway would refuse fails before quote() and before anything is stored, and
+ * no request has to check its own URLs again.
+ */
 export function mountUrl(context: Context): string {
-  const base = context.options.publicUrl.href.replace(/\/+$/, '');
+  const known = checkedBases.get(context);
+  if (known) return known;
   const mount = context.options.mountPath;
-  return `${base}${mount === '/' ? '' : mount}`;
+  const base = `${context.options.publicUrl.href.replace(/\/+$/, '')}${mount === '/' ? '' : mount}`;
+  const longestOrderNum = 'X'.repeat(context.options.orderNumPrefix.length + ORDER_SUFFIX_CHARS);
+  const urls = { notifyUrl: `${base}/notify`, redirectUrl: redirectUrlOf(base, longestOrderNum, 'x'.repeat(RETURN_TOKEN_CHARS)) };
+  for (const [field, url] of Object.entries(urls)) {
+    const checked = parseWith(urlField, url);
+    if (!checked.ok) {
+      const message = `${field}: ${checked.issues[0]?.message ?? 'is invalid'}`;
+      throw new PayButtonError('config_invalid', `The request to the gateway would be invalid: ${message} (check publicUrl and the mount path)`, {
+        issues: [{ field, message: checked.issues[0]?.message ?? 'is invalid' }],
+      });
+    }
+  }
+  checkedBases.set(context, base);
+  return base;
 }
 
 function createFields(context: Context, order: Order): CreateFields {
@@ -74,7 +101,7 @@ function createFields(context: Context, order: Order): CreateFields {
     notifyUrl: `${base}/notify`,
     expiryPeriod: String(order.expiryPeriod),
     method: order.method,
-    ...(order.kind === 'link' ? { redirectUrl: `${base}/return?order=${order.orderNum}&rt=${returnToken(order.statusToken)}` } : {}),
+    ...(order.kind === 'link' ? { redirectUrl: redirectUrlOf(base, order.orderNum, returnToken(order.statusToken)) } : {}),
   };
 }
 
