@@ -13,7 +13,7 @@ const VERSION = '0.1.0';
 
 async function serve(config: CliConfig, out: Output): Promise<Gateway> {
   // Loaded on demand: `--help` and the one-shot commands start faster without the server.
-  const [{ createGateway }, { createLogger }, { databaseConfigOf }, { loadOrCreatePlatformKey, readMerchantKeys }] = await Promise.all([
+  const [{ createGateway }, { createLogger }, { databaseOptionOf }, { loadOrCreatePlatformKey, readMerchantKeys }] = await Promise.all([
     import('./gateway.ts'),
     import('./logger.ts'),
     import('./cli/commands.ts'),
@@ -21,7 +21,7 @@ async function serve(config: CliConfig, out: Output): Promise<Gateway> {
   ]);
   const platform = loadOrCreatePlatformKey({ dataDir: config.dataDir, ...(config.platformKeyFile ? { platformKeyFile: config.platformKeyFile } : {}) });
   const gateway = createGateway({
-    database: databaseConfigOf(config),
+    database: databaseOptionOf(config),
     dataDir: config.dataDir,
     platformPrivateKey: platform.privateKeyPem,
     merchants: readMerchantKeys(config.merchants),

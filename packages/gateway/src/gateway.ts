@@ -20,6 +20,7 @@ import { readOrder, sweepExpiredOrders, transition } from './domain/transitions.
 import type { Merchant, Order } from './domain/types.ts';
 import { errorHandler, notFound } from './http/edges.ts';
 import { gatewayRouter } from './http/gateway-routes.ts';
+import { createGatewayOrigins } from './http/origins.ts';
 import { requestLog } from './http/request-log.ts';
 import { resolveLogger } from './logger.ts';
 import { checkCallbackUrl } from './notify/delivery/index.ts';
@@ -29,9 +30,9 @@ import { startNotificationWorker, type NotificationWorker } from './notify/worke
 import { GatewayConfigError, resolveOptions, type GatewayOptions, type MerchantRegistration } from './options.ts';
 import { createPaymentPageRouter } from './page/index.ts';
 import { createPageDeps } from './page-seam.ts';
-import { gatewayOrigins } from './page/csp.ts';
 import { paymentLinkUrl, type GatewayRuntime } from './runtime.ts';
 import { sandboxRouter } from './sandbox/routes.ts';
+import { simulatePayment } from './sandbox/simulate.ts';
 import { registerInternals, type Simulations } from './gateway-internals.ts';
 import { ensureSchema, openDatabase } from './store/database.ts';
 import { listMerchants, findMerchant } from './store/merchants.ts';
@@ -137,14 +138,14 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
 
   let server: Server | undefined;
   let listenUrl: string | undefined;
-  const publicUrl = config.publicUrl?.replace(/\/+$/, '');
-  const baseUrl = (fallback?: string) => publicUrl ?? listenUrl ?? fallback ?? 'http://127.0.0.1';
+  const publicUrl = config.publicUrl;
+  const origins = createGatewayOrigins({ publicUrl, listenUrl: () => listenUrl });
   const runtime: GatewayRuntime = {
     domain,
     sign,
     sandbox,
-    publicBaseUrl: (req) => baseUrl(`${req.protocol}://${req.get('host') ?? '127.0.0.1'}`),
-    ownOrigins: () => gatewayOrigins(publicUrl, listenUrl),
+    publicBaseUrl: origins.baseUrl,
+    ownOrigins: origins.ownOrigins,
     sweepNow: () => sweepExpiredOrders(domain),
   };
 
@@ -233,14 +234,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
 
   const simulate: Simulations = {
     clock,
-    pay: (platOrderNum, payOptions) =>
-      afterReady(async () => {
-        if (payOptions?.method) {
-          const current = await readOrder(domain, platOrderNum);
-          if (current?.status === 'PENDING' && current.method === null) await chooseOrderMethod(domain, platOrderNum, payOptions.method);
-        }
-        return transition(domain, platOrderNum, 'PAID');
-      }),
+    pay: (platOrderNum, payOptions) => afterReady(() => simulatePayment(domain, platOrderNum, payOptions?.method)),
     expire: (platOrderNum) => afterReady(() => transition(domain, platOrderNum, 'EXPIRED', { force: true })),
     fail: (platOrderNum) => afterReady(() => transition(domain, platOrderNum, 'FAILED')),
     chooseMethod: (platOrderNum, method) => afterReady(() => chooseOrderMethod(domain, platOrderNum, method)),
@@ -287,7 +281,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
         const order = await findOrderByOrderNum(database.db, merchantCode, orderNum);
         return order ? readOrder(domain, order.platOrderNum) : undefined;
       }),
-    paymentUrl: (platOrderNum) => paymentLinkUrl(baseUrl(), platOrderNum),
+    paymentUrl: (platOrderNum) => paymentLinkUrl(origins.baseUrl(), platOrderNum),
     sweepExpired: () => afterReady(() => sweepExpiredOrders(domain)),
     deliveries: {
       list: (filter) => afterReady(() => deliveries.list(filter)),

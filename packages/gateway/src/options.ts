@@ -4,7 +4,7 @@
  */
 import { KeyObject } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { merchantCodeField, parseWith, type MethodCode } from '@paybutton/protocol';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -29,7 +29,11 @@ export interface GatewayOptions {
   platformPrivateKey: string | KeyObject;
   /** Registered, or updated, when the gateway starts. */
   merchants?: readonly MerchantRegistration[];
-  /** Base of hosted-page links; default: the URL `listen` bound, else the request's own origin. */
+  /**
+   * Base of hosted-page links, and the origin the page's and the sandbox's forms must come from.
+   * Default: the URL `listen` bound; for an app mounted in a server of yours, the address and port
+   * a request's socket arrived at. Never the request's Host header. Behind a proxy, set it.
+   */
   publicUrl?: string;
   /** Sandbox mode: simulate routes and buttons, fault injection, http and loopback callbacks. */
   sandbox?: boolean;
@@ -141,6 +145,16 @@ export function resolveOptions(options: GatewayOptions): ResolvedOptions {
     if (!code.ok) throw new GatewayConfigError(`invalid gateway options: merchants.${index}.merchantCode: ${code.message.replace(/^body: /, '')}`);
   }
   const dataDir = resolve(parsed.value.dataDir ?? DEFAULT_DATA_DIR);
-  const database: DatabaseConfig = parsed.value.database ?? { kind: 'sqlite', file: join(dataDir, SQLITE_FILE_NAME) };
-  return { ...parsed.value, dataDir, database };
+  return { ...parsed.value, dataDir, database: databaseIn(dataDir, parsed.value.database) };
+}
+
+/**
+ * The database to open: the one configured, or SQLite in the data directory. A SQLite file
+ * directly in the data directory marks that folder as the gateway's own (tightened to 0700 if an
+ * older version left it wider); any other folder is the operator's and left as it is.
+ */
+export function databaseIn(dataDir: string, database: GatewayOptions['database']): DatabaseConfig {
+  if (!database) return { kind: 'sqlite', file: join(dataDir, SQLITE_FILE_NAME), ownsFolder: true };
+  if (database.kind !== 'sqlite' || database.file === ':memory:') return database;
+  return { ...database, ownsFolder: dirname(resolve(database.file)) === resolve(dataDir) };
 }

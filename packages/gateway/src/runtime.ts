@@ -7,10 +7,10 @@ export interface GatewayRuntime {
   readonly domain: DomainContext;
   readonly sign: PlatformSigner;
   readonly sandbox: boolean;
-  /** Base of hosted-page links, without a trailing slash. */
+  /** Base of hosted-page links, without a trailing slash (`http/origins.ts`: never from the Host). */
   publicBaseUrl(req: Request): string;
-  /** The origins the gateway is served at, from its configuration (never the request's Host). */
-  ownOrigins(): readonly string[];
+  /** The origins the gateway is served at, from its configuration and the socket (never the Host). */
+  ownOrigins(req: Request): readonly string[];
   /** Expire overdue orders now (after the sandbox clock moved). */
   sweepNow(): Promise<number>;
 }

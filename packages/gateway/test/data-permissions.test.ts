@@ -1,7 +1,8 @@
 /**
  * Issue 12: the gateway's data directory is 0700 and its SQLite files 0600 (they hold customers'
- * personal data), whether the store or the CLI creates them first, and a database file an older
- * version left 0644 is tightened when opened.
+ * personal data), whether the store or the CLI creates them first. On an upgrade, a data directory
+ * an older version left 0755 and database files it left 0644 are tightened when opened; a folder
+ * the operator chose for an explicit database file, and every parent folder, are left alone.
  */
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -49,8 +50,11 @@ test('the store creates its folder 0700 and its SQLite files 0600 (embedded gate
   }
 });
 
-test('a database file left 0644 by an older version is tightened; an existing folder is left alone', async () => {
-  const dataDir = tempDir();
+test('upgrade: the data directory left 0755 becomes 0700 and its database files 0600; its parent is untouched', async () => {
+  const root = tempDir();
+  chmodSync(root, 0o755);
+  const dataDir = join(root, 'gateway');
+  mkdirSync(dataDir, { mode: 0o755 });
   chmodSync(dataDir, 0o755);
   const file = join(dataDir, 'gateway.sqlite');
   writeFileSync(file, '', { mode: 0o644 });
@@ -59,10 +63,61 @@ test('a database file left 0644 by an older version is tightened; an existing fo
   try {
     await gateway.ready;
     assert.equal(modeOf(file).toString(8), '600');
-    assert.equal(modeOf(dataDir).toString(8), '755', 'a folder the operator made is not changed');
+    assert.equal(modeOf(dataDir).toString(8), '700', 'the gateway\'s own data directory');
+    assert.equal(modeOf(root).toString(8), '755', 'a parent folder is never changed');
   } finally {
     await gateway.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a database file the operator placed in a folder of their own: the file is tightened, the folder left as it is', async () => {
+  const shared = tempDir();
+  chmodSync(shared, 0o755);
+  const dataDir = join(tempDir(), 'data');
+  const file = join(shared, 'payments.sqlite');
+  writeFileSync(file, '', { mode: 0o644 });
+  chmodSync(file, 0o644);
+  const gateway = createGateway({ database: { kind: 'sqlite', file }, dataDir, platformPrivateKey: platformKeys().privateKey, logger: false, notifications: { worker: false } });
+  try {
+    await gateway.ready;
+    assert.equal(modeOf(file).toString(8), '600');
+    assert.equal(modeOf(shared).toString(8), '755', 'not the gateway\'s folder');
+    assert.equal(existsSync(dataDir), false, 'the data directory is not created when nothing goes there');
+  } finally {
+    await gateway.close();
+    rmSync(shared, { recursive: true, force: true });
+  }
+});
+
+test('upgrade through the CLI: an existing --data directory 0755 with 0644 files is tightened by any command', async () => {
+  const root = tempDir();
+  chmodSync(root, 0o755);
+  try {
+    for (const command of [['merchant', 'list'], ['platform-key'], ['merchant', 'create', 'M-PERM-002']]) {
+      const dataDir = join(root, command.join('-'));
+      mkdirSync(join(dataDir, 'merchants'), { recursive: true, mode: 0o755 });
+      chmodSync(dataDir, 0o755);
+      chmodSync(join(dataDir, 'merchants'), 0o755);
+      writeFileSync(join(dataDir, 'gateway.sqlite'), '', { mode: 0o644 });
+      chmodSync(join(dataDir, 'gateway.sqlite'), 0o644);
+      const run = await runCli([...command, '--data', dataDir]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(modeOf(dataDir).toString(8), '700', command.join(' '));
+      // platform-key never opens the store; the others do, and tighten its file.
+      if (command[0] !== 'platform-key') assert.equal(modeOf(join(dataDir, 'gateway.sqlite')).toString(8), '600', `${command.join(' ')}: the database file`);
+      if (command[1] === 'create') assert.equal(modeOf(join(dataDir, 'merchants')).toString(8), '700', 'DATA/merchants is the CLI\'s own too');
+    }
+    const keysDir = join(root, 'my-keys');
+    mkdirSync(keysDir, { mode: 0o755 });
+    chmodSync(keysDir, 0o755);
+    const named = await runCli(['merchant', 'create', 'M-PERM-003', '--data', join(root, 'named'), '--keys-dir', keysDir]);
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(modeOf(keysDir).toString(8), '755', 'a --keys-dir the operator named is left as it is');
+    assert.equal(modeOf(join(keysDir, 'M-PERM-003-private.pem')).toString(8), '600');
+    assert.equal(modeOf(root).toString(8), '755', 'a parent folder is never changed');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });
 

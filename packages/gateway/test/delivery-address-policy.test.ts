@@ -152,12 +152,12 @@ describe('address policy', () => {
 
 describe('host name policy', () => {
   const table: ReadonlyArray<readonly [string, string | null]> = [
-    ['localhost', 'must not be a ".localhost" host name'],
-    ['localhost.', 'must not be a ".localhost" host name'],
-    ['foo.localhost', 'must not be a ".localhost" host name'],
-    ['printer.local', 'must not be a ".local" host name'],
-    ['metadata.google.internal', 'must not be a ".internal" host name'],
-    ['router.home.arpa', 'must not be a ".home.arpa" host name'],
+    ['localhost', 'must not be the special-use host name localhost'],
+    ['localhost.', 'must not be the special-use host name localhost'],
+    ['foo.localhost', 'must not be a host name in the special-use domain localhost'],
+    ['printer.local', 'must not be a host name in the special-use domain local'],
+    ['metadata.google.internal', 'must not be a host name in the special-use domain internal'],
+    ['router.home.arpa', 'must not be a host name in the special-use domain home.arpa'],
     ['metadata', 'must be a fully qualified host name'],
     ['intranet', 'must be a fully qualified host name'],
     ['shop.example.com', null],

@@ -30,8 +30,8 @@ describe('checkCallbackUrl in production mode', () => {
     ['https://shop.example.com@127.0.0.1/', 'must not contain a user name or password'],
     ['https://127.0.0.1/', 'must not point to an address in the loopback range (127.0.0.1)'],
     ['https://169.254.169.254/latest/meta-data/', 'must not point to an address in the link-local range (169.254.169.254)'],
-    ['https://localhost/notify', 'must not be a ".localhost" host name'],
-    ['https://metadata.google.internal/', 'must not be a ".internal" host name'],
+    ['https://localhost/notify', 'must not be the special-use host name localhost'],
+    ['https://metadata.google.internal/', 'must not be a host name in the special-use domain internal'],
   ];
   for (const [url, reason] of refusedWith) {
     it(`refuses ${url || '(empty)'}: ${reason}`, () => assert.deepEqual(checkCallbackUrl(url, production), { ok: false, reason }));

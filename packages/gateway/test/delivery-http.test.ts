@@ -1,6 +1,11 @@
 /**
  * deliverNotification against real HTTP(S) servers on 127.0.0.1 (sandbox mode: private networks
  * allowed). Each server does what a real merchant endpoint might do, well or badly.
+ *
+ * Tests never leave the machine: every call resolves through `loopbackOnlyLookup` (a fake
+ * resolver that refuses any answer outside 127.0.0.0/8 and ::1, a literal address included), and
+ * the process-wide guard records every connection attempt, so the tests below can assert where
+ * sockets went.
  */
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
@@ -8,9 +13,15 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo, type LookupFunction } from 'node:net';
 import { after, describe, it } from 'node:test';
+import { loopbackOnlyLookup, NON_LOOPBACK_CODE, watchConnections } from '@paybutton/test-support/network';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DELIVERY_ERROR_CLASSES, deliverNotification, EXCERPT_MAX_CHARS } from '../src/notify/delivery/index.ts';
 
-const sandbox = { allowPrivateNetworks: true };
+const connections = watchConnections();
+const sandbox = { allowPrivateNetworks: true, lookup: loopbackOnlyLookup() };
+
+after(() => {
+  assert.deepEqual(connections.outsideLoopback(), [], 'no socket of this file connected beyond loopback');
+});
 
 interface Received {
   method: string;
@@ -154,16 +165,34 @@ describe('what the merchant receives', () => {
   it('connects to the address the lookup gave, with the URL host name in Host', async () => {
     const merchant = await receiver(answer(200, 'SUCCESS'));
     let lookups = 0;
-    // A rebinding resolver: a loopback answer first, something else on any later question.
+    // A rebinding resolver: a loopback answer first, a public address on any later question.
     const rebinding: LookupFunction = (_host, _options, callback) => {
       lookups += 1;
       const address = lookups === 1 ? '127.0.0.1' : '192.0.2.1';
       callback(null, [{ address, family: 4 } satisfies LookupAddress]);
     };
-    const result = await deliverNotification(`http://merchant.example:${merchant.port}/notify`, fields, { ...sandbox, lookup: rebinding });
+    const watch = watchConnections();
+    const result = await deliverNotification(`http://merchant.example:${merchant.port}/notify`, fields, { ...sandbox, lookup: loopbackOnlyLookup(rebinding) });
     assert.equal(result.acknowledged, true);
     assert.equal(lookups, 1, 'resolved once; the connection used that answer');
+    assert.deepEqual(watch.attempts(), [{ address: '127.0.0.1', port: merchant.port }], 'one connection, to the first answer');
     assert.equal(merchant.received[0]?.headers.host, `merchant.example:${merchant.port}`);
+  });
+
+  it('refuses a fake DNS answer that names a public address before any socket opens', async () => {
+    for (const [url, zone] of [
+      ['http://merchant.example/notify', { 'merchant.example': ['93.184.216.34'] }],
+      ['http://mixed.example/notify', { 'mixed.example': ['127.0.0.1', '2606:2800:220:1:248:1893:25c8:1946'] }],
+      ['http://192.0.2.1/notify', {}],
+      ['http://[2606:4700:4700::1111]/notify', {}],
+    ] as const) {
+      const watch = watchConnections();
+      const result = await deliverNotification(url, fields, { ...sandbox, lookup: loopbackOnlyLookup(zone) });
+      assert.equal(result.acknowledged, false, url);
+      assert.equal(result.errorClass, 'dns', url);
+      assert.equal(result.detail, `lookup failed (${NON_LOOPBACK_CODE})`, url);
+      assert.deepEqual(watch.attempts(), [], `${url}: no socket tried to connect anywhere`);
+    }
   });
 
   it('resolves afresh on every attempt (no cached connection or answer)', async () => {
@@ -174,7 +203,7 @@ describe('what the merchant receives', () => {
       callback(null, [{ address: '127.0.0.1', family: 4 }]);
     };
     for (let i = 0; i < 3; i += 1) {
-      await deliverNotification(`http://merchant.example:${merchant.port}/notify`, fields, { ...sandbox, lookup });
+      await deliverNotification(`http://merchant.example:${merchant.port}/notify`, fields, { ...sandbox, lookup: loopbackOnlyLookup(lookup) });
     }
     assert.equal(lookups, 3);
     assert.equal(merchant.connections(), 3);
@@ -336,14 +365,14 @@ describe('bad URLs and resolver failures', () => {
   ];
   for (const [name, lookup] of failingLookups) {
     it(`reports dns for ${name}`, async () => {
-      const result = await deliverNotification('http://shop.example.com/notify', fields, { ...sandbox, lookup });
+      const result = await deliverNotification('http://shop.example.com/notify', fields, { ...sandbox, lookup: loopbackOnlyLookup(lookup) });
       assert.equal(result.errorClass, 'dns');
       assert.equal(result.httpStatus, null);
     });
   }
 
   it('reports a timeout when DNS never answers', async () => {
-    const result = await deliverNotification('http://shop.example.com/notify', fields, { ...sandbox, timeoutMs: 100, lookup: () => {} });
+    const result = await deliverNotification('http://shop.example.com/notify', fields, { ...sandbox, timeoutMs: 100, lookup: loopbackOnlyLookup(() => {}) });
     assert.equal(result.errorClass, 'timeout');
   });
 

@@ -3,12 +3,18 @@
  * address, sends requests whose `Host` and `Origin` agree (and that the browser marks
  * `Sec-Fetch-Site: same-origin`). The sandbox API and the hosted page's forms must refuse them:
  * the gateway's own origins come from its configuration (`publicUrl`, or the address it listens
- * on), never from the request. Every request here goes to 127.0.0.1; the evil name is only a header.
+ * on, or the address the request's socket arrived at), never from the request's headers. Every
+ * request here goes to 127.0.0.1; the evil name is only a header.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startHarness, type Harness } from './support/harness.ts';
+import { createGateway } from '../src/index.ts';
+import { linkRequest, signed } from './support/client.ts';
+import { freshStore } from './support/engines.ts';
+import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';
+import { merchantKeys, platformKeys } from './support/keys.ts';
 
 let h: Harness;
 before(async () => {
@@ -18,8 +24,8 @@ after(async () => {
   await h.stop();
 });
 
-function post(path: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
-  const url = new URL(path, h.url);
+function post(path: string, headers: Record<string, string>, body: string, base = h.url): Promise<{ status: number; text: string }> {
+  const url = new URL(path, base);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'POST', headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -56,5 +62,46 @@ describe('DNS rebinding', () => {
     assert.equal(refused.status, 403);
     const order = await h.gateway.findOrder(created.body.platOrderNum!);
     assert.equal(order?.method, null, 'no method chosen by the rebound page');
+  });
+});
+
+describe('a production gateway mounted in a server of its own, without publicUrl', () => {
+  it('signs links and judges forms by the address it was reached at, whatever the Host says', async () => {
+    const store = freshStore('sqlite');
+    const gateway = createGateway({
+      database: store.database,
+      dataDir: store.dataDir,
+      platformPrivateKey: platformKeys().privateKey,
+      merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey }],
+      logger: false,
+      notifications: { worker: false },
+    });
+    // Mounted, never `listen`ed: no publicUrl, no listen URL; only the socket says where it is.
+    const server = http.createServer(gateway.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const port = new URL(base).port;
+    try {
+      const fields = linkRequest(MERCHANT_CODE, { notifyUrl: 'https://shop.example.com/notify', redirectUrl: 'https://shop.example.com/back' });
+      const body = JSON.stringify(signed(fields, merchantKeys().privateKey));
+      const created = await post('/gateway/prepaidOrder', { host: `evil.example:${port}`, 'content-type': 'application/json' }, body, base);
+      const answer = JSON.parse(created.text) as Record<string, string>;
+      assert.equal(answer.platRespCode, 'SUCCESS', answer.platRespMessage);
+      assert.ok(answer.url!.startsWith(`${base}/pay?orderNum=`), `the signed url is built from the socket, not the Host: ${answer.url}`);
+
+      const form = new URLSearchParams({ orderNum: answer.platOrderNum!, method: 'VA_BCA' }).toString();
+      const formHeaders = { 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' };
+      const rebound = await post('/pay/method', { ...formHeaders, host: `evil.example:${port}`, origin: `http://evil.example:${port}` }, form, base);
+      assert.equal(rebound.status, 403, 'a rebound page is refused');
+      assert.equal((await gateway.findOrder(answer.platOrderNum!))?.method, null);
+      const own = await post('/pay/method', { ...formHeaders, host: `127.0.0.1:${port}`, origin: base }, form, base);
+      assert.equal(own.status, 303, own.text);
+      assert.equal((await gateway.findOrder(answer.platOrderNum!))?.method, 'VA_BCA');
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gateway.close();
+      await store.cleanup();
+    }
   });
 });

@@ -122,12 +122,17 @@ describe('production mode', () => {
   let counter: http.Server;
   let port = 0;
   let connections = 0;
-  /** Fake DNS: these names resolve to private or loopback addresses, as an attacker's would. */
-  const ZONE: Record<string, string> = { 'loop.example': '127.0.0.1', 'internal.example': '10.0.0.1', 'metadata.example': '169.254.169.254' };
+  /**
+   * Fake DNS: these names resolve to the gateway's own machine, as an attacker's would. A test
+   * resolver names nothing beyond loopback (the harness refuses it: tests never leave the
+   * machine); private and metadata answers meet the same connect-time policy in
+   * delivery-ssrf.test.ts, without a socket.
+   */
+  const ZONE: Record<string, string> = { 'loop.example': '127.0.0.1', 'loop-net.example': '127.8.9.10', 'loop-v6.example': '::1' };
   const lookup: LookupFunction = (hostname, _options, callback) => {
     const address = ZONE[hostname];
     if (!address) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-    callback(null, [{ address, family: 4 } satisfies LookupAddress]);
+    callback(null, [{ address, family: address.includes(':') ? 6 : 4 } satisfies LookupAddress]);
   };
 
   before(async () => {
@@ -182,7 +187,7 @@ describe('production mode', () => {
     }
   });
 
-  test('names that resolve to private addresses pass creation and are refused at connect time, no socket opened', async () => {
+  test('names that resolve to the loopback pass creation and are refused at connect time, no socket opened', async () => {
     const before = connections;
     for (const host of Object.keys(ZONE)) {
       const created = await postJson(`${h.url}/gateway/pay`, signed(vaRequest(MERCHANT_CODE, { notifyUrl: `https://${host}:${port}/notify` }), merchantKeys().privateKey));

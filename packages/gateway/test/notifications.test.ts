@@ -147,12 +147,13 @@ for (const engine of ENGINES) {
 }
 
 describe('notifications in production mode', () => {
-  test('a notifyUrl whose name resolves to a private address is refused at connect time, and logged', async () => {
+  test('a notifyUrl whose name resolves to the loopback is refused at connect time, and logged', async () => {
     const resolved: string[] = [];
-    // Offline DNS: the merchant's host name points into the gateway's own network.
+    // Offline DNS: the merchant's host name points at the gateway's own machine (a test resolver
+    // names nothing beyond loopback; private ranges: delivery-ssrf.test.ts).
     const lookup = ((hostname: string, _options: unknown, callback: (error: Error | null, addresses: { address: string; family: number }[]) => void) => {
       resolved.push(hostname);
-      callback(null, [{ address: '10.0.0.1', family: 4 }]);
+      callback(null, [{ address: '127.0.0.1', family: 4 }]);
     }) as unknown as import('node:net').LookupFunction;
     const h = await startHarness('sqlite', { sandbox: false, timeScale: 1, notifications: { pollIntervalMs: 50, lookup } });
     try {
@@ -165,7 +166,7 @@ describe('notifications in production mode', () => {
       });
       assert.equal(delivery?.attempts[0]?.errorClass, 'refused-address');
       assert.equal(delivery?.attempts[0]?.httpStatus, null);
-      assert.match(delivery?.attempts[0]?.detail ?? '', /10\.0\.0\.1/);
+      assert.match(delivery?.attempts[0]?.detail ?? '', /loopback range \(127\.0\.0\.1\)/);
       assert.equal(delivery?.state, 'pending', 'retried on the schedule like any failure');
       assert.deepEqual(resolved, ['shop.example.com']);
     } finally {

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { METHOD_CODES, METHODS, parseWith, type MethodCode } from '@paybutton/protocol';
 import { CONTENT_SECURITY_POLICY, gatewayOrigins, isSameOriginPost } from '../src/page/csp.ts';
+import { socketOrigin } from '../src/http/origins.ts';
 import { formatJakartaTime, localeFromAcceptLanguage, negotiateLocale, type Locale } from '../src/page/i18n.ts';
 import { chooseMethodBodySchema, pageQuerySchema, sandboxBodySchema } from '../src/page/input.ts';
 import { formatCountdown, isoDuration } from '../src/page/shared/countdown.ts';
@@ -122,10 +123,13 @@ describe('form POST provenance', () => {
       [{ secFetchSite: undefined, origin: 'null', host, ownOrigins: own }, false],
       [{ secFetchSite: undefined, origin: 'not a url', host, ownOrigins: own }, false],
       [{ secFetchSite: undefined, origin: undefined, host, ownOrigins: own }, true],
-      // Before any origin of its own is known: Origin against Host, as a last resort.
-      [{ secFetchSite: undefined, origin: 'https://gw.example:8443', host, ownOrigins: [] }, true],
+      // No origin of its own known (no configuration, no socket): the Host never vouches for
+      // itself, so a browser's POST is refused; a tool's (neither header) passes.
+      [{ secFetchSite: undefined, origin: 'https://gw.example:8443', host, ownOrigins: [] }, false],
+      [{ secFetchSite: 'same-origin', origin: 'https://gw.example:8443', host, ownOrigins: [] }, false],
       [{ secFetchSite: undefined, origin: 'https://evil.example', host, ownOrigins: [] }, false],
       [{ secFetchSite: undefined, origin: 'http://gw.example', host: undefined, ownOrigins: [] }, false],
+      [{ secFetchSite: undefined, origin: undefined, host, ownOrigins: [] }, true],
     ];
     for (const [request, expected] of table) assert.equal(isSameOriginPost(request), expected, JSON.stringify(request));
   });
@@ -195,12 +199,30 @@ describe('client script', () => {
   });
 });
 
-describe('the gateway\'s own origins come from its configuration', () => {
-  it('publicUrl and the listen address with the loopback\'s other names; none before listening', () => {
+describe('the gateway\'s own origins come from its configuration and the socket, never the Host', () => {
+  it('publicUrl and the addresses it is served at, with the loopback\'s other names', () => {
     assert.deepEqual(gatewayOrigins('https://pay.example/base/', undefined), ['https://pay.example']);
     assert.deepEqual(gatewayOrigins('https://pay.example/base/', 'http://10.0.0.5:4010'), ['https://pay.example', 'http://10.0.0.5:4010']);
     assert.deepEqual(gatewayOrigins(undefined, 'http://127.0.0.1:4010'), ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010']);
     assert.deepEqual(gatewayOrigins(undefined, 'http://10.1.2.3:4010'), ['http://10.1.2.3:4010']);
+    assert.deepEqual(gatewayOrigins(undefined, 'http://127.0.0.1:4010', 'http://127.0.0.1:4010'), ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010']);
+    assert.deepEqual(gatewayOrigins(undefined, 'http://127.0.0.1:4010', 'http://10.1.2.3:4010'), ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010', 'http://10.1.2.3:4010']);
     assert.deepEqual(gatewayOrigins(undefined, undefined), []);
+  });
+
+  it('the origin of a socket is its local address and port, never a name the client chose', () => {
+    const table: Array<[Parameters<typeof socketOrigin>[0], string | undefined]> = [
+      [{ localAddress: '127.0.0.1', localPort: 4010 }, 'http://127.0.0.1:4010'],
+      [{ localAddress: '10.0.0.5', localPort: 443, encrypted: true }, 'https://10.0.0.5'],
+      [{ localAddress: '10.0.0.5', localPort: 80 }, 'http://10.0.0.5'],
+      [{ localAddress: '10.0.0.5', localPort: 443 }, 'http://10.0.0.5:443'],
+      [{ localAddress: '::ffff:127.0.0.1', localPort: 4010 }, 'http://127.0.0.1:4010'],
+      [{ localAddress: '::1', localPort: 4010 }, 'http://[::1]:4010'],
+      [{ localAddress: 'fe80::1%eth0', localPort: 4010 }, 'http://[fe80::1]:4010'],
+      [{ localAddress: undefined, localPort: 4010 }, undefined],
+      [{ localAddress: '127.0.0.1', localPort: undefined }, undefined],
+      [undefined, undefined],
+    ];
+    for (const [socket, expected] of table) assert.equal(socketOrigin(socket), expected, JSON.stringify(socket));
   });
 });

@@ -15,6 +15,8 @@ import { createGateway, type SandboxGateway } from '../src/index.ts';
 import { chromium, type Browser } from 'playwright-core';
 import { createPaymentPageRouter } from '../src/page/index.ts';
 import { PageActionError, type PageOrder, type PaymentPageDeps } from '../src/page/deps.ts';
+import { installLoopbackGuard } from '@paybutton/test-support/network';
+import { confinedNotifications } from './support/harness.ts';
 
 function tlv(id: string, value: string): string {
   return `${id}${String(value.length).padStart(2, '0')}${value}`;
@@ -228,6 +230,7 @@ export const HOSTILE_MERCHANT = { merchantCode: 'M-PAGE-XSS1', name: '<script>al
 let serial = 0;
 
 export async function startLiveGateway(): Promise<LiveGateway> {
+  installLoopbackGuard();
   const dataDir = mkdtempSync(join(tmpdir(), 'pb-page-'));
   platformKeys ??= generateKeyPair();
   const shop = express();
@@ -243,6 +246,8 @@ export async function startLiveGateway(): Promise<LiveGateway> {
     merchants: [MERCHANT, HOSTILE_MERCHANT].map((m) => ({ ...m, publicKey: keysFor(m.merchantCode).publicKey })),
     sandbox: true,
     logger: false,
+    // Tests never leave the machine: deliveries resolve through a loopback-only fake resolver.
+    notifications: confinedNotifications(),
   });
   const { url } = await gateway.listen();
   const platformPublicKey = gateway.platformPublicKey;

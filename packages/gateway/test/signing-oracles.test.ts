@@ -7,10 +7,11 @@
  * `platSign` covers the attacker's text: every answer is a fixed refusal, signed in one block.
  */
 import assert from 'node:assert/strict';
-import { constants, publicDecrypt } from 'node:crypto';
+import crypto, { constants, publicDecrypt, randomBytes } from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { canonicalString, formatDateTime } from '@paybutton/protocol/node';
+import { canonicalString, formatDateTime, MAX_REQUEST_SIGN_LENGTH, sign } from '@paybutton/protocol/node';
 import { Writable } from 'node:stream';
 import { LOGGED_PATH_CHARS } from '../src/http/request-log.ts';
 import { REFUSALS, refusalBody } from '../src/http/refusals.ts';
@@ -186,6 +187,87 @@ describe('fixed refusals', () => {
       assert.ok(Buffer.byteLength(`${refusal.code}${refusal.message}`) <= CHUNK, `${name}: one RSA block`);
       assert.ok(!refusal.message.includes('"'), `${name}: no double quote`);
       if (name !== 'internal') assert.match(refusal.message, /^[\w-]+: /, `${name}: names its field or header`);
+    }
+  });
+});
+
+/**
+ * Every RSA operation of this process, counted: the protocol's signer and verifier call node:crypto's
+ * `privateEncrypt` and `publicDecrypt` through ES module imports, which `syncBuiltinESMExports`
+ * re-points at the counting wrappers.
+ */
+function countRsaOperations() {
+  const counts = { privateEncrypt: 0, publicDecrypt: 0 };
+  const original = { privateEncrypt: crypto.privateEncrypt, publicDecrypt: crypto.publicDecrypt };
+  crypto.privateEncrypt = (...args: Parameters<typeof crypto.privateEncrypt>) => {
+    counts.privateEncrypt += 1;
+    return original.privateEncrypt(...args);
+  };
+  crypto.publicDecrypt = (...args: Parameters<typeof crypto.publicDecrypt>) => {
+    counts.publicDecrypt += 1;
+    return original.publicDecrypt(...args);
+  };
+  syncBuiltinESMExports();
+  return {
+    take() {
+      const taken = { ...counts };
+      counts.privateEncrypt = 0;
+      counts.publicDecrypt = 0;
+      return taken;
+    },
+    restore() {
+      Object.assign(crypto, original);
+      syncBuiltinESMExports();
+    },
+  };
+}
+
+describe('what an unauthenticated request costs in RSA operations', () => {
+  /**
+   * The bound: `sign` is refused above 512 characters before any key is used, 512 base64 characters
+   * are 384 bytes, and registered merchant keys are at least 1024 bits (128-byte blocks): at most 3
+   * public-key operations, with the one merchant key the request names.
+   */
+  const MAX_PUBLIC_OPS = Math.floor(((MAX_REQUEST_SIGN_LENGTH / 4) * 3) / 128);
+
+  test('no private-key operation at all, and at most 3 public-key operations, whatever the request', async () => {
+    assert.equal(MAX_PUBLIC_OPS, 3);
+    const h = await startHarness('sqlite', { sandbox: false, notifications: { worker: false } });
+    const rsa = countRsaOperations();
+    try {
+      const key = merchantKeys().privateKey;
+      // Three chunks of canonical string, signed by the merchant's own key: every block opens with
+      // it, so checking it costs the most a verification can (then the changed field fails it).
+      const long = vaRequest(MERCHANT_CODE, { name: 'n'.repeat(32), productDetail: 'p'.repeat(32), email: `${'e'.repeat(100)}@example.com`, notifyUrl: `https://shop.example.com/${'x'.repeat(60)}` });
+      assert.equal(Buffer.from(sign(long, key), 'base64').length, 384, 'a three-block sign');
+      const requests: Array<[string, string, string, number]> = [
+        ['a 16 KB unknown path', `/${'a'.repeat(16_000)}`, '', 0],
+        ['malformed JSON', '/gateway/pay', '{"merchantCode":', 0],
+        ['a malformed merchantCode', '/gateway/pay', JSON.stringify({ merchantCode: 'x', sign: 'AAAA' }), 0],
+        ['an unknown merchant', '/gateway/pay', JSON.stringify(signed(vaRequest('NOBODY-001'), key)), 0],
+        ['a sign over 512 characters', '/gateway/pay', JSON.stringify({ ...vaRequest(MERCHANT_CODE), sign: randomBytes(450).toString('base64') }), 0],
+        ['a random 512-character sign', '/gateway/query', JSON.stringify({ merchantCode: MERCHANT_CODE, orderNum: 'X', queryType: 'ORDER_QUERY', dateTime: formatDateTime(), sign: randomBytes(384).toString('base64') }), 1],
+        ['a three-block sign with a field changed after signing', '/gateway/pay', JSON.stringify({ ...signed(long, key), payMoney: '1' }), 3],
+        ['a sign by another key', '/gateway/pay', JSON.stringify(signed(vaRequest(MERCHANT_CODE), merchantKeys('stranger').privateKey)), 1],
+      ];
+      // Warm-up: each fixed refusal is signed once per process, on its first use.
+      for (const [, path, body] of requests) await send(`${h.url}${path}`, body ? { method: 'POST', headers: json, body } : {});
+      rsa.take();
+      for (const [what, path, body, publicOps] of requests) {
+        const answer = await send(`${h.url}${path}`, body ? { method: 'POST', headers: json, body } : {});
+        assert.notEqual(answer.body.platRespCode, 'SUCCESS', what);
+        const used = rsa.take();
+        assert.equal(used.privateEncrypt, 0, `${what}: no private-key operation`);
+        assert.ok(used.publicDecrypt <= MAX_PUBLIC_OPS, `${what}: ${used.publicDecrypt} public-key operations`);
+        assert.equal(used.publicDecrypt, publicOps, `${what}: public-key operations`);
+      }
+      // The control: an authenticated create is signed for its caller (private-key operations).
+      await send(`${h.url}/gateway/pay`, { method: 'POST', headers: json, body: JSON.stringify(signed(vaRequest(MERCHANT_CODE, { notifyUrl: 'https://shop.example.com/notify' }), key)) });
+      const created = rsa.take();
+      assert.ok(created.privateEncrypt >= 1 && created.publicDecrypt >= 1, JSON.stringify(created));
+    } finally {
+      rsa.restore();
+      await h.stop();
     }
   });
 });

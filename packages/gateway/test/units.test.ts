@@ -1,7 +1,7 @@
 /** Pure decision functions, table-tested: fees, limits, payment codes, QRIS, notifications, faults, errors. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_RUPIAH, METHOD_CODES, METHODS, NOTIFICATION_OUTCOMES } from '@paybutton/protocol';
+import { MAX_RUPIAH, METHOD_CODES, METHODS, NOTIFICATION_OUTCOMES, type MethodCode } from '@paybutton/protocol';
 import { sign, verify } from '@paybutton/protocol/node';
 import { createClock } from '../src/domain/clock.ts';
 import { generatePaymentCode, VA_PREFIXES } from '../src/domain/payment-codes.ts';
@@ -22,6 +22,7 @@ import { LEASE_MARGIN_MS, resolveLeaseMs } from '../src/notify/lease.ts';
 import { notificationFields } from '../src/notify/notification.ts';
 import { resolveOptions } from '../src/options.ts';
 import { effectiveFaults } from '../src/sandbox/faults.ts';
+import { methodDecision } from '../src/sandbox/simulate.ts';
 import { uniqueViolation } from '../src/store/errors.ts';
 import { GatewayConfigError, createGateway } from '../src/index.ts';
 import { platformKeys } from './support/keys.ts';
@@ -199,5 +200,28 @@ describe('clock', () => {
     assert.equal(clock.now(), 2500);
     assert.equal(clock.offsetMs, 500);
     assert.throws(() => clock.advance(Number.NaN), RangeError);
+  });
+});
+
+describe('the sandbox payment\'s method rule (methodDecision)', () => {
+  test('a method is chosen for an order without one, refused when it disagrees, ignored when absent', () => {
+    const pending = (method: MethodCode | null) => ({ status: 'PENDING' as const, method });
+    const table: Array<[Parameters<typeof methodDecision>[0], MethodCode | null | undefined, string]> = [
+      [pending(null), 'EWALLET_OVO', 'choose EWALLET_OVO'],
+      [pending(null), undefined, 'pay'],
+      [pending(null), null, 'pay'],
+      [pending('VA_BCA'), 'VA_BCA', 'pay'],
+      [pending('VA_BCA'), undefined, 'pay'],
+      [pending('VA_BCA'), 'EWALLET_OVO', 'refuse method: the order is to be paid with VA_BCA, not EWALLET_OVO; send VA_BCA or leave method out'],
+      // Past PENDING or missing: the transition reports the state, whatever the method.
+      [{ status: 'PAID', method: 'VA_BCA' }, 'EWALLET_OVO', 'pay'],
+      [{ status: 'EXPIRED', method: null }, 'QRIS', 'pay'],
+      [undefined, 'QRIS', 'pay'],
+    ];
+    for (const [order, asked, expected] of table) {
+      const decision = methodDecision(order, asked);
+      const text = decision.action === 'choose' ? `choose ${decision.method}` : decision.action === 'refuse' ? `refuse ${decision.message}` : 'pay';
+      assert.equal(text, expected, `${JSON.stringify(order)} with ${asked}`);
+    }
   });
 });

@@ -4,8 +4,12 @@
  * in some commands, and SQLite itself would create files 0644 under the usual umask).
  *
  * The database file is created 0600 before SQLite opens it, because SQLite gives its `-wal` and
- * `-shm` files the mode of the main file. A file left wider by an older version is tightened; a
- * folder that already exists is left as it is (it may be a shared one the operator chose).
+ * `-shm` files the mode of the main file. A file left wider by an older version is tightened.
+ *
+ * An existing folder is tightened to 0700 only when the caller owns it (`ownsFolder`: the
+ * gateway's or the plug-in's own data directory, which an older version created 0755), never
+ * otherwise: a database file the operator placed in a folder of their choosing (`/srv`, a shared
+ * volume) leaves that folder as it is. Parent folders are never changed, only created (0700).
  */
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -14,23 +18,33 @@ const PRIVATE_DIR = 0o700;
 const PRIVATE_FILE = 0o600;
 const SQLITE_COMPANIONS = ['', '-wal', '-shm', '-journal'];
 
-function tighten(file: string): void {
+/** Take group and other permissions away (keeping the owner's); a missing path is left missing. */
+function tighten(path: string, keep: number): void {
   let mode: number;
   try {
-    mode = statSync(file).mode & 0o777;
+    mode = statSync(path).mode & 0o777;
   } catch {
     return; // not there (yet)
   }
-  if ((mode & 0o077) !== 0) chmodSync(file, mode & PRIVATE_FILE);
+  if ((mode & 0o077) !== 0) chmodSync(path, mode & keep);
 }
 
-/** Prepare the folder and file of an SQLite database before it is opened. */
-export function preparePrivateSqliteFile(file: string): void {
-  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR });
+/** Create a private folder (0700, and its missing parents), or tighten an existing one the caller owns. */
+function preparePrivateFolder(folder: string, options: { readonly ownsFolder: boolean }): void {
+  mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR });
+  if (options.ownsFolder) tighten(folder, PRIVATE_DIR);
+}
+
+/**
+ * Prepare the folder and file of an SQLite database before it is opened. `ownsFolder`: the file's
+ * folder is the caller's own data directory, to be tightened to 0700 if it already exists wider.
+ */
+export function preparePrivateSqliteFile(file: string, options: { readonly ownsFolder?: boolean } = {}): void {
+  preparePrivateFolder(dirname(file), { ownsFolder: options.ownsFolder ?? false });
   try {
     closeSync(openSync(file, 'wx', PRIVATE_FILE));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  for (const suffix of SQLITE_COMPANIONS) tighten(`${file}${suffix}`);
+  for (const suffix of SQLITE_COMPANIONS) tighten(`${file}${suffix}`, PRIVATE_FILE);
 }

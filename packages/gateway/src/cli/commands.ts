@@ -1,23 +1,31 @@
 /** The CLI's one-shot commands: create a merchant, list merchants, print the platform key. */
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generateKeyPair, merchantCodeField, parseWith } from '@paybutton/protocol/node';
 import { MerchantRegistrationError, registerMerchant } from '../domain/merchants.ts';
-import { SQLITE_FILE_NAME } from '../options.ts';
+import { databaseIn, SQLITE_FILE_NAME, type GatewayOptions } from '../options.ts';
 import type { DatabaseConfig } from '../store/database.ts';
 import { findMerchant, listMerchants } from '../store/merchants.ts';
 import { openStore } from '../store/open.ts';
 import { countOrders } from '../store/orders.ts';
 import { UsageError, type CliConfig } from './args.ts';
-import { loadOrCreatePlatformKey, writeNewFile } from './key-files.ts';
+import { loadOrCreatePlatformKey, preparePrivateFolder, writeNewFile } from './key-files.ts';
 
 export type Output = (line: string) => void;
 
-export function databaseConfigOf(config: CliConfig): DatabaseConfig {
+/** The database the CLI's options name, as `createGateway` takes it. */
+export function databaseOptionOf(config: CliConfig): NonNullable<GatewayOptions['database']> {
   if (config.databaseUrl) {
     return { kind: 'postgres', url: config.databaseUrl, ...(config.databaseSchema ? { schema: config.databaseSchema } : {}) };
   }
   return { kind: 'sqlite', file: join(resolve(config.dataDir), SQLITE_FILE_NAME) };
+}
+
+/**
+ * The same, as the one-shot commands open it: SQLite in the --data directory, which is the CLI's
+ * own folder (tightened to 0700 when an older version left it wider), as `createGateway` judges it.
+ */
+export function databaseConfigOf(config: CliConfig): DatabaseConfig {
+  return databaseIn(resolve(config.dataDir), databaseOptionOf(config));
 }
 
 export function printPlatformKey(config: CliConfig, out: Output): void {
@@ -43,7 +51,8 @@ export async function createMerchant(config: CliConfig, command: { merchantCode:
       throw new UsageError(`merchant ${command.merchantCode} already exists; to rotate its key, start the gateway with --merchant ${command.merchantCode}=NEW_PUBLIC_KEY_FILE`);
     }
     const pair = generateKeyPair();
-    mkdirSync(keysDir, { recursive: true, mode: 0o700 });
+    // DATA/merchants is the CLI's own folder; a --keys-dir the operator named is left as it is.
+    preparePrivateFolder(keysDir, { owned: command.keysDir === undefined });
     if (!writeNewFile(privateFile, pair.privateKey, 0o600)) throw new UsageError(`${privateFile} already exists; not overwriting it`);
     writeNewFile(publicFile, pair.publicKey, 0o644);
     try {

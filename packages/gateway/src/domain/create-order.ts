@@ -9,9 +9,9 @@ import { uniqueViolation } from '../store/errors.ts';
 import { findMerchant } from '../store/merchants.ts';
 import { assignMethod, insertOrder } from '../store/orders.ts';
 import type { DomainContext } from './context.ts';
-import { DomainError, OrderNotFoundError, OrderNotPendingError } from './errors.ts';
+import { DOMAIN_MESSAGES, DomainError, OrderNotFoundError, OrderNotPendingError } from './errors.ts';
 import { generatePaymentCode } from './payment-codes.ts';
-import { anyMethodAccepts, computeFee, describeLimit, isWithinLimit, overallRange } from './pricing.ts';
+import { anyMethodAccepts, computeFee, isWithinLimit, overallRange } from './pricing.ts';
 import { readOrder } from './transitions.ts';
 import type { Merchant, Order, OrderKind } from './types.ts';
 
@@ -42,19 +42,18 @@ function checkCallbackUrls(context: DomainContext, input: CreateOrderInput): voi
   for (const [field, url] of [['notifyUrl', input.notifyUrl], ['redirectUrl', input.redirectUrl]] as const) {
     if (url === null) continue;
     const verdict = context.checkCallbackUrl(url, { production });
-    if (!verdict.ok) throw new DomainError('callback-url-refused', `${field}: ${verdict.reason}`, field);
+    if (!verdict.ok) throw new DomainError('callback-url-refused', DOMAIN_MESSAGES.callbackUrlRefused(field, verdict.reason), field);
   }
 }
 
 function checkAmount(context: DomainContext, method: MethodCode | null, amount: number): void {
   if (method) {
     const limit = context.limits[method];
-    if (!isWithinLimit(limit, amount)) throw new DomainError('amount-out-of-range', describeLimit(method, limit), 'payMoney');
+    if (!isWithinLimit(limit, amount)) throw new DomainError('amount-out-of-range', DOMAIN_MESSAGES.amountOutsideMethodLimit(method, limit), 'payMoney');
     return;
   }
   if (!anyMethodAccepts(context.limits, amount)) {
-    const range = overallRange(context.limits);
-    throw new DomainError('amount-out-of-range', `payMoney: must be from ${range.min} to ${range.max} rupiah`, 'payMoney');
+    throw new DomainError('amount-out-of-range', DOMAIN_MESSAGES.amountOutsideEveryLimit(overallRange(context.limits)), 'payMoney');
   }
 }
 
@@ -107,7 +106,7 @@ export async function createOrder(context: DomainContext, input: CreateOrderInpu
     } catch (error) {
       const violated = uniqueViolation(error);
       if (violated === 'order_num') {
-        throw new DomainError('order-num-taken', 'orderNum: is already used by another order of this merchant', 'orderNum');
+        throw new DomainError('order-num-taken', DOMAIN_MESSAGES.orderNumTaken(), 'orderNum');
       }
       if (violated !== undefined && attempt < CODE_ATTEMPTS) continue;
       throw error;
@@ -123,12 +122,12 @@ export async function createOrder(context: DomainContext, input: CreateOrderInpu
 export async function chooseMethod(context: DomainContext, platOrderNum: string, method: MethodCode): Promise<Order> {
   for (let attempt = 1; ; attempt++) {
     const order = await readOrder(context, platOrderNum);
-    if (!order) throw new OrderNotFoundError(`with platOrderNum ${platOrderNum}`);
+    if (!order) throw new OrderNotFoundError();
     if (order.status !== 'PENDING') throw new OrderNotPendingError(order.status);
-    if (order.method !== null) throw new DomainError('method-already-chosen', `the method is already ${order.method}`, 'method');
+    if (order.method !== null) throw new DomainError('method-already-chosen', DOMAIN_MESSAGES.methodAlreadyChosen(order.method), 'method');
     checkAmount(context, method, order.payMoney);
     const merchant = await findMerchant(context.database.db, order.merchantCode);
-    if (!merchant) throw new OrderNotFoundError(`with platOrderNum ${platOrderNum}`);
+    if (!merchant) throw new OrderNotFoundError();
     const terms = paymentTerms(context, merchant, platOrderNum, method, order.payMoney);
     try {
       const updated = await assignMethod(context.database.db, platOrderNum, { method, ...terms }, context.clock.now());
@@ -140,6 +139,6 @@ export async function chooseMethod(context: DomainContext, platOrderNum: string,
     } catch (error) {
       if (uniqueViolation(error) !== 'va_number' || attempt >= CODE_ATTEMPTS) throw error;
     }
-    if (attempt >= CODE_ATTEMPTS) throw new DomainError('order-not-pending', 'the order changed while choosing its method; try again');
+    if (attempt >= CODE_ATTEMPTS) throw new DomainError('order-not-pending', DOMAIN_MESSAGES.orderChanged());
   }
 }

@@ -97,10 +97,6 @@ export function isWithinLimit(limit: AmountLimit, amount: number): boolean {
   return amount >= limit.min && amount <= limit.max;
 }
 
-/** A message for an amount outside a method's limit, in the `platRespMessage` style. */
-export function describeLimit(method: MethodCode, limit: AmountLimit): string {
-  return `payMoney: must be from ${limit.min} to ${limit.max} rupiah for ${method}`;
-}
 
 /** Whether some method accepts the amount (a payment link without a method needs one). */
 export function anyMethodAccepts(limits: LimitTable, amount: number): boolean {

@@ -5,7 +5,7 @@
 import { findOrderByPlatOrderNum, findOverdueOrders, transitionOrder } from '../store/orders.ts';
 import { enqueueNotification } from '../notify/enqueue.ts';
 import type { DomainContext } from './context.ts';
-import { DomainError, OrderNotFoundError, OrderNotPendingError } from './errors.ts';
+import { DOMAIN_MESSAGES, DomainError, OrderNotFoundError, OrderNotPendingError } from './errors.ts';
 import type { FinalStatus, Order } from './types.ts';
 
 /** Try the compare-and-set once; undefined when it did not apply. */
@@ -52,13 +52,13 @@ export async function transition(context: DomainContext, platOrderNum: string, t
     const changed = await applyTransition(context, platOrderNum, to, options);
     if (changed) return changed;
     const current = await readOrder(context, platOrderNum);
-    if (!current) throw new OrderNotFoundError(`with platOrderNum ${platOrderNum}`);
+    if (!current) throw new OrderNotFoundError();
     if (current.status !== 'PENDING') throw new OrderNotPendingError(current.status);
     if (to === 'PAID' && current.method === null) {
-      throw new DomainError('method-required', 'the order has no payment method yet: choose one before paying', 'method');
+      throw new DomainError('method-required', DOMAIN_MESSAGES.methodRequired(), 'method');
     }
   }
-  throw new DomainError('order-not-pending', 'the order changed while it was being updated; try again');
+  throw new DomainError('order-not-pending', DOMAIN_MESSAGES.orderChanged());
 }
 
 /** Expire every overdue PENDING order, in batches; returns how many this call expired. */

@@ -35,6 +35,18 @@ export type Authenticated<T> =
 const NUL = '\u0000';
 export const NUL_RULE = 'must not contain the character U+0000';
 
+/**
+ * A field name the caller chose, as a message may name it: itself when it is 1 to 64 printable
+ * ASCII characters without a space, `"` (the family's Java verifier strips it before comparing,
+ * issue 14), `\`, `:` or `;` (which would blur the `field: rule; field: rule` form); else a
+ * placeholder. Nothing else a caller typed is ever echoed.
+ */
+const PLAIN_FIELD = /^[\x21\x23-\x39\x3c-\x5b\x5d-\x7e]{1,64}$/;
+export const UNNAMED_FIELD = 'a field whose name is not shown';
+export function fieldLabel(key: string): string {
+  return PLAIN_FIELD.test(key) ? key : UNNAMED_FIELD;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -59,7 +71,7 @@ export async function authenticate<S extends z.ZodType>(
   if (!signature.ok) return { ok: false, refusal: refusalForRule('sign', signature.issues[0]?.message, 'signMalformed') };
   if (!verify(body as SignableFields, signature.value, merchant.publicKey)) return { ok: false, refusal: 'signMismatch' };
   const withNul = Object.entries(body).filter(([, value]) => typeof value === 'string' && value.includes(NUL));
-  if (withNul.length) return { ok: false, code: 'FAIL', message: withNul.map(([field]) => `${field}: ${NUL_RULE}`).join('; ') };
+  if (withNul.length) return { ok: false, code: 'FAIL', message: [...new Set(withNul.map(([field]) => fieldLabel(field)))].map((field) => `${field}: ${NUL_RULE}`).join('; ') };
   const parsed = parseWith(schema, body);
   if (!parsed.ok) return { ok: false, code: 'FAIL', message: parsed.message };
   return { ok: true, merchant, value: parsed.value };

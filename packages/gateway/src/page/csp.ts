@@ -52,9 +52,11 @@ export interface PostProvenance {
   /** `Host` of the request as the app sees it. */
   readonly host: string | undefined;
   /**
-   * The origins this gateway is served at, from its configuration (`publicUrl` and the address it
-   * listens on). A page on a DNS-rebinding name sends a `Host` and an `Origin` that agree with each
-   * other, and its browser calls it same-origin: only the configuration tells them apart.
+   * The origins this gateway is served at, from its configuration and the socket the request
+   * arrived on (`http/origins.ts`: `publicUrl`, the address it listens on, the address it was
+   * reached at), never from the request's headers. A page on a DNS-rebinding name sends a `Host`
+   * and an `Origin` that agree with each other, and its browser calls it same-origin: only these
+   * tell them apart.
    */
   readonly ownOrigins: readonly string[];
 }
@@ -62,40 +64,40 @@ export interface PostProvenance {
 /**
  * Whether a form POST may be acted on. The page's POSTs carry no credentials (no cookie grants
  * authority), so this is defence in depth against other sites driving an order's state:
- * - the request's `Host` must be one the gateway is configured at (DNS rebinding);
+ * - the request's `Host` must be one the gateway is served at (DNS rebinding);
  * - a browser that sends `Sec-Fetch-Site` must say `same-origin`;
  * - otherwise an `Origin` header, when present, must be one of the gateway's origins;
  * - a request with neither header does not come from a browser form (every current browser sends
  *   `Origin` on POST), so it is not a CSRF vector and is allowed.
- * Before the gateway knows any origin of its own (mounted in another app, no `publicUrl`), the
- * `Origin` is compared with the `Host`, and rebinding is not detected: set `publicUrl`.
+ * With no origin known at all (no configuration and no socket address: never the case for a
+ * request that came over a network), a browser's POST is refused: the `Host` never vouches for
+ * itself.
  */
 export function isSameOriginPost(request: PostProvenance): boolean {
   const host = request.host?.toLowerCase();
   const known = request.ownOrigins.length > 0;
   if (known && host !== undefined && !request.ownOrigins.some((origin) => new URL(origin).host === host)) return false;
+  if (!known && (request.secFetchSite !== undefined || request.origin !== undefined)) return false;
   if (request.secFetchSite !== undefined) return request.secFetchSite === 'same-origin';
   if (request.origin === undefined) return true;
-  if (known) return request.ownOrigins.includes(request.origin);
-  if (request.origin === 'null' || host === undefined) return false;
-  try {
-    return new URL(request.origin).host === host;
-  } catch {
-    return false;
-  }
+  return request.ownOrigins.includes(request.origin);
 }
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 /**
- * The origins a gateway is reached at: `publicUrl`'s, and the address it listens on (a proxy in
- * front may pass that as `Host`), with the loopback's other names when that is the loopback
- * (`localhost` and `127.0.0.1` are the same server).
+ * The origins a gateway is reached at: `publicUrl`'s, and those of the addresses it is served at
+ * (the URL `listen` bound, the address a request's socket arrived on: a proxy in front may pass
+ * one as `Host`), with the loopback's other names for a loopback address (`localhost` and
+ * `127.0.0.1` are the same server). Duplicates removed, `publicUrl`'s first.
  */
-export function gatewayOrigins(publicUrl: string | undefined, listenUrl: string | undefined): readonly string[] {
+export function gatewayOrigins(publicUrl: string | undefined, ...served: ReadonlyArray<string | undefined>): readonly string[] {
   const origins = publicUrl ? [new URL(publicUrl).origin] : [];
-  if (!listenUrl) return origins;
-  const url = new URL(listenUrl);
-  if (!LOOPBACK_NAMES.includes(url.hostname)) return [...origins, url.origin];
-  return [...origins, ...LOOPBACK_NAMES.map((name) => `${url.protocol}//${name}${url.port ? `:${url.port}` : ''}`)];
+  for (const address of served) {
+    if (!address) continue;
+    const url = new URL(address);
+    if (!LOOPBACK_NAMES.includes(url.hostname)) origins.push(url.origin);
+    else origins.push(...LOOPBACK_NAMES.map((name) => `${url.protocol}//${name}${url.port ? `:${url.port}` : ''}`));
+  }
+  return [...new Set(origins)];
 }

@@ -33,8 +33,11 @@ export interface PaymentPageOptions {
   readonly redirectDelaySeconds?: number;
   /** Where unexpected errors go (the customer sees a generic 500 page). Default: `console.error`. */
   readonly onError?: (error: unknown) => void;
-  /** The origins the page is served at (see `isSameOriginPost`); the page's forms must come from one. */
-  readonly ownOrigins: () => readonly string[];
+  /**
+   * The origins the page is served at, for this request (see `isSameOriginPost`; the gateway's
+   * come from `http/origins.ts`, never from the Host header); the page's forms must come from one.
+   */
+  readonly ownOrigins: (req: Request) => readonly string[];
 }
 
 const YEAR_SECONDS = 365 * 24 * 3600;
@@ -130,7 +133,7 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
       secFetchSite: single(req.headers['sec-fetch-site']),
       origin: single(req.headers.origin),
       host: req.headers.host,
-      ownOrigins: options.ownOrigins(),
+      ownOrigins: options.ownOrigins(req),
     });
     if (allowed) return next();
     sendError(req, res, 403, 'forbidden').catch(next);

@@ -15,25 +15,30 @@ import { z } from 'zod';
 export const MAX_CREATE_DELAY_MS = 120_000;
 export const MAX_NOTIFICATION_DELAY_MS = 7 * 24 * 3_600_000;
 
-export const notificationFaultsSchema = z
-  .object({
-    duplicate: z.boolean().optional(),
-    delayMs: z.number().int().min(0).max(MAX_NOTIFICATION_DELAY_MS).optional(),
-    drop: z.boolean().optional(),
-  })
-  .strict();
+/**
+ * Every rule carries its own message (the sandbox API's texts name the field, contain no `"`,
+ * echo nothing: `input.ts`); `is required` never applies, every setting being optional.
+ */
+const BOOLEAN_RULE = 'must be true or false';
+const flag = () => z.boolean({ error: BOOLEAN_RULE });
+const delay = (max: number) => {
+  const message = `must be a whole number of milliseconds from 0 to ${max}`;
+  return z.number({ error: message }).int({ error: message }).min(0, { error: message }).max(max, { error: message });
+};
 
-export const createFaultsSchema = z
-  .object({
-    respond: z.literal('UNKNOWN', { error: 'must be UNKNOWN' }).optional(),
-    orderCreated: z.boolean().optional(),
-    delayMs: z.number().int().min(0).max(MAX_CREATE_DELAY_MS).optional(),
-  })
-  .strict();
+export const notificationFaultsSchema = z.strictObject({
+  duplicate: flag().optional(),
+  delayMs: delay(MAX_NOTIFICATION_DELAY_MS).optional(),
+  drop: flag().optional(),
+});
 
-export const faultSettingsSchema = z
-  .object({ notifications: notificationFaultsSchema.optional(), create: createFaultsSchema.optional() })
-  .strict();
+export const createFaultsSchema = z.strictObject({
+  respond: z.literal('UNKNOWN', { error: 'must be UNKNOWN' }).optional(),
+  orderCreated: flag().optional(),
+  delayMs: delay(MAX_CREATE_DELAY_MS).optional(),
+});
+
+export const faultSettingsSchema = z.strictObject({ notifications: notificationFaultsSchema.optional(), create: createFaultsSchema.optional() });
 
 export type NotificationFaults = z.infer<typeof notificationFaultsSchema>;
 export type CreateFaults = z.infer<typeof createFaultsSchema>;

@@ -2,7 +2,8 @@
  * The sandbox JSON API (mounted only with `sandbox: true`): simulate what a customer or time
  * would do to an order, read and resend notifications, and set fault rules.
  *
- *   POST /sandbox/orders/:platOrderNum/pay      {method?}   pay (choosing the method first if given; OVO = EWALLET_OVO)
+ *   POST /sandbox/orders/:platOrderNum/pay      {method?}   pay (choosing the method first if given; OVO = EWALLET_OVO;
+ *                                                           a method other than the order's own is refused)
  *   POST /sandbox/orders/:platOrderNum/expire                expire now, whatever its expiry time
  *   POST /sandbox/orders/:platOrderNum/fail                  fail it
  *   GET  /sandbox/orders/:platOrderNum                       the order
@@ -18,10 +19,7 @@
  * platRespMessage}` with 400 (bad input), 404 (no such order/notification) or 409 (wrong state).
  * A POST, PUT or DELETE a browser sends from another site is refused with 403 (`refuseCrossSite`).
  */
-import { merchantCodeField, optionalMethodField, orderNumField, parseWith, platOrderNumField } from '@paybutton/protocol';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { z } from 'zod';
-import { chooseMethod } from '../domain/create-order.ts';
 import { DomainError } from '../domain/errors.ts';
 import { readOrder, transition } from '../domain/transitions.ts';
 import type { Order } from '../domain/types.ts';
@@ -32,6 +30,8 @@ import { NUL_RULE } from '../http/authenticate.ts';
 import { jsonBody, requireJson } from '../http/edges.ts';
 import { isSameOriginPost } from '../page/csp.ts';
 import { faultSettingsSchema } from './faults.ts';
+import { advanceBodySchema, deliveriesQuerySchema, parseSandboxInput, payBodySchema } from './input.ts';
+import { simulatePayment } from './simulate.ts';
 import { deliveryView, orderView } from './views.ts';
 
 /** A route parameter as one string (Express types allow arrays for wildcard routes). */
@@ -40,40 +40,38 @@ function param(req: Request, name: string): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-type Refusal = { status: number; code: 'FAIL' | 'NOTEXIST'; message: string };
+export type SandboxRefusal = { readonly status: number; readonly code: 'FAIL' | 'NOTEXIST'; readonly message: string };
 
-function refusalOf(error: DomainError): Refusal {
+/**
+ * The sandbox's own fixed refusals (the others are DomainError messages and field rules: both
+ * enumerated by `test/gateway-texts.test.ts`). No `"`, nothing of the request echoed.
+ */
+export const SANDBOX_REFUSALS = {
+  crossSite: { status: 403, code: 'FAIL', message: 'Origin: the sandbox API refuses requests from another site' },
+  noSuchOrder: { status: 404, code: 'NOTEXIST', message: 'platOrderNum: no such order' },
+  noSuchNotification: { status: 404, code: 'NOTEXIST', message: 'id: no such notification' },
+  noSuchFaultRule: { status: 404, code: 'NOTEXIST', message: 'no such fault rule' },
+} as const satisfies Record<string, SandboxRefusal>;
+
+/** A refusal for a path segment holding U+0000 (PostgreSQL text cannot store it). */
+export const nulInPath = (name: string): SandboxRefusal => ({ status: 400, code: 'FAIL', message: `${name}: ${NUL_RULE}` });
+
+/** A DomainError as the sandbox answers it: 404 for a missing order, 400 for an amount, 409 for the rest. */
+export function refusalOf(error: DomainError): SandboxRefusal {
   if (error.code === 'order-not-found') return { status: 404, code: 'NOTEXIST', message: error.message };
   if (error.code === 'amount-out-of-range') return { status: 400, code: 'FAIL', message: error.message };
   return { status: 409, code: 'FAIL', message: error.message };
 }
 
-function refuse(res: Response, refusal: Refusal): void {
+function refuse(res: Response, refusal: SandboxRefusal): void {
   res.status(refusal.status).json({ platRespCode: refusal.code, platRespMessage: refusal.message });
 }
+
+const badInput = (message: string): SandboxRefusal => ({ status: 400, code: 'FAIL', message });
 
 function ok(res: Response, message: string, data: Record<string, unknown>): void {
   res.set('Cache-Control', 'no-store').json({ platRespCode: 'SUCCESS', platRespMessage: message, ...data });
 }
-
-/** `method` spelled as `prepaidOrder` takes it: a code, its alias (`OVO`, `BCA`), or null, `""` or absent. */
-const payBodySchema = z.object({ method: optionalMethodField }, { error: 'must be a JSON object' }).strict();
-const advanceBodySchema = z
-  .object({
-    minutes: z
-      .number({ error: 'must be a number of minutes' })
-      .positive({ error: 'must be more than 0' })
-      .max(10 * 365 * 24 * 60, { error: 'must be at most ten years' }),
-  })
-  .strict();
-const withoutNul = /^[^\u0000]*$/;
-const deliveriesQuerySchema = z.object({
-  // The protocol's field rules (orderNum's printable ASCII already excludes U+0000).
-  orderNum: orderNumField.optional(),
-  merchantCode: merchantCodeField.regex(withoutNul, { error: NUL_RULE }).optional(),
-  platOrderNum: platOrderNumField.regex(withoutNul, { error: NUL_RULE }).optional(),
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-});
 
 const CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -91,10 +89,10 @@ const refuseCrossSite = (runtime: GatewayRuntime) => (req: Request, res: Respons
     secFetchSite: firstOf(req.headers['sec-fetch-site']),
     origin: firstOf(req.headers.origin),
     host: req.headers.host,
-    ownOrigins: runtime.ownOrigins(),
+    ownOrigins: runtime.ownOrigins(req),
   });
   if (sameOrigin) return next();
-  refuse(res, { status: 403, code: 'FAIL', message: 'Origin: the sandbox API refuses requests from another site' });
+  refuse(res, SANDBOX_REFUSALS.crossSite);
 };
 
 export function sandboxRouter(runtime: GatewayRuntime, deliveries: Deliveries): Router {
@@ -103,7 +101,7 @@ export function sandboxRouter(runtime: GatewayRuntime, deliveries: Deliveries): 
   // Path segments go to the store as they are: U+0000, which PostgreSQL text cannot hold, is refused.
   for (const name of ['platOrderNum', 'id', 'merchantCode', 'orderNum']) {
     router.param(name, (_req, res, next, value: unknown) => {
-      if (typeof value === 'string' && value.includes('\u0000')) return refuse(res, { status: 400, code: 'FAIL', message: `${name}: ${NUL_RULE}` });
+      if (typeof value === 'string' && value.includes('\u0000')) return refuse(res, nulInPath(name));
       next();
     });
   }
@@ -120,16 +118,9 @@ export function sandboxRouter(runtime: GatewayRuntime, deliveries: Deliveries): 
   }
 
   router.post('/orders/:platOrderNum/pay', async (req, res) => {
-    const body = parseWith(payBodySchema, req.body ?? {});
-    if (!body.ok) return refuse(res, { status: 400, code: 'FAIL', message: body.message });
-    const platOrderNum = req.params.platOrderNum!;
-    await act(req, res, 'paid', async () => {
-      if (body.value.method) {
-        const current = await readOrder(runtime.domain, platOrderNum);
-        if (current?.status === 'PENDING' && current.method === null) await chooseMethod(runtime.domain, platOrderNum, body.value.method);
-      }
-      return transition(runtime.domain, platOrderNum, 'PAID');
-    });
+    const body = parseSandboxInput(payBodySchema, req.body ?? {});
+    if (!body.ok) return refuse(res, badInput(body.message));
+    await act(req, res, 'paid', () => simulatePayment(runtime.domain, req.params.platOrderNum!, body.value.method));
   });
   router.post('/orders/:platOrderNum/expire', (req, res) =>
     act(req, res, 'expired', () => transition(runtime.domain, req.params.platOrderNum!, 'EXPIRED', { force: true })),
@@ -139,44 +130,44 @@ export function sandboxRouter(runtime: GatewayRuntime, deliveries: Deliveries): 
   );
   router.get('/orders/:platOrderNum', async (req, res) => {
     const order = await readOrder(runtime.domain, req.params.platOrderNum!);
-    if (!order) return refuse(res, { status: 404, code: 'NOTEXIST', message: 'no such order' });
+    if (!order) return refuse(res, SANDBOX_REFUSALS.noSuchOrder);
     ok(res, 'order', { order: view(req, order) });
   });
 
   const clockView = () => ({ now: new Date(runtime.domain.clock.now()).toISOString(), offsetMinutes: runtime.domain.clock.offsetMs / 60_000 });
   router.get('/clock', (_req, res) => ok(res, 'clock', { clock: clockView() }));
   router.post('/clock/advance', async (req, res) => {
-    const body = parseWith(advanceBodySchema, req.body ?? {});
-    if (!body.ok) return refuse(res, { status: 400, code: 'FAIL', message: body.message });
+    const body = parseSandboxInput(advanceBodySchema, req.body ?? {});
+    if (!body.ok) return refuse(res, badInput(body.message));
     runtime.domain.clock.advance(Math.round(body.value.minutes * 60_000));
     const expired = await runtime.sweepNow();
     ok(res, 'clock advanced', { clock: clockView(), expiredOrders: expired });
   });
 
   router.get('/deliveries', async (req, res) => {
-    const query = parseWith(deliveriesQuerySchema, req.query);
-    if (!query.ok) return refuse(res, { status: 400, code: 'FAIL', message: query.message });
+    const query = parseSandboxInput(deliveriesQuerySchema, req.query);
+    if (!query.ok) return refuse(res, badInput(query.message));
     const list = await deliveries.list(query.value);
     ok(res, 'deliveries', { deliveries: list.map(deliveryView) });
   });
   router.post('/deliveries/:id/resend', async (req, res) => {
     const delivery = await deliveries.resend(req.params.id!);
-    if (!delivery) return refuse(res, { status: 404, code: 'NOTEXIST', message: 'no such notification' });
+    if (!delivery) return refuse(res, SANDBOX_REFUSALS.noSuchNotification);
     ok(res, 'queued again', { delivery: deliveryView(delivery) });
   });
 
   const db = runtime.domain.database.db;
   router.get('/faults', async (_req, res) => ok(res, 'fault rules', { faults: await listFaultRules(db) }));
   const putRule = async (req: Request, res: Response) => {
-    const settings = parseWith(faultSettingsSchema, req.body ?? {});
-    if (!settings.ok) return refuse(res, { status: 400, code: 'FAIL', message: settings.message });
+    const settings = parseSandboxInput(faultSettingsSchema, req.body ?? {});
+    if (!settings.ok) return refuse(res, badInput(settings.message));
     const rule = { merchantCode: param(req, 'merchantCode') ?? '', orderNum: param(req, 'orderNum'), settings: settings.value };
     await putFaultRule(db, rule, runtime.domain.clock.now());
     ok(res, 'fault rule set', { fault: rule });
   };
   const deleteRule = async (req: Request, res: Response) => {
     const removed = await deleteFaultRule(db, param(req, 'merchantCode') ?? '', param(req, 'orderNum'));
-    if (!removed) return refuse(res, { status: 404, code: 'NOTEXIST', message: 'no such fault rule' });
+    if (!removed) return refuse(res, SANDBOX_REFUSALS.noSuchFaultRule);
     ok(res, 'fault rule removed', {});
   };
   router.put('/faults/:merchantCode', putRule);

@@ -10,7 +10,15 @@ import type pg from 'pg';
 import type { GatewayDatabase } from './schema.ts';
 
 export type DatabaseConfig =
-  | { readonly kind: 'sqlite'; readonly file: string }
+  | {
+      readonly kind: 'sqlite';
+      readonly file: string;
+      /**
+       * The file's folder is the gateway's own data directory (`dataDir`, the CLI's `--data`): an
+       * existing one is tightened to 0700. A folder the operator chose for `file` is left as it is.
+       */
+      readonly ownsFolder?: boolean;
+    }
   | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly maxConnections?: number };
 
 export type Engine = DatabaseConfig['kind'];
@@ -39,9 +47,9 @@ function pgTypesOf(driver: typeof pg) {
   };
 }
 
-function openSqlite(file: string): Database {
+function openSqlite(file: string, ownsFolder: boolean): Database {
   // Folder 0700, files 0600: the store holds customers' personal data.
-  if (file !== ':memory:') preparePrivateSqliteFile(file);
+  if (file !== ':memory:') preparePrivateSqliteFile(file, { ownsFolder });
   const BetterSqlite3 = loadSqliteDriver();
   const sqlite = new BetterSqlite3(file);
   // WAL lets readers run beside the writer and, with synchronous=NORMAL, survives a killed process.
@@ -89,7 +97,7 @@ function openPostgres(url: string, schema: string | undefined, maxConnections = 
 
 /** Open (not yet migrate) the database the config names. */
 export function openDatabase(config: DatabaseConfig): Database {
-  if (config.kind === 'sqlite') return openSqlite(config.file);
+  if (config.kind === 'sqlite') return openSqlite(config.file, config.ownsFolder ?? false);
   return openPostgres(config.url, config.schema, config.maxConnections);
 }
 

@@ -1,8 +1,20 @@
-/** The `paybutton-gateway` CLI as a child process, the way an operator runs it. */
+/**
+ * The `paybutton-gateway` CLI as a child process, the way an operator runs it, with one addition:
+ * the loopback guard of `@paybutton/test-support` is preloaded (`node --import`), so the child's
+ * deliveries, which use the system resolver, can never connect beyond 127.0.0.0/8 or ::1 nor ask
+ * real DNS for a name (issue 12: tests never leave the machine).
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { pathToFileURL, fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/paybutton-gateway.js', import.meta.url));
+
+/** What every child runs before the CLI: the guard, as a file URL for `--import`. */
+export const LOOPBACK_GUARD_PRELOAD = pathToFileURL(createRequire(import.meta.url).resolve('@paybutton/test-support/loopback-guard-preload')).href;
+
+/** Node's arguments for the CLI with `args`. */
+export const cliArgs = (args: readonly string[]) => ['--import', LOOPBACK_GUARD_PRELOAD, BIN, ...args];
 
 export interface GatewayProcess {
   readonly child: ChildProcess;
@@ -30,7 +42,7 @@ function childEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
 /** Run a one-shot command; resolves with its exit code and output. */
 export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: childEnv(options.env), stdio: 'pipe' });
+    const child = spawn(process.execPath, cliArgs(args), { cwd: options.cwd, env: childEnv(options.env), stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -46,7 +58,7 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: N
 
 /** Start the server and wait for its "listening on URL" line. */
 export function startGatewayProcess(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--log-level', 'warn', ...args], {
+  const child = spawn(process.execPath, cliArgs(['--port', '0', '--log-level', 'warn', ...args]), {
     env: childEnv(options.env),
     stdio: 'pipe',
   });

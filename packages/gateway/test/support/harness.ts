@@ -1,8 +1,15 @@
 /**
  * A running gateway for one test: fresh store, one registered merchant, listening on 127.0.0.1.
  * `stop()` closes it and removes its store.
+ *
+ * Tests never leave the machine (issue 12): the gateway's delivery resolves through
+ * `loopbackOnlyLookup` (a fake resolver that can only ever name 127.0.0.0/8 or ::1; a test's own
+ * fake zone or resolver is wrapped by it, never used alone), and the process-wide guard of
+ * `@paybutton/test-support/network` stops any socket from connecting beyond loopback.
  */
+import type { LookupFunction } from 'node:net';
 import { verify } from '@paybutton/protocol/node';
+import { installLoopbackGuard, loopbackOnlyLookup } from '@paybutton/test-support/network';
 import { createGateway, type GatewayOptions, type SandboxGateway } from '../../src/index.ts';
 import { merchantClient, type MerchantIdentity } from './client.ts';
 import { freshStore, type EngineName, type FreshStore } from './engines.ts';
@@ -25,11 +32,18 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
+/** The notification options a test passes, with its lookup (if any) confined to loopback. */
+export function confinedNotifications(notifications: GatewayOptions['notifications'] = {}): NonNullable<GatewayOptions['notifications']> {
+  const inner: LookupFunction | undefined = notifications.lookup;
+  return { pollIntervalMs: 50, ...notifications, lookup: loopbackOnlyLookup(inner ?? {}) };
+}
+
 export async function startHarness(
   engine: EngineName,
   options: Partial<GatewayOptions> = {},
   store: FreshStore = freshStore(engine),
 ): Promise<Harness> {
+  installLoopbackGuard();
   const keys = merchantKeys();
   const gateway = createGateway({
     database: store.database,
@@ -38,8 +52,8 @@ export async function startHarness(
     merchants: [{ merchantCode: MERCHANT_CODE, publicKey: keys.publicKey, name: 'Toko Test' }],
     sandbox: true,
     logger: false,
-    notifications: { pollIntervalMs: 50 },
     ...options,
+    notifications: confinedNotifications(options.notifications),
   });
   const { url } = await gateway.listen();
   const sandboxGateway = gateway as SandboxGateway;

@@ -34,23 +34,28 @@ function callLookup(lookup: LookupFunction, hostname: string): Promise<LookupAdd
   });
 }
 
-/** The addresses a notification to `hostname` may connect to, or why there are none. */
+/**
+ * The addresses a notification to `hostname` may connect to, or why there are none.
+ *
+ * Every destination goes through `lookup`, a literal address too: the system resolver answers a
+ * literal with itself at once, and an injected resolver (tests) thereby sees every address a
+ * notification could go to, so it can refuse anything beyond the machine (issue 12).
+ */
 export async function resolveDeliveryAddresses(hostname: string, options: ResolveOptions): Promise<ResolveOutcome> {
   const literal = literalAddressOf(hostname);
-  if (literal !== null) {
-    const verdict = classifyAddress(literal);
-    if (!options.allowPrivateNetworks && !verdict.allowed) {
-      return { ok: false, errorClass: 'refused-address', detail: `refused ${describeRefusal(verdict)}` };
-    }
-    return { ok: true, addresses: [{ address: literal, family: isIP(literal) }] };
-  }
   if (!options.allowPrivateNetworks) {
-    const nameProblem = forbiddenHostName(hostname);
-    if (nameProblem !== null) return { ok: false, errorClass: 'refused-address', detail: `host ${nameProblem}` };
+    // Refused before any lookup: what the URL alone tells.
+    if (literal !== null) {
+      const verdict = classifyAddress(literal);
+      if (!verdict.allowed) return { ok: false, errorClass: 'refused-address', detail: `refused ${describeRefusal(verdict)}` };
+    } else {
+      const nameProblem = forbiddenHostName(hostname);
+      if (nameProblem !== null) return { ok: false, errorClass: 'refused-address', detail: `host ${nameProblem}` };
+    }
   }
   let answers: LookupAddress[];
   try {
-    answers = await callLookup(options.lookup ?? (systemLookup as LookupFunction), hostname);
+    answers = await callLookup(options.lookup ?? (systemLookup as LookupFunction), literal ?? hostname);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     return { ok: false, errorClass: 'dns', detail: `lookup failed${typeof code === 'string' ? ` (${code})` : ''}` };
