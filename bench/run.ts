@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark in one run, each result divided by the two ceilings measured
  * in the same run, printed as a markdown table and written to bench/results.md.
  *
- *   node --import tsx bench/run.ts [--only ceilings,links,create,unknown-path,drain,memory,element]
+ *   npm run bench -- [--only ceilings,links,create,unknown-path,notify,drain,memory,element]
  *                                  [--engines sqlite,postgres] [--quick] [--profile] [--no-write]
  *
  * PostgreSQL runs when DATABASE_URL is set or postgres://postgres@127.0.0.1:5432/test answers.
@@ -24,9 +24,10 @@ import { runDrain, type DrainResult } from './scenarios/drain.ts';
 import { runGatewayCreate, type GatewayCreateResult } from './scenarios/gateway-create.ts';
 import { runLinks, type LinkResult } from './scenarios/links.ts';
 import { runMemory, type MemoryResult } from './scenarios/memory.ts';
+import { runNotify, type NotifyResult } from './scenarios/notify.ts';
 import { runUnknownPath, type UnknownPathResult } from './scenarios/unknown-path.ts';
 
-const SCENARIOS = ['ceilings', 'links', 'create', 'unknown-path', 'drain', 'memory', 'element'] as const;
+const SCENARIOS = ['ceilings', 'links', 'create', 'unknown-path', 'notify', 'drain', 'memory', 'element'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const HELP = `npm run bench [-- options]
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
   const links: LinkResult[] = [];
   const creates: GatewayCreateResult[] = [];
   const drains: DrainResult[] = [];
+  const notifies: NotifyResult[] = [];
   let memory: MemoryResult | undefined;
   let unknownPaths: UnknownPathResult | undefined;
   const httpRuns: number[] = [];
@@ -156,6 +158,12 @@ async function main(): Promise<void> {
     if (options.only.has('unknown-path')) {
       console.log('unknown paths, short and 16 KB (SQLite)');
       unknownPaths = await runUnknownPath(context);
+    }
+    if (options.only.has('notify')) {
+      for (const engine of engines) {
+        console.log(`plug-in notification path, ${engine}`);
+        notifies.push(await runNotify(context, engine, options.quick ? 1_500 : 6_000));
+      }
     }
     if (options.only.has('drain')) {
       for (const engine of engines) {
@@ -194,6 +202,7 @@ async function main(): Promise<void> {
     links,
     creates,
     drains,
+    notifies,
     memory,
     unknownPaths,
     element,
@@ -206,7 +215,7 @@ async function main(): Promise<void> {
     console.log('written to bench/results.md and the table in bench/README.md');
   }
   if (profileDir) {
-    // Per child, the busiest thread's profile (the main thread; the other is tsx's loader).
+    // Per child, the busiest thread's profile (its main thread).
     const summaries = readdirSync(profileDir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => {

@@ -7,7 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { ChildMessage, Command } from '../servers/ipc.ts';
+import { bundleServer } from './bundle.ts';
 
 export interface ChildServer {
   readonly url: string;
@@ -42,10 +44,31 @@ export async function cpuSecondsOf(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
+const BUILD_DIR = new URL('../.build/', import.meta.url).pathname;
+const bundles = new Map<string, Promise<string>>();
+
+/**
+ * A server script as plain JavaScript: a bench `.ts` server is bundled once per run (its packages
+ * stay external and load from their built `dist/`), so every server runs on plain node, as a user
+ * runs the packages, with no TypeScript loader in the process.
+ */
+function runnable(script: string): Promise<string> {
+  if (!script.endsWith('.ts')) return Promise.resolve(script);
+  let bundle = bundles.get(script);
+  if (!bundle) bundles.set(script, (bundle = bundleServer(script, `${BUILD_DIR}${basename(script, '.ts')}.mjs`)));
+  return bundle;
+}
+
+/**
+ * Node flags of every process the bench starts: the export condition that opens
+ * `@paybutton/gateway/internal` (benchmarks and tests only), and the loopback guard: no socket of
+ * a bench process can connect anywhere but 127.0.0.0/8 or ::1, and no real DNS is asked.
+ */
+export const BENCH_NODE_FLAGS: readonly string[] = ['--conditions=paybutton-internal', '--import', '@paybutton/test-support/loopback-guard-preload'];
+
 export async function startChild(script: string, options: ChildOptions = {}): Promise<ChildServer> {
-  // A .ts script runs through tsx; a bundled .mjs one runs on plain node.
-  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeFlags ?? []), ...loader, script, ...(options.args ?? [])], {
+  const file = await runnable(script);
+  const child: ChildProcess = spawn(process.execPath, [...BENCH_NODE_FLAGS, ...(options.nodeFlags ?? []), file, ...(options.args ?? [])], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

@@ -1,6 +1,6 @@
 /** What every scenario of `run.ts` shares: keys, where to put files, the engines, the run's knobs. */
 import { join } from 'node:path';
-import type { DatabaseConfig } from '../../packages/gateway/src/internal.ts';
+import type { DatabaseConfig } from '@paybutton/gateway/internal';
 import type { DatabaseOption } from '@paybutton/express';
 import type { BenchKeys } from './fixtures.ts';
 import type { SchemaSet } from './postgres.ts';
@@ -25,7 +25,7 @@ export interface BenchContext {
 /** The node flags of a server child: profiling when asked for. */
 export function childFlags(context: BenchContext, label: string, extra: readonly string[] = []): string[] {
   const flags = [...extra];
-  // One directory per child: the tsx loader thread writes a profile of its own beside the main one.
+  // One directory per child, so each child's profiles stay apart.
   if (context.profileDir) flags.push('--cpu-prof', `--cpu-prof-dir=${join(context.profileDir, label)}`);
   return flags;
 }

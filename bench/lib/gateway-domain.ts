@@ -10,7 +10,7 @@ import { sign as signFields, toPrivateKey } from '@paybutton/protocol/node';
 import { pino } from 'pino';
 import {
   buildFeeTable, buildLimitTable, checkCallbackUrl, createClock, createOrder, openStore, registerMerchant, type DatabaseConfig, type DomainContext,
-} from '../../packages/gateway/src/internal.ts';
+} from '@paybutton/gateway/internal';
 import { CUSTOMER, MERCHANT_CODE, MERCHANT_NAME } from './fixtures.ts';
 
 export interface SeedOptions {

@@ -12,11 +12,9 @@
  * 4. The receiver's counts per platOrderNum and the outbox's states say whether any was lost,
  *    duplicated or dead.
  */
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
-import type { DatabaseConfig } from '../../packages/gateway/src/internal.ts';
 import { gatewayDatabase, type BenchContext, type Engine } from '../lib/context.ts';
 import { seedOrders } from '../lib/gateway-domain.ts';
+import { outboxStates } from '../lib/gateway-rows.ts';
 import { startReceiver } from '../lib/receiver.ts';
 import { startGateway } from './links.ts';
 
@@ -40,27 +38,6 @@ export interface DrainResult {
   /** Outbox rows per state after the drain. */
   readonly outbox: Record<string, number>;
   readonly problems: string[];
-}
-
-async function outboxStates(database: DatabaseConfig): Promise<Record<string, number>> {
-  const sqlText = 'select state, count(*) as count from notifications group by state';
-  if (database.kind === 'sqlite') {
-    const sqlite = new BetterSqlite3(database.file, { readonly: true });
-    try {
-      const rows = sqlite.prepare(sqlText).all() as { state: string; count: number }[];
-      return Object.fromEntries(rows.map((row) => [row.state, Number(row.count)]));
-    } finally {
-      sqlite.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    const result = await client.query<{ state: string; count: string }>(sqlText.replace('notifications', `"${database.schema}".notifications`));
-    return Object.fromEntries(result.rows.map((row) => [row.state, Number(row.count)]));
-  } finally {
-    await client.end();
-  }
 }
 
 export async function runDrain(context: BenchContext, engine: Engine, orders: number): Promise<DrainResult> {

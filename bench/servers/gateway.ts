@@ -11,7 +11,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGateway } from '@paybutton/gateway';
-import { gatewayInternals, type DatabaseConfig } from '../../packages/gateway/src/internal.ts';
+import type { MethodCode } from '@paybutton/protocol';
+import { gatewayInternals, type DatabaseConfig } from '@paybutton/gateway/internal';
 import { MERCHANT_CODE, MERCHANT_NAME } from '../lib/fixtures.ts';
 import { failed, loopDelayMonitor, memoryAfterGc, serve, type Command } from './ipc.ts';
 
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
         let next = 0;
         await Promise.all(
           Array.from({ length: command.concurrency }, async () => {
-            while (next < orders.length) await simulate.pay(orders[next++]!);
+            while (next < orders.length) await simulate.pay(orders[next++]!, command.method ? { method: command.method as MethodCode } : undefined);
           }),
         );
         return { paid: orders.length, seconds: (performance.now() - started) / 1000 };

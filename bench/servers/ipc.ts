@@ -9,7 +9,7 @@ export type Command =
   | { readonly cmd: 'loop' }
   | { readonly cmd: 'reset' }
   | { readonly cmd: 'gc' }
-  | { readonly cmd: 'pay'; readonly platOrderNums: readonly string[]; readonly concurrency: number };
+  | { readonly cmd: 'pay'; readonly platOrderNums: readonly string[]; readonly concurrency: number; readonly method?: string };
 
 export type ChildMessage =
   | { readonly type: 'listening'; readonly url: string; readonly info?: Record<string, unknown> }

@@ -5,7 +5,7 @@
  * Bench settings (the only ones that differ from a shop's defaults): `rateLimit: false` (one
  * client IP sends every request; the per-IP limit of 20/min would refuse nearly all of them) and
  * `publicUrl` = SHOP_PUBLIC_URL, whose origin the load generator sends as `Origin` (an allowed
- * origin, so the CSRF check runs and passes). `quote()` answers a fixed price at once.
+ * origin, so the CSRF check runs and passes). `quote()` answers a fixed price at once; `onPaid` only counts.
  *
  * Config: JSON in BENCH_SHOP (see ShopServerConfig). Commands: stats, reset, gc.
  */
@@ -25,6 +25,7 @@ export interface ShopServerConfig {
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.env.BENCH_SHOP ?? '') as ShopServerConfig;
+  let paid = 0;
   const payments = payButton({
     gatewayUrl: config.gatewayUrl,
     merchantCode: MERCHANT_CODE,
@@ -35,7 +36,9 @@ async function main(): Promise<void> {
     database: config.database,
     rateLimit: false,
     quote: () => CUSTOMER,
-    onPaid: () => {},
+    onPaid: () => {
+      paid++;
+    },
   });
   let calls: Record<string, number> = {};
   const loop = loopDelayMonitor();
@@ -60,10 +63,11 @@ async function main(): Promise<void> {
   const handle = (command: Command) => {
     switch (command.cmd) {
       case 'stats':
-        return { calls, warnings };
+        return { calls, warnings, paid };
       case 'reset':
         calls = {};
         warnings = {};
+        paid = 0;
         loop.reset();
         return null;
       case 'loop':

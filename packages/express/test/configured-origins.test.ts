@@ -9,12 +9,14 @@
  * On SQLite and, when DATABASE_URL is set, on PostgreSQL (the file modes are SQLite's own).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
 import { returnToken } from '../src/orders/create.ts';
+import { createStore } from '../src/store/index.ts';
+import { DEFAULT_SQLITE_FILE } from '../src/store/database.ts';
 import { ENGINES, type EngineFixture } from './support/engines.ts';
 import { startHarness, newKey, type Harness, type HarnessOptions } from './support/harness.ts';
 
@@ -134,6 +136,30 @@ describe('the order store is private', () => {
     } finally {
       await shop?.close();
       shop = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('its own default folder (.paybutton), left 0755 by an older version, is tightened to 0700; a folder the merchant chose is left as it is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pb-perm-'));
+    const cwd = process.cwd();
+    try {
+      mkdirSync(join(dir, '.paybutton'), { mode: 0o755 });
+      chmodSync(join(dir, '.paybutton'), 0o755);
+      mkdirSync(join(dir, 'chosen'), { mode: 0o755 });
+      chmodSync(join(dir, 'chosen'), 0o755);
+      process.chdir(dir);
+      for (const file of [DEFAULT_SQLITE_FILE, join('chosen', 'orders.sqlite')]) {
+        const store = createStore({ kind: 'sqlite', file });
+        await store.migrate();
+        await store.close();
+      }
+      assert.equal(statSync(join(dir, '.paybutton')).mode & 0o777, 0o700);
+      assert.equal(statSync(join(dir, DEFAULT_SQLITE_FILE)).mode & 0o777, 0o600);
+      assert.equal(statSync(join(dir, 'chosen')).mode & 0o777, 0o755, 'not the plug-in\'s folder');
+      assert.equal(statSync(join(dir, 'chosen', 'orders.sqlite')).mode & 0o777, 0o600);
+    } finally {
+      process.chdir(cwd);
       rmSync(dir, { recursive: true, force: true });
     }
   });

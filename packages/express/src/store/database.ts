@@ -38,8 +38,9 @@ export const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<void> } {
   const path = file === ':memory:' ? file : resolve(file);
-  // Folder 0700, files 0600: the store holds customers' personal data and status tokens.
-  if (path !== ':memory:') preparePrivateSqliteFile(path);
+  // Folder 0700, files 0600: the store holds customers' personal data and status tokens. The
+  // default folder is the plug-in's own, tightened even if an older version made it wider.
+  if (path !== ':memory:') preparePrivateSqliteFile(path, { ownsFolder: file === DEFAULT_SQLITE_FILE });
   const BetterSqlite3 = loadSqliteDriver();
   const sqlite = new BetterSqlite3(path);
   // WAL: readers beside the writer; busy_timeout: a second process waits instead of failing.

@@ -1,0 +1,174 @@
+/**
+ * The goals every run is judged against, and for each figure its row of the results table: the
+ * figure, its goal, and when missed, the floor it sits on. A floor is what the work cannot avoid on
+ * this machine, measured in the same run: the RSA operations the protocol requires (at the
+ * measured private and public rates) plus one bare Express echo's CPU for every HTTP exchange a
+ * request needs (served or made). A figure above its floor has overhead left to remove; a goal
+ * below the floor cannot be met on this CPU while the protocol needs those operations.
+ */
+import type { Ceilings, Engine } from './context.ts';
+import { ENGINE_NAMES } from './context.ts';
+import { ELEMENT_BUDGET_BYTES, type FileSizes } from './element.ts';
+import type { LoadResult } from './load.ts';
+import type { DrainResult } from '../scenarios/drain.ts';
+import type { GatewayCreateResult } from '../scenarios/gateway-create.ts';
+import type { CryptoCount, LinkResult } from '../scenarios/links.ts';
+import type { MemoryResult } from '../scenarios/memory.ts';
+import type { NotifyResult } from '../scenarios/notify.ts';
+
+export const GOALS = {
+  /** CPU per link (plug-in + gateway) ÷ the echo's CPU per request. */
+  linkCpuRatio: { sqlite: 6, postgres: 8 },
+  /** CPU per gateway create-order ÷ the echo's. */
+  createCpuRatio: { sqlite: 2.5, postgres: 3.5 },
+  /** Link throughput ÷ echo throughput, same run. */
+  linksOfHttp: 0.2,
+  halfRateP99Ms: 20,
+  notificationsPerSecond: { sqlite: 1_000, postgres: 700 },
+  rssMb: 150,
+  elementGzipBytes: ELEMENT_BUDGET_BYTES,
+} as const;
+
+/** HTTP exchanges one request needs, each priced at the echo's CPU in the floor. */
+export const EXCHANGES = { link: 3, create: 1, notify: 3 } as const;
+
+export interface Row {
+  readonly what: string;
+  readonly figure: string;
+  /** The figure as a ratio (to the echo), when it is one. */
+  readonly ratio?: string;
+  readonly goal: string;
+  readonly met: boolean;
+  readonly reason?: string;
+}
+
+export interface Results {
+  readonly ceilings: Ceilings;
+  readonly links: readonly LinkResult[];
+  readonly creates: readonly GatewayCreateResult[];
+  readonly drains: readonly DrainResult[];
+  readonly notifies: readonly NotifyResult[];
+  readonly memory: MemoryResult | undefined;
+  readonly element: { readonly sizes: FileSizes; readonly builtAt: Date } | undefined;
+}
+
+export const int = (value: number) => Math.round(value).toLocaleString('en-US');
+export const ms = (value: number) => (Number.isFinite(value) ? `${value < 100 ? value.toFixed(1) : value.toFixed(0)} ms` : 'n/a');
+export const total = (cpu: Readonly<Record<string, number>>) => Object.values(cpu).reduce((sum, value) => sum + value, 0);
+export const perProcess = (cpu: Readonly<Record<string, number>>) => Object.entries(cpu).map(([name, value]) => `${name} ${value.toFixed(2)}`).join(' + ');
+
+/** RSA CPU of one request, ms, at this run's measured rates. */
+export function rsaMs(ceilings: Ceilings, crypto: Pick<CryptoCount, 'privateOps' | 'publicOps'>): number {
+  return (crypto.privateOps / ceilings.rsa.privatePerSecond + crypto.publicOps / ceilings.rsa.publicPerSecond) * 1000;
+}
+
+/** The floor of a request in ms: its RSA operations plus `exchanges` echoes. */
+export function floorMs(ceilings: Ceilings, crypto: Pick<CryptoCount, 'privateOps' | 'publicOps'>, exchanges: number): number {
+  return rsaMs(ceilings, crypto) + exchanges * ceilings.httpCpuMsPerRequest;
+}
+
+function cpuRow(ceilings: Ceilings, what: string, engine: Engine, cpu: Readonly<Record<string, number>>, crypto: CryptoCount, exchanges: number, goal: number): Row {
+  const echo = ceilings.httpCpuMsPerRequest;
+  const spent = total(cpu);
+  const floor = floorMs(ceilings, crypto, exchanges);
+  const met = spent / echo <= goal;
+  return {
+    what: `${what}, ${ENGINE_NAMES[engine]}`,
+    figure: `${perProcess(cpu)} = ${spent.toFixed(2)} ms ÷ echo ${echo.toFixed(2)} ms`,
+    ratio: `${(spent / echo).toFixed(1)}×`,
+    goal: `≤ ${goal}×`,
+    met,
+    reason:
+      `floor ${(floor / echo).toFixed(1)}× (${rsaMs(ceilings, crypto).toFixed(2)} ms of RSA: ${crypto.privateOps.toFixed(1)} private, ${crypto.publicOps.toFixed(1)} public; ` +
+      `plus ${exchanges} HTTP exchange${exchanges > 1 ? 's' : ''} at the echo's ${echo.toFixed(2)} ms); ${(spent - floor).toFixed(2)} ms above it` +
+      (floor / echo > goal ? ': the goal is below the floor on this machine.' : '.'),
+  };
+}
+
+function halfRateRow(kind: string, result: LinkResult | GatewayCreateResult): Row {
+  const { half, halfRate, halfLoopDelay } = result.throughput;
+  const loops = Object.entries(halfLoopDelay);
+  const worst = Math.max(...loops.map(([, delay]) => delay.maxMs));
+  return {
+    what: `${kind} at half the max rate (${int(halfRate)} req/s), ${ENGINE_NAMES[result.engine]}`,
+    figure: `p50 ${ms(half.p50Ms)}, p99 ${ms(half.p99Ms)}; event-loop delay max ${loops.map(([name, delay]) => `${name} ${ms(delay.maxMs)}`).join(', ')}`,
+    goal: `p99 ≤ ${GOALS.halfRateP99Ms} ms`,
+    met: half.p99Ms <= GOALS.halfRateP99Ms,
+    reason:
+      worst > GOALS.halfRateP99Ms
+        ? `a server's event loop stalled up to ${ms(worst)} (GC, or other work taking the core): the tail is that stall.`
+        : 'no server stalled longer than the goal: the tail is queueing behind other requests on the 2 shared cores.',
+  };
+}
+
+function loadFigure(result: LoadResult): string {
+  return `${int(result.requestsPerSecond)} req/s, p50 ${ms(result.p50Ms)}, p99 ${ms(result.p99Ms)}`;
+}
+
+export function buildRows(results: Results): Row[] {
+  const { ceilings } = results;
+  const rows: Row[] = [];
+  for (const link of results.links) {
+    rows.push(cpuRow(ceilings, 'CPU per payment link, plug-in + gateway', link.engine, link.throughput.cpuMsPerRequest, link.crypto, EXCHANGES.link, GOALS.linkCpuRatio[link.engine]));
+  }
+  for (const create of results.creates) {
+    rows.push(cpuRow(ceilings, 'CPU per gateway create-order', create.engine, create.throughput.cpuMsPerRequest, create.crypto, EXCHANGES.create, GOALS.createCpuRatio[create.engine]));
+  }
+  for (const link of results.links) {
+    const value = link.throughput.max.requestsPerSecond / ceilings.httpPerSecond;
+    rows.push({
+      what: `Link throughput ÷ echo throughput, ${ENGINE_NAMES[link.engine]}`,
+      figure: `${loadFigure(link.throughput.max)} ÷ ${int(ceilings.httpPerSecond)} req/s`,
+      ratio: value.toFixed(2),
+      goal: `≥ ${GOALS.linksOfHttp}`,
+      met: value >= GOALS.linksOfHttp,
+      reason: 'the shop, the gateway and the load generator share the 2 cores: the rate follows the CPU per link above.',
+    });
+  }
+  for (const result of results.links) rows.push(halfRateRow('Links', result));
+  for (const result of results.creates) rows.push(halfRateRow('Create-order', result));
+  for (const drain of results.drains) {
+    const clean = drain.lost === 0 && drain.duplicated === 0 && drain.badSignatures === 0 && drain.problems.length === 0;
+    const goal = GOALS.notificationsPerSecond[drain.engine];
+    rows.push({
+      what: `Notification drain, ${int(drain.orders)} paid orders, ${ENGINE_NAMES[drain.engine]}`,
+      figure:
+        `${int(drain.perSecond)}/s (${drain.cpuMsPerNotification.toFixed(2)} ms gateway CPU each), ${int(drain.distinct)} delivered, ` +
+        `${drain.lost} lost, ${drain.duplicated} duplicated, ${drain.badSignatures} bad platSign`,
+      goal: `≥ ${int(goal)}/s, 0 lost, 0 duplicated`,
+      met: drain.perSecond >= goal && clean,
+      reason: clean ? `one event loop delivers ${int(goal)}/s only under ${(1000 / goal).toFixed(2)} ms of CPU each.` : drain.problems.join('; '),
+    });
+  }
+  for (const notify of results.notifies) {
+    const clean = notify.problems.length === 0;
+    rows.push({
+      what: `Plug-in notification path (verify, confirm with the gateway, settle, onPaid), ${ENGINE_NAMES[notify.engine]}`,
+      figure: `${loadFigure(notify.max)}; CPU ${perProcess(notify.cpuMsPerRequest)} ms per notification; ${notify.queriesPerNotification.toFixed(2)} queries each; onPaid ${int(notify.onPaidCalls)}×`,
+      goal: '(no goal) every one acknowledged, onPaid once each',
+      met: clean,
+      reason: notify.problems.join('; '),
+    });
+  }
+  if (results.memory) {
+    const { shipped, empty, orders, databaseMb, problems } = results.memory;
+    rows.push({
+      what: `\`paybutton-gateway\` as installed (bin, dist on plain node), SQLite holding ${int(orders)} orders, after ${int(shipped.queries.ok)} signed queries`,
+      figure: `RSS ${shipped.rssMb.toFixed(0)} MB (peak ${shipped.peakMb.toFixed(0)} MB; empty store ${empty.rssMb.toFixed(0)} MB; database ${databaseMb.toFixed(0)} MB on disk)`,
+      goal: `≤ ${GOALS.rssMb} MB`,
+      met: shipped.rssMb <= GOALS.rssMb && problems.length === 0,
+      reason: problems.length ? problems.join('; ') : `the empty store already takes ${empty.rssMb.toFixed(0)} MB.`,
+    });
+  }
+  if (results.element) {
+    const { sizes, builtAt } = results.element;
+    rows.push({
+      what: `\`<pay-button>\` script-tag file (Lit included, built ${builtAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
+      figure: `${int(sizes.gzip)} B gzip (${int(sizes.raw)} B raw, ${int(sizes.brotli)} B brotli)`,
+      goal: `≤ ${int(GOALS.elementGzipBytes)} B gzip`,
+      met: sizes.gzip <= GOALS.elementGzipBytes,
+      reason: 'over budget.',
+    });
+  }
+  return rows;
+}
