@@ -142,6 +142,12 @@ describe('the packages as installed from their tarballs', () => {
     await succeed(process.execPath, ['--input-type=commonjs', '-e', required], { cwd: app });
   });
 
+  it("the gateway's internals are no entry of the published API (only under this repository's export condition)", async () => {
+    const internal = await run(process.execPath, ['--input-type=module', '-e', "await import('@paybutton/gateway/internal')"], { cwd: app });
+    assert.notEqual(internal.code, 0);
+    assert.match(internal.output, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
   it('a strict TypeScript consumer (nodenext) type-checks against the shipped .d.ts', async () => {
     await succeed(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: app });
   });
