@@ -28,7 +28,10 @@ export function createLogger(options: { level?: string; destination?: Destinatio
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
     redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
   };
-  return options.destination ? pino(settings, options.destination) : pino(settings);
+  // stdout written asynchronously: a request never waits for its log line's write(2), and lines
+  // written while one write is in flight go out together. Lines still buffered are flushed when
+  // the process exits (pino's exit hook).
+  return pino(settings, options.destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 /** The logger to use for an option value: a given one, none (`false`), or our default. */

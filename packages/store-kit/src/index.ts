@@ -9,4 +9,4 @@ export { DriverMissingError, loadPostgresDriver, loadSqliteDriver, resolveDriver
 export { CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from './checkpointer.ts';
 export { STATEMENT_CACHE_LIMIT, withStatementCache } from './statement-cache.ts';
 export { preparePrivateSqliteFile } from './private-files.ts';
-export { prepare, PreparedQuery, type Param, type QueryRunner } from './prepared.ts';
+export { prepare, PreparedQuery, type Param } from './prepared.ts';

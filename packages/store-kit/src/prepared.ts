@@ -1,17 +1,18 @@
 /**
  * A Kysely query built and compiled once, then run many times with new values. Kysely builds an
  * operation tree and compiles it to SQL on every call; on the stores' hot paths that was the top
- * non-crypto function of a request (bench/: Kysely's `executeQuery` and query building, 5-15 % of
- * a payment link's CPU). The SQL text never changes, only the values do, so each query is
- * compiled on its first run and reused: the builder keeps its typing and the dialect its quoting,
- * and the statement cache of SQLite (`withStatementCache`) sees the same text every time.
+ * non-crypto function of a request (bench/: Kysely's query building and compiling, about 5 % of a
+ * payment link's CPU). The SQL text never changes, only the values do, so each query is compiled
+ * once and reused: the builder keeps its typing and the dialect its quoting, and SQLite's
+ * statement cache (`withStatementCache`) sees the same text every time.
  *
  * Values are named at build time with `value(name)`, which stands in a unique marker string; the
  * compiler places each marker among the query's parameters, and a run binds the named values in
  * those places. Constants written into the query stay as they were compiled.
  *
- * A prepared query belongs to the Kysely instance it was built with (its plugins, such as
- * `withSchema`, are part of the compiled text); it runs on that instance or on a transaction of it.
+ * What a query compiles to depends on the instance that runs it: its dialect (`?` or `$1`) and its
+ * plugins (`withSchema`). So the compiled form is kept per kind of instance, told apart by a small
+ * probe query compiled once per instance (a transaction compiles like the instance it came from).
  */
 import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
 
@@ -20,12 +21,12 @@ interface Compilable<R> {
   compile(): CompiledQuery<R>;
 }
 
-/** Anything that runs a compiled query: the instance the query was built with, or a transaction of it. */
-export interface QueryRunner {
-  executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>>;
-}
-
 type Slot = { readonly name: string } | { readonly constant: unknown };
+
+interface Compiled<R> {
+  readonly query: CompiledQuery<R>;
+  readonly slots: readonly Slot[];
+}
 
 /**
  * The stand-in for a named value inside a builder. Annotate the builder's parameter with it
@@ -35,25 +36,39 @@ export type Param<V> = <K extends keyof V & string>(name: K) => V[K];
 
 const MARKER = '\u0000paybutton-prepared:';
 
+/** Instance -> what its compiler produces for a probe (dialect and plugins in one string). */
+const flavours = new WeakMap<object, string>();
+
+function flavourOf(runner: Kysely<any>): string {
+  let flavour = flavours.get(runner);
+  if (flavour === undefined) {
+    flavour = runner.selectFrom('probe_table').select('probe_column').where('probe_column', '=', 1).compile().sql;
+    flavours.set(runner, flavour);
+  }
+  return flavour;
+}
+
 export class PreparedQuery<DB, V, R> {
-  private compiled: { readonly query: CompiledQuery<R>; readonly slots: readonly Slot[] } | undefined;
+  private readonly compiled = new Map<string, Compiled<R>>();
 
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly build: (db: Kysely<DB>, value: Param<V>) => Compilable<R>,
-  ) {}
+  constructor(private readonly build: (db: Kysely<DB>, value: Param<V>) => Compilable<R>) {}
 
-  private compile(): { readonly query: CompiledQuery<R>; readonly slots: readonly Slot[] } {
-    const query = this.build(this.db, (name) => `${MARKER}${name}` as never).compile();
-    const slots = query.parameters.map((parameter): Slot =>
-      typeof parameter === 'string' && parameter.startsWith(MARKER) ? { name: parameter.slice(MARKER.length) } : { constant: parameter },
-    );
-    return { query, slots };
+  private compile(runner: Kysely<DB>): Compiled<R> {
+    const flavour = flavourOf(runner);
+    let compiled = this.compiled.get(flavour);
+    if (!compiled) {
+      const query = this.build(runner, (name) => `${MARKER}${name}` as never).compile();
+      const slots = query.parameters.map((parameter): Slot =>
+        typeof parameter === 'string' && parameter.startsWith(MARKER) ? { name: parameter.slice(MARKER.length) } : { constant: parameter },
+      );
+      this.compiled.set(flavour, (compiled = { query, slots }));
+    }
+    return compiled;
   }
 
-  /** Run with `values` (every name the builder used), on the instance or a transaction of it. */
-  execute(values: V, runner: QueryRunner = this.db): Promise<QueryResult<R>> {
-    const { query, slots } = (this.compiled ??= this.compile());
+  /** Run with `values` (every name the builder used) on `runner`: an instance or a transaction. */
+  execute(runner: Kysely<DB>, values: V): Promise<QueryResult<R>> {
+    const { query, slots } = this.compile(runner);
     const parameters = slots.map((slot) => {
       if ('constant' in slot) return slot.constant;
       const value = (values as Record<string, unknown>)[slot.name];
@@ -64,17 +79,17 @@ export class PreparedQuery<DB, V, R> {
   }
 
   /** The rows of a run (RETURNING or SELECT). */
-  async rows(values: V, runner?: QueryRunner): Promise<R[]> {
-    return (await this.execute(values, runner)).rows;
+  async rows(runner: Kysely<DB>, values: V): Promise<R[]> {
+    return (await this.execute(runner, values)).rows;
   }
 
   /** The first row of a run, or undefined. */
-  async first(values: V, runner?: QueryRunner): Promise<R | undefined> {
-    return (await this.execute(values, runner)).rows[0];
+  async first(runner: Kysely<DB>, values: V): Promise<R | undefined> {
+    return (await this.execute(runner, values)).rows[0];
   }
 }
 
-/** `new PreparedQuery(db, build)`, reading better at the call site. */
-export function prepare<DB, V, R>(db: Kysely<DB>, build: (db: Kysely<DB>, value: Param<V>) => Compilable<R>): PreparedQuery<DB, V, R> {
-  return new PreparedQuery(db, build);
+/** `new PreparedQuery(build)`, reading better where queries are declared. */
+export function prepare<DB, V, R>(build: (db: Kysely<DB>, value: Param<V>) => Compilable<R>): PreparedQuery<DB, V, R> {
+  return new PreparedQuery(build);
 }

@@ -10,24 +10,20 @@
  */
 import type { Kysely } from 'kysely';
 import { iso, toOrder, truncate, type GatewayFacts, type NewOrder, type Order } from './order-model.ts';
-import { factValues, orderQueries, type OrderQueries } from './queries.ts';
+import { factValues, ORDER_QUERIES as Q } from './queries.ts';
 import type { OrderStatus, PayButtonDatabase } from './schema.ts';
 
 export type { GatewayFacts, NewOrder, Order } from './order-model.ts';
 
 export class OrderStore {
-  private readonly queries: OrderQueries;
-
-  constructor(readonly db: Kysely<PayButtonDatabase>) {
-    this.queries = orderQueries(db);
-  }
+  constructor(readonly db: Kysely<PayButtonDatabase>) {}
 
   /**
    * Store a new order in `creating`, holding the create lease until `leaseUntil`. When the
    * idempotency key is taken, nothing is written and the existing order is returned instead.
    */
   async insertCreating(order: NewOrder, now: Date, leaseUntil: Date): Promise<{ inserted: true; order: Order } | { inserted: false; order: Order }> {
-    const row = await this.queries.insertCreating.first({
+    const row = await Q.insertCreating.first(this.db, {
       orderNum: order.orderNum,
       kind: order.kind,
       idempotencyKey: order.idempotencyKey,
@@ -54,12 +50,12 @@ export class OrderStore {
   }
 
   async get(orderNum: string): Promise<Order | undefined> {
-    const row = await this.queries.byOrderNum.first({ orderNum });
+    const row = await Q.byOrderNum.first(this.db, { orderNum });
     return row ? toOrder(row) : undefined;
   }
 
   async getByIdempotencyKey(key: string): Promise<Order | undefined> {
-    const row = await this.queries.byIdempotencyKey.first({ key });
+    const row = await Q.byIdempotencyKey.first(this.db, { key });
     return row ? toOrder(row) : undefined;
   }
 
@@ -93,13 +89,13 @@ export class OrderStore {
 
   /** creating -> pending with what the gateway answered: the order as written, or undefined when it had left `creating`. */
   async markCreated(orderNum: string, facts: GatewayFacts, now: Date): Promise<Order | undefined> {
-    const row = await this.queries.markCreated.first({ orderNum, now: iso(now), ...factValues(facts) });
+    const row = await Q.markCreated.first(this.db, { orderNum, now: iso(now), ...factValues(facts) });
     return row ? toOrder(row) : undefined;
   }
 
   /** Record what the gateway said without changing the state (a notification got there first). */
   async recordFacts(orderNum: string, facts: GatewayFacts, now: Date): Promise<Order | undefined> {
-    const row = await this.queries.recordFacts.first({ orderNum, now: iso(now), ...factValues(facts) });
+    const row = await Q.recordFacts.first(this.db, { orderNum, now: iso(now), ...factValues(facts) });
     return row ? toOrder(row) : undefined;
   }
 
@@ -131,7 +127,7 @@ export class OrderStore {
   ): Promise<{ readonly left: OrderStatus; readonly order: Order } | undefined> {
     if (from.length === 0) return undefined;
     const paidAt = to === 'paid' ? iso(facts.paidAt ?? now) : null;
-    const row = await this.queries.transition(from, to).first({ orderNum, now: iso(now), paidAt, ...factValues(facts) });
+    const row = await Q.transition(from, to).first(this.db, { orderNum, now: iso(now), paidAt, ...factValues(facts) });
     if (!row) return undefined;
     return { left: row.previous_status ?? from[0]!, order: toOrder(row) };
   }
@@ -143,7 +139,7 @@ export class OrderStore {
 
   /** Remember when the gateway was last asked, so status polls do not hammer it. */
   async claimCheck(orderNum: string, now: Date, notAfter: Date): Promise<boolean> {
-    const result = await this.queries.claimCheck.execute({ orderNum, now: iso(now), notAfter: iso(notAfter) });
+    const result = await Q.claimCheck.execute(this.db, { orderNum, now: iso(now), notAfter: iso(notAfter) });
     return Number(result.numAffectedRows ?? 0n) === 1;
   }
 
@@ -152,7 +148,7 @@ export class OrderStore {
    * attempt number and the order, or `undefined` when it is fulfilled or another run holds the lease.
    */
   async claimFulfilment(orderNum: string, now: Date, leaseUntil: Date): Promise<{ readonly attempt: number; readonly order: Order } | undefined> {
-    const row = await this.queries.claimFulfilment.first({ orderNum, now: iso(now), leaseUntil: iso(leaseUntil) });
+    const row = await Q.claimFulfilment.first(this.db, { orderNum, now: iso(now), leaseUntil: iso(leaseUntil) });
     return row ? { attempt: Number(row.fulfil_attempts), order: toOrder(row) } : undefined;
   }
 
@@ -161,17 +157,17 @@ export class OrderStore {
    * False when the run no longer holds it (fulfilled, or taken over after it ran out).
    */
   async renewFulfilment(orderNum: string, attempt: number, now: Date, leaseUntil: Date): Promise<boolean> {
-    const result = await this.queries.renewFulfilment.execute({ orderNum, attempt, now: iso(now), leaseUntil: iso(leaseUntil) });
+    const result = await Q.renewFulfilment.execute(this.db, { orderNum, attempt, now: iso(now), leaseUntil: iso(leaseUntil) });
     return Number(result.numAffectedRows ?? 0n) === 1;
   }
 
   async completeFulfilment(orderNum: string, now: Date): Promise<void> {
-    await this.queries.completeFulfilment.execute({ orderNum, now: iso(now) });
+    await Q.completeFulfilment.execute(this.db, { orderNum, now: iso(now) });
   }
 
   /** Run `attempt`'s `onPaid` threw: release its lease, and only its own (a newer run may hold it). */
   async failFulfilment(orderNum: string, attempt: number, now: Date, message: string): Promise<void> {
-    await this.queries.failFulfilment.execute({ orderNum, attempt, now: iso(now), message: truncate(message, 1024) });
+    await Q.failFulfilment.execute(this.db, { orderNum, attempt, now: iso(now), message: truncate(message, 1024) });
   }
 
   /** Pending orders whose expiry has passed: the gateway should have told us their end. */

@@ -1,6 +1,5 @@
 /**
- * The order store's hot-path queries, each compiled once per store (`@paybutton/store-kit`'s
- * `prepare`): creating an order, reading it, the compare-and-set transitions and the fulfilment
+ * The order store's hot-path queries, each compiled once (`@paybutton/store-kit`'s `prepare`): creating an order, reading it, the compare-and-set transitions and the fulfilment
  * lease. Every write that wins returns the row it wrote (RETURNING), so its caller never reads the
  * order again. Rarely run queries (leases of stuck creations, reconcile's lists) stay in
  * `orders.ts`, built per call.
@@ -74,142 +73,140 @@ interface NewOrderValues {
 
 type Keyed = { readonly orderNum: string; readonly now: string };
 
-export function orderQueries(db: Db) {
-  const transitions = new Map<string, ReturnType<typeof transitionQuery>>();
-  const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed') =>
-    prepare(db, (db, value: Param<Keyed & FactValues & { paidAt: string | null }>) =>
-      db
-        .updateTable('paybutton_orders')
-        .set((eb) => ({
-          ...factSet(eb, value),
-          previous_status: eb.ref('status'),
-          status: to,
-          create_lease_until: null,
-          ...(to === 'paid' ? { paid_at: value('paidAt') } : {}),
-          updated_at: value('now'),
-        }))
-        .where('order_num', '=', value('orderNum'))
-        .where('status', 'in', [...from])
-        .returningAll(),
-    );
+const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed') =>
+  prepare((db: Db, value: Param<Keyed & FactValues & { paidAt: string | null }>) =>
+    db
+      .updateTable('paybutton_orders')
+      .set((eb) => ({
+        ...factSet(eb, value),
+        previous_status: eb.ref('status'),
+        status: to,
+        create_lease_until: null,
+        ...(to === 'paid' ? { paid_at: value('paidAt') } : {}),
+        updated_at: value('now'),
+      }))
+      .where('order_num', '=', value('orderNum'))
+      .where('status', 'in', [...from])
+      .returningAll(),
+  );
 
-  return {
-    insertCreating: prepare(db, (db, value: Param<NewOrderValues>) =>
-      db
-        .insertInto('paybutton_orders')
-        .values({
-          order_num: value('orderNum'),
-          kind: value('kind'),
-          status: 'creating',
-          idempotency_key: value('idempotencyKey'),
-          request_hash: value('requestHash'),
-          status_token: value('statusToken'),
-          merchant_code: value('merchantCode'),
-          pay_money: value('payMoney'),
-          product_detail: value('productDetail'),
-          customer_name: value('name'),
-          email: value('email'),
-          phone: value('phone'),
-          method: value('method'),
-          expiry_period: value('expiryPeriod'),
-          item: value('item'),
-          metadata: value('metadata'),
-          return_to: value('returnTo'),
-          created_at: value('now'),
-          updated_at: value('now'),
-          create_lease_until: value('leaseUntil'),
-          fulfil_attempts: 0,
-        })
-        .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
-        .returningAll(),
-    ),
+const transitions = new Map<string, ReturnType<typeof transitionQuery>>();
 
-    byOrderNum: prepare(db, (db, value: Param<{ orderNum: string }>) => db.selectFrom('paybutton_orders').selectAll().where('order_num', '=', value('orderNum'))),
+/** The store's hot-path queries; each runs on the store's instance (or a transaction of it). */
+export const ORDER_QUERIES = {
+  insertCreating: prepare((db: Db, value: Param<NewOrderValues>) =>
+    db
+      .insertInto('paybutton_orders')
+      .values({
+        order_num: value('orderNum'),
+        kind: value('kind'),
+        status: 'creating',
+        idempotency_key: value('idempotencyKey'),
+        request_hash: value('requestHash'),
+        status_token: value('statusToken'),
+        merchant_code: value('merchantCode'),
+        pay_money: value('payMoney'),
+        product_detail: value('productDetail'),
+        customer_name: value('name'),
+        email: value('email'),
+        phone: value('phone'),
+        method: value('method'),
+        expiry_period: value('expiryPeriod'),
+        item: value('item'),
+        metadata: value('metadata'),
+        return_to: value('returnTo'),
+        created_at: value('now'),
+        updated_at: value('now'),
+        create_lease_until: value('leaseUntil'),
+        fulfil_attempts: 0,
+      })
+      .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+      .returningAll(),
+  ),
 
-    byIdempotencyKey: prepare(db, (db, value: Param<{ key: string }>) => db.selectFrom('paybutton_orders').selectAll().where('idempotency_key', '=', value('key'))),
+  byOrderNum: prepare((db: Db, value: Param<{ orderNum: string }>) => db.selectFrom('paybutton_orders').selectAll().where('order_num', '=', value('orderNum'))),
 
-    /** creating -> pending with the create's answer. */
-    markCreated: prepare(db, (db, value: Param<Keyed & FactValues>) =>
-      db
-        .updateTable('paybutton_orders')
-        .set((eb) => ({
-          ...factSet(eb, value),
-          status: 'pending',
-          create_lease_until: null,
-          error_code: null,
-          error_message: null,
-          gateway_code: null,
-          checked_at: value('now'),
-          updated_at: value('now'),
-        }))
-        .where('order_num', '=', value('orderNum'))
-        .where('status', '=', 'creating')
-        .returningAll(),
-    ),
+  byIdempotencyKey: prepare((db: Db, value: Param<{ key: string }>) => db.selectFrom('paybutton_orders').selectAll().where('idempotency_key', '=', value('key'))),
 
-    /** The create's answer for an order a notification already moved on. */
-    recordFacts: prepare(db, (db, value: Param<Keyed & FactValues>) =>
-      db
-        .updateTable('paybutton_orders')
-        .set((eb) => ({ ...factSet(eb, value), create_lease_until: null, updated_at: value('now') }))
-        .where('order_num', '=', value('orderNum'))
-        .returningAll(),
-    ),
+  /** creating -> pending with the create's answer. */
+  markCreated: prepare((db: Db, value: Param<Keyed & FactValues>) =>
+    db
+      .updateTable('paybutton_orders')
+      .set((eb) => ({
+        ...factSet(eb, value),
+        status: 'pending',
+        create_lease_until: null,
+        error_code: null,
+        error_message: null,
+        gateway_code: null,
+        checked_at: value('now'),
+        updated_at: value('now'),
+      }))
+      .where('order_num', '=', value('orderNum'))
+      .where('status', '=', 'creating')
+      .returningAll(),
+  ),
 
-    /** One compiled query per (from, to) pair: the states listed are part of the SQL text. */
-    transition(from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed') {
-      const key = `${from.join(',')}>${to}`;
-      let query = transitions.get(key);
-      if (!query) transitions.set(key, (query = transitionQuery(from, to)));
-      return query;
-    },
+  /** The create's answer for an order a notification already moved on. */
+  recordFacts: prepare((db: Db, value: Param<Keyed & FactValues>) =>
+    db
+      .updateTable('paybutton_orders')
+      .set((eb) => ({ ...factSet(eb, value), create_lease_until: null, updated_at: value('now') }))
+      .where('order_num', '=', value('orderNum'))
+      .returningAll(),
+  ),
 
-    claimCheck: prepare(db, (db, value: Param<Keyed & { notAfter: string }>) =>
-      db
-        .updateTable('paybutton_orders')
-        .set({ checked_at: value('now') })
-        .where('order_num', '=', value('orderNum'))
-        .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', value('notAfter'))])),
-    ),
+  /** One compiled query per (from, to) pair: the states listed are part of the SQL text. */
+  transition(from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed') {
+    const key = `${from.join(',')}>${to}`;
+    let query = transitions.get(key);
+    if (!query) transitions.set(key, (query = transitionQuery(from, to)));
+    return query;
+  },
 
-    claimFulfilment: prepare(db, (db, value: Param<Keyed & { leaseUntil: string }>) =>
-      db
-        .updateTable('paybutton_orders')
-        .set((eb) => ({ fulfil_lease_until: value('leaseUntil'), fulfil_attempts: eb('fulfil_attempts', '+', 1), updated_at: value('now') }))
-        .where('order_num', '=', value('orderNum'))
-        .where('status', '=', 'paid')
-        .where('fulfilled_at', 'is', null)
-        .where((eb) => eb.or([eb('fulfil_lease_until', 'is', null), eb('fulfil_lease_until', '<', value('now'))]))
-        .returningAll(),
-    ),
+  claimCheck: prepare((db: Db, value: Param<Keyed & { notAfter: string }>) =>
+    db
+      .updateTable('paybutton_orders')
+      .set({ checked_at: value('now') })
+      .where('order_num', '=', value('orderNum'))
+      .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', value('notAfter'))])),
+  ),
 
-    renewFulfilment: prepare(db, (db, value: Param<Keyed & { attempt: number; leaseUntil: string }>) =>
-      db
-        .updateTable('paybutton_orders')
-        .set({ fulfil_lease_until: value('leaseUntil'), updated_at: value('now') })
-        .where('order_num', '=', value('orderNum'))
-        .where('fulfilled_at', 'is', null)
-        .where('fulfil_attempts', '=', value('attempt'))
-        .where('fulfil_lease_until', 'is not', null),
-    ),
+  claimFulfilment: prepare((db: Db, value: Param<Keyed & { leaseUntil: string }>) =>
+    db
+      .updateTable('paybutton_orders')
+      .set((eb) => ({ fulfil_lease_until: value('leaseUntil'), fulfil_attempts: eb('fulfil_attempts', '+', 1), updated_at: value('now') }))
+      .where('order_num', '=', value('orderNum'))
+      .where('status', '=', 'paid')
+      .where('fulfilled_at', 'is', null)
+      .where((eb) => eb.or([eb('fulfil_lease_until', 'is', null), eb('fulfil_lease_until', '<', value('now'))]))
+      .returningAll(),
+  ),
 
-    completeFulfilment: prepare(db, (db, value: Param<Keyed>) =>
-      db
-        .updateTable('paybutton_orders')
-        .set({ fulfilled_at: value('now'), fulfil_lease_until: null, fulfil_error: null, updated_at: value('now') })
-        .where('order_num', '=', value('orderNum'))
-        .where('fulfilled_at', 'is', null),
-    ),
+  renewFulfilment: prepare((db: Db, value: Param<Keyed & { attempt: number; leaseUntil: string }>) =>
+    db
+      .updateTable('paybutton_orders')
+      .set({ fulfil_lease_until: value('leaseUntil'), updated_at: value('now') })
+      .where('order_num', '=', value('orderNum'))
+      .where('fulfilled_at', 'is', null)
+      .where('fulfil_attempts', '=', value('attempt'))
+      .where('fulfil_lease_until', 'is not', null),
+  ),
 
-    failFulfilment: prepare(db, (db, value: Param<Keyed & { attempt: number; message: string }>) =>
-      db
-        .updateTable('paybutton_orders')
-        .set({ fulfil_lease_until: null, fulfil_error: value('message'), updated_at: value('now') })
-        .where('order_num', '=', value('orderNum'))
-        .where('fulfilled_at', 'is', null)
-        .where('fulfil_attempts', '=', value('attempt')),
-    ),
-  };
-}
+  completeFulfilment: prepare((db: Db, value: Param<Keyed>) =>
+    db
+      .updateTable('paybutton_orders')
+      .set({ fulfilled_at: value('now'), fulfil_lease_until: null, fulfil_error: null, updated_at: value('now') })
+      .where('order_num', '=', value('orderNum'))
+      .where('fulfilled_at', 'is', null),
+  ),
 
-export type OrderQueries = ReturnType<typeof orderQueries>;
+  failFulfilment: prepare((db: Db, value: Param<Keyed & { attempt: number; message: string }>) =>
+    db
+      .updateTable('paybutton_orders')
+      .set({ fulfil_lease_until: null, fulfil_error: value('message'), updated_at: value('now') })
+      .where('order_num', '=', value('orderNum'))
+      .where('fulfilled_at', 'is', null)
+      .where('fulfil_attempts', '=', value('attempt')),
+  ),
+};

@@ -24,6 +24,7 @@ import { paymentLinkUrl, type GatewayRuntime } from '../runtime.ts';
 import { authenticate } from './authenticate.ts';
 import { jsonBody, methodNotAllowed, requireBody, requireJson } from './edges.ts';
 import { sendRefusal } from './refusals.ts';
+import { noteRequest } from './request-log.ts';
 import { sendSigned } from './respond.ts';
 
 const SUCCESS_MESSAGE = 'success';
@@ -84,10 +85,10 @@ function createHandler(runtime: GatewayRuntime, kind: OrderKind) {
       if (error instanceof DomainError) return sendSigned(res, runtime.sign, 'FAIL', error.message);
       throw error;
     }
-    runtime.domain.logger.info(
-      { platOrderNum: order.platOrderNum, orderNum: order.orderNum, merchantCode: order.merchantCode, kind, method: order.method },
-      'order created',
-    );
+    noteRequest(res, {
+      message: 'order created',
+      fields: { platOrderNum: order.platOrderNum, orderNum: order.orderNum, merchantCode: order.merchantCode, kind, paymentMethod: order.method },
+    });
     if (faults?.delayMs) await sleep(faults.delayMs);
     if (faults?.respond === 'UNKNOWN') return sendSigned(res, runtime.sign, 'UNKNOWN', UNKNOWN_MESSAGE);
     sendSigned(res, runtime.sign, 'SUCCESS', SUCCESS_MESSAGE, createdFields(runtime, req, order));

@@ -1,5 +1,5 @@
 /** One log line per request: method, path (never the query or the body), status, duration. */
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 
 /**
@@ -13,6 +13,19 @@ function loggedPath(path: string): string {
   return path.length <= LOGGED_PATH_CHARS ? path : `${path.slice(0, LOGGED_PATH_CHARS)}...(${path.length} characters)`;
 }
 
+/**
+ * What a handler adds to its request's one log line (e.g. the order it created), instead of
+ * writing a line of its own: one line per request, formatted once, after the answer is sent.
+ */
+export interface RequestLogNote {
+  readonly message: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+export function noteRequest(res: Response, note: RequestLogNote): void {
+  res.locals.requestLogNote = note;
+}
+
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
@@ -20,9 +33,10 @@ export function requestLog(logger: Logger): RequestHandler {
     const path = loggedPath(req.originalUrl.split('?')[0]!);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const entry = { method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
-      if (res.statusCode >= 500) logger.warn(entry, 'request');
-      else logger.info(entry, 'request');
+      const note = res.locals.requestLogNote as RequestLogNote | undefined;
+      const entry = { method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10, ...note?.fields };
+      if (res.statusCode >= 500) logger.warn(entry, note?.message ?? 'request');
+      else logger.info(entry, note?.message ?? 'request');
     });
     next();
   };

@@ -1,8 +1,9 @@
 /** Merchant rows: who may call the gateway, and with which public key their `sign` verifies. */
-import type { Selectable } from 'kysely';
+import { prepare, type Param } from '@paybutton/store-kit';
+import type { Kysely, Selectable } from 'kysely';
 import type { Merchant } from '../domain/types.ts';
 import type { Executor } from './executor.ts';
-import type { MerchantsTable } from './schema.ts';
+import type { GatewayDatabase, MerchantsTable } from './schema.ts';
 
 function toMerchant(row: Selectable<MerchantsTable>): Merchant {
   return {
@@ -39,8 +40,13 @@ export async function upsertMerchant(
     .execute();
 }
 
+/** Every signed request looks its merchant up: compiled once. */
+const byMerchantCode = prepare((db: Kysely<GatewayDatabase>, value: Param<{ merchantCode: string }>) =>
+  db.selectFrom('merchants').selectAll().where('merchant_code', '=', value('merchantCode')),
+);
+
 export async function findMerchant(db: Executor, merchantCode: string): Promise<Merchant | undefined> {
-  const row = await db.selectFrom('merchants').selectAll().where('merchant_code', '=', merchantCode).executeTakeFirst();
+  const row = await byMerchantCode.first(db, { merchantCode });
   return row ? toMerchant(row) : undefined;
 }
 

@@ -4,10 +4,13 @@
  * across several.
  */
 import type { MethodCode, OrderStatus } from '@paybutton/protocol';
-import type { Selectable } from 'kysely';
+import { prepare, type Param } from '@paybutton/store-kit';
+import type { Kysely, Selectable } from 'kysely';
 import type { FinalStatus, Order, OrderKind } from '../domain/types.ts';
 import type { Executor } from './executor.ts';
-import type { OrdersTable } from './schema.ts';
+import type { GatewayDatabase, OrdersTable } from './schema.ts';
+
+type Db = Kysely<GatewayDatabase>;
 
 function toOrder(row: Selectable<OrdersTable>): Order {
   return {
@@ -35,50 +38,70 @@ function toOrder(row: Selectable<OrdersTable>): Order {
   };
 }
 
+// The queries every create and query request runs, compiled once (store-kit's `prepare`).
+const insertOrderQuery = prepare((db: Db, value: Param<Order>) =>
+  db.insertInto('orders').values({
+    plat_order_num: value('platOrderNum'),
+    merchant_code: value('merchantCode'),
+    order_num: value('orderNum'),
+    kind: value('kind'),
+    status: value('status'),
+    method: value('method'),
+    va_number: value('vaNumber'),
+    pay_money: value('payMoney'),
+    pay_fee: value('payFee'),
+    product_detail: value('productDetail'),
+    name: value('name'),
+    email: value('email'),
+    phone: value('phone'),
+    notify_url: value('notifyUrl'),
+    redirect_url: value('redirectUrl'),
+    expiry_period: value('expiryPeriod'),
+    request_date_time: value('requestDateTime'),
+    created_at: value('createdAt'),
+    expires_at: value('expiresAt'),
+    paid_at: value('paidAt'),
+    closed_at: value('closedAt'),
+  }),
+);
+const byPlatOrderNum = prepare((db: Db, value: Param<{ platOrderNum: string }>) =>
+  db.selectFrom('orders').selectAll().where('plat_order_num', '=', value('platOrderNum')),
+);
+const byOrderNum = prepare((db: Db, value: Param<{ merchantCode: string; orderNum: string }>) =>
+  db.selectFrom('orders').selectAll().where('merchant_code', '=', value('merchantCode')).where('order_num', '=', value('orderNum')),
+);
+
 /** Insert a new order. Throws the driver's unique violation for a taken orderNum or VA number. */
 export async function insertOrder(db: Executor, order: Order): Promise<void> {
-  await db
-    .insertInto('orders')
-    .values({
-      plat_order_num: order.platOrderNum,
-      merchant_code: order.merchantCode,
-      order_num: order.orderNum,
-      kind: order.kind,
-      status: order.status,
-      method: order.method,
-      va_number: order.vaNumber,
-      pay_money: order.payMoney,
-      pay_fee: order.payFee,
-      product_detail: order.productDetail,
-      name: order.name,
-      email: order.email,
-      phone: order.phone,
-      notify_url: order.notifyUrl,
-      redirect_url: order.redirectUrl,
-      expiry_period: order.expiryPeriod,
-      request_date_time: order.requestDateTime,
-      created_at: order.createdAt,
-      expires_at: order.expiresAt,
-      paid_at: order.paidAt,
-      closed_at: order.closedAt,
-    })
-    .execute();
+  await insertOrderQuery.execute(db, order);
 }
 
 export async function findOrderByPlatOrderNum(db: Executor, platOrderNum: string): Promise<Order | undefined> {
-  const row = await db.selectFrom('orders').selectAll().where('plat_order_num', '=', platOrderNum).executeTakeFirst();
+  const row = await byPlatOrderNum.first(db, { platOrderNum });
   return row ? toOrder(row) : undefined;
 }
 
 export async function findOrderByOrderNum(db: Executor, merchantCode: string, orderNum: string): Promise<Order | undefined> {
-  const row = await db
-    .selectFrom('orders')
-    .selectAll()
-    .where('merchant_code', '=', merchantCode)
-    .where('order_num', '=', orderNum)
-    .executeTakeFirst();
+  const row = await byOrderNum.first(db, { merchantCode, orderNum });
   return row ? toOrder(row) : undefined;
 }
+
+const transitionQuery = (to: FinalStatus, force: boolean) =>
+  prepare((db: Db, value: Param<{ platOrderNum: string; now: number }>) => {
+    let query = db
+      .updateTable('orders')
+      .set({ status: to, closed_at: value('now'), ...(to === 'PAID' ? { paid_at: value('now') } : {}) })
+      .where('plat_order_num', '=', value('platOrderNum'))
+      .where('status', '=', 'PENDING');
+    if (to === 'EXPIRED') {
+      if (!force) query = query.where('expires_at', '<=', value('now'));
+    } else {
+      query = query.where('expires_at', '>', value('now'));
+    }
+    if (to === 'PAID') query = query.where('method', 'is not', null);
+    return query.returningAll();
+  });
+const transitionQueries = new Map<string, ReturnType<typeof transitionQuery>>();
 
 /**
  * PENDING -> `to`, only if the order is still PENDING. A payment or failure also requires the
@@ -93,18 +116,11 @@ export async function transitionOrder(
   now: number,
   options: { force?: boolean } = {},
 ): Promise<Order | undefined> {
-  let query = db
-    .updateTable('orders')
-    .set({ status: to, closed_at: now, ...(to === 'PAID' ? { paid_at: now } : {}) })
-    .where('plat_order_num', '=', platOrderNum)
-    .where('status', '=', 'PENDING');
-  if (to === 'EXPIRED') {
-    if (!options.force) query = query.where('expires_at', '<=', now);
-  } else {
-    query = query.where('expires_at', '>', now);
-  }
-  if (to === 'PAID') query = query.where('method', 'is not', null);
-  const row = await query.returningAll().executeTakeFirst();
+  const force = to === 'EXPIRED' && options.force === true;
+  const key = `${to}:${force}`;
+  let query = transitionQueries.get(key);
+  if (!query) transitionQueries.set(key, (query = transitionQuery(to, force)));
+  const row = await query.first(db, { platOrderNum, now });
   return row ? toOrder(row) : undefined;
 }
 
