@@ -2,7 +2,8 @@
  * `@paybutton/store-kit`: the store plumbing shared by `@paybutton/gateway` and
  * `@paybutton/express` (one copy, installed once when an app uses both): driver loading with a
  * clear error when a driver is missing, SQLite checkpoints off the event loop, and a prepared
- * statement cache for Kysely's SQLite dialect, queries compiled once (`prepare`), and private SQLite
+ * statement cache for Kysely's SQLite dialect, queries compiled once (`prepare`),
+ * PostgreSQL statements prepared once per connection (`withNamedStatements`), and private SQLite
  * files (folder 0700, files 0600). Internal: its API follows those two packages.
  */
 export { DriverMissingError, loadPostgresDriver, loadSqliteDriver, resolveDriver, type DriverName } from './drivers.ts';
@@ -10,3 +11,4 @@ export { CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from './
 export { STATEMENT_CACHE_LIMIT, withStatementCache } from './statement-cache.ts';
 export { preparePrivateSqliteFile } from './private-files.ts';
 export { prepare, PreparedQuery, type Param } from './prepared.ts';
+export { NAMED_STATEMENT_LIMIT, withNamedStatements } from './named-statements.ts';

@@ -13,6 +13,11 @@
  * What a query compiles to depends on the instance that runs it: its dialect (`?` or `$1`) and its
  * plugins (`withSchema`). So the compiled form is kept per kind of instance, told apart by a small
  * probe query compiled once per instance (a transaction compiles like the instance it came from).
+ *
+ * Reuse is only for instances the store opened itself, whose plugins it knows: a plugin's
+ * `transformQuery` runs when a query is compiled, so on an instance someone else made (the
+ * plug-in's `database: { kind: 'kysely', db }`, which may carry tracing or tenancy plugins) every
+ * run builds and compiles the query as Kysely normally does (`reuse: false`).
  */
 import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
 
@@ -35,6 +40,12 @@ interface Compiled<R> {
 export type Param<V> = <K extends keyof V & string>(name: K) => V[K];
 
 const MARKER = '\u0000paybutton-prepared:';
+
+function valueOf(values: unknown, name: string): unknown {
+  const value = (values as Record<string, unknown>)[name];
+  if (value === undefined) throw new TypeError(`prepared query: no value for ${name}`);
+  return value;
+}
 
 /** Instance -> what its compiler produces for a probe (dialect and plugins in one string). */
 const flavours = new WeakMap<object, string>();
@@ -66,26 +77,25 @@ export class PreparedQuery<DB, V, R> {
     return compiled;
   }
 
-  /** Run with `values` (every name the builder used) on `runner`: an instance or a transaction. */
-  execute(runner: Kysely<DB>, values: V): Promise<QueryResult<R>> {
+  /**
+   * Run with `values` (every name the builder used) on `runner`: an instance or a transaction.
+   * `reuse: false` builds and compiles this run's query afresh (an instance with unknown plugins).
+   */
+  async execute(runner: Kysely<DB>, values: V, reuse = true): Promise<QueryResult<R>> {
+    if (!reuse) return runner.executeQuery(this.build(runner, (name) => valueOf(values, name) as never));
     const { query, slots } = this.compile(runner);
-    const parameters = slots.map((slot) => {
-      if ('constant' in slot) return slot.constant;
-      const value = (values as Record<string, unknown>)[slot.name];
-      if (value === undefined) throw new TypeError(`prepared query: no value for ${slot.name}`);
-      return value;
-    });
+    const parameters = slots.map((slot) => ('constant' in slot ? slot.constant : valueOf(values, slot.name)));
     return runner.executeQuery({ ...query, parameters });
   }
 
   /** The rows of a run (RETURNING or SELECT). */
-  async rows(runner: Kysely<DB>, values: V): Promise<R[]> {
-    return (await this.execute(runner, values)).rows;
+  async rows(runner: Kysely<DB>, values: V, reuse = true): Promise<R[]> {
+    return (await this.execute(runner, values, reuse)).rows;
   }
 
   /** The first row of a run, or undefined. */
-  async first(runner: Kysely<DB>, values: V): Promise<R | undefined> {
-    return (await this.execute(runner, values)).rows[0];
+  async first(runner: Kysely<DB>, values: V, reuse = true): Promise<R | undefined> {
+    return (await this.execute(runner, values, reuse)).rows[0];
   }
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Kysely, SqliteDialect, type Generated } from 'kysely';
+import { Kysely, SqliteDialect, type Generated, type KyselyPlugin } from 'kysely';
 import { loadSqliteDriver, prepare, withStatementCache, type Param } from '../src/index.ts';
 
 interface Db {
@@ -56,6 +56,19 @@ describe('prepared queries', () => {
     );
     await db.transaction().execute(async (trx) => insert.execute(trx, { name: 'kept', note: null }));
     assert.deepEqual((await db.selectFrom('items').select('name').execute()).map((row) => row.name), ['kept']);
+  });
+
+  it('with reuse off, build every run, so the plugins of an instance someone else made see each query', async () => {
+    const sqlite = new (loadSqliteDriver())(':memory:');
+    sqlite.exec('create table items (id integer primary key, name text not null unique, state text not null, note text)');
+    let seen = 0;
+    const tracer: KyselyPlugin = { transformQuery: (args) => (seen++, args.node), transformResult: async (args) => args.result };
+    const traced = new Kysely<Db>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [tracer] });
+    await insert.execute(traced, { name: 'one', note: null }, false);
+    await insert.execute(traced, { name: 'two', note: 'x' }, false);
+    assert.equal(seen, 2);
+    assert.deepEqual(sqlite.prepare('select name, note from items order by id').all(), [{ name: 'one', note: null }, { name: 'two', note: 'x' }]);
+    await assert.rejects(insert.execute(traced, { name: 'three' } as { name: string; note: string | null }, false), /no value for note/);
   });
 
   it('refuse a run that lacks a value (null is a value; undefined is not)', async () => {

@@ -8,7 +8,7 @@
  * fits), so the public types never need the drivers' type packages.
  */
 import { resolve } from 'node:path';
-import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withStatementCache } from '@paybutton/store-kit';
+import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements, withStatementCache } from '@paybutton/store-kit';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool } from 'kysely';
 import type { PayButtonDatabase } from './schema.ts';
 
@@ -74,11 +74,11 @@ export function openDatabase(option: DatabaseOption): OpenDatabase {
       const pool = new (loadPostgresDriver().Pool)({ connectionString: option.url, max: option.maxConnections ?? 10 });
       // An idle client losing its server must not crash the process; the next query reconnects.
       pool.on('error', () => {});
-      root = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+      root = new Kysely<any>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
       closeOwned = () => root.destroy();
     } else {
       // The merchant's pool: Kysely's destroy() would end it, so we never call it.
-      root = new Kysely<any>({ dialect: new PostgresDialect({ pool: option.pool }) });
+      root = new Kysely<any>({ dialect: new PostgresDialect({ pool: withNamedStatements(option.pool) }) });
       closeOwned = async () => {};
     }
   } else {

@@ -15,7 +15,8 @@ export function createStore(option: DatabaseOption): Store {
   const open = openDatabase(option);
   let migrating: Promise<void> | undefined;
   return {
-    orders: new OrderStore(open.db),
+    // A Kysely instance the merchant gave us may carry plugins: its queries are built every time.
+    orders: new OrderStore(open.db, option.kind !== 'kysely'),
     engine: open.engine,
     migrate: () =>
       (migrating ??= (async () => {

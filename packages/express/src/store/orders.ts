@@ -16,7 +16,14 @@ import type { OrderStatus, PayButtonDatabase } from './schema.ts';
 export type { GatewayFacts, NewOrder, Order } from './order-model.ts';
 
 export class OrderStore {
-  constructor(readonly db: Kysely<PayButtonDatabase>) {}
+  /**
+   * `reuseQueries`: run the hot-path queries compiled once. False for a Kysely instance the
+   * merchant gave us (`database: { kind: 'kysely' }`): its plugins then see every query built.
+   */
+  constructor(
+    readonly db: Kysely<PayButtonDatabase>,
+    private readonly reuseQueries = true,
+  ) {}
 
   /**
    * Store a new order in `creating`, holding the create lease until `leaseUntil`. When the
@@ -42,7 +49,7 @@ export class OrderStore {
       returnTo: order.returnTo,
       now: iso(now),
       leaseUntil: iso(leaseUntil),
-    });
+    }, this.reuseQueries);
     if (row) return { inserted: true, order: toOrder(row) };
     const existing = order.idempotencyKey === null ? undefined : await this.getByIdempotencyKey(order.idempotencyKey);
     if (!existing) throw new Error('insert ignored but no order holds the idempotency key');
@@ -50,12 +57,12 @@ export class OrderStore {
   }
 
   async get(orderNum: string): Promise<Order | undefined> {
-    const row = await Q.byOrderNum.first(this.db, { orderNum });
+    const row = await Q.byOrderNum.first(this.db, { orderNum }, this.reuseQueries);
     return row ? toOrder(row) : undefined;
   }
 
   async getByIdempotencyKey(key: string): Promise<Order | undefined> {
-    const row = await Q.byIdempotencyKey.first(this.db, { key });
+    const row = await Q.byIdempotencyKey.first(this.db, { key }, this.reuseQueries);
     return row ? toOrder(row) : undefined;
   }
 
@@ -89,13 +96,13 @@ export class OrderStore {
 
   /** creating -> pending with what the gateway answered: the order as written, or undefined when it had left `creating`. */
   async markCreated(orderNum: string, facts: GatewayFacts, now: Date): Promise<Order | undefined> {
-    const row = await Q.markCreated.first(this.db, { orderNum, now: iso(now), ...factValues(facts) });
+    const row = await Q.markCreated.first(this.db, { orderNum, now: iso(now), ...factValues(facts) }, this.reuseQueries);
     return row ? toOrder(row) : undefined;
   }
 
   /** Record what the gateway said without changing the state (a notification got there first). */
   async recordFacts(orderNum: string, facts: GatewayFacts, now: Date): Promise<Order | undefined> {
-    const row = await Q.recordFacts.first(this.db, { orderNum, now: iso(now), ...factValues(facts) });
+    const row = await Q.recordFacts.first(this.db, { orderNum, now: iso(now), ...factValues(facts) }, this.reuseQueries);
     return row ? toOrder(row) : undefined;
   }
 
@@ -127,7 +134,7 @@ export class OrderStore {
   ): Promise<{ readonly left: OrderStatus; readonly order: Order } | undefined> {
     if (from.length === 0) return undefined;
     const paidAt = to === 'paid' ? iso(facts.paidAt ?? now) : null;
-    const row = await Q.transition(from, to).first(this.db, { orderNum, now: iso(now), paidAt, ...factValues(facts) });
+    const row = await Q.transition(from, to).first(this.db, { orderNum, now: iso(now), paidAt, ...factValues(facts) }, this.reuseQueries);
     if (!row) return undefined;
     return { left: row.previous_status ?? from[0]!, order: toOrder(row) };
   }
@@ -139,7 +146,7 @@ export class OrderStore {
 
   /** Remember when the gateway was last asked, so status polls do not hammer it. */
   async claimCheck(orderNum: string, now: Date, notAfter: Date): Promise<boolean> {
-    const result = await Q.claimCheck.execute(this.db, { orderNum, now: iso(now), notAfter: iso(notAfter) });
+    const result = await Q.claimCheck.execute(this.db, { orderNum, now: iso(now), notAfter: iso(notAfter) }, this.reuseQueries);
     return Number(result.numAffectedRows ?? 0n) === 1;
   }
 
@@ -148,7 +155,7 @@ export class OrderStore {
    * attempt number and the order, or `undefined` when it is fulfilled or another run holds the lease.
    */
   async claimFulfilment(orderNum: string, now: Date, leaseUntil: Date): Promise<{ readonly attempt: number; readonly order: Order } | undefined> {
-    const row = await Q.claimFulfilment.first(this.db, { orderNum, now: iso(now), leaseUntil: iso(leaseUntil) });
+    const row = await Q.claimFulfilment.first(this.db, { orderNum, now: iso(now), leaseUntil: iso(leaseUntil) }, this.reuseQueries);
     return row ? { attempt: Number(row.fulfil_attempts), order: toOrder(row) } : undefined;
   }
 
@@ -157,17 +164,17 @@ export class OrderStore {
    * False when the run no longer holds it (fulfilled, or taken over after it ran out).
    */
   async renewFulfilment(orderNum: string, attempt: number, now: Date, leaseUntil: Date): Promise<boolean> {
-    const result = await Q.renewFulfilment.execute(this.db, { orderNum, attempt, now: iso(now), leaseUntil: iso(leaseUntil) });
+    const result = await Q.renewFulfilment.execute(this.db, { orderNum, attempt, now: iso(now), leaseUntil: iso(leaseUntil) }, this.reuseQueries);
     return Number(result.numAffectedRows ?? 0n) === 1;
   }
 
   async completeFulfilment(orderNum: string, now: Date): Promise<void> {
-    await Q.completeFulfilment.execute(this.db, { orderNum, now: iso(now) });
+    await Q.completeFulfilment.execute(this.db, { orderNum, now: iso(now) }, this.reuseQueries);
   }
 
   /** Run `attempt`'s `onPaid` threw: release its lease, and only its own (a newer run may hold it). */
   async failFulfilment(orderNum: string, attempt: number, now: Date, message: string): Promise<void> {
-    await Q.failFulfilment.execute(this.db, { orderNum, attempt, now: iso(now), message: truncate(message, 1024) });
+    await Q.failFulfilment.execute(this.db, { orderNum, attempt, now: iso(now), message: truncate(message, 1024) }, this.reuseQueries);
   }
 
   /** Pending orders whose expiry has passed: the gateway should have told us their end. */

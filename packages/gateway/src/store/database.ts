@@ -4,7 +4,7 @@
  * where the engines differ (row locking) ask `engine`. A driver is loaded only when its engine is
  * chosen (`pg` is an optional peer dependency); a missing one is a `DriverMissingError` naming it.
  */
-import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withStatementCache } from '@paybutton/store-kit';
+import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements, withStatementCache } from '@paybutton/store-kit';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import type { GatewayDatabase } from './schema.ts';
@@ -86,7 +86,7 @@ function openPostgres(url: string, schema: string | undefined, maxConnections = 
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const db = new Kysely<GatewayDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<GatewayDatabase>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   let closing: Promise<void> | undefined;
   return {
     db,
