@@ -17,6 +17,10 @@ after(async () => {
 
 const PAID = /Paid: order \w+/;
 
+/** The element's own status line is shown (the page hides it once the outcome is the page's to say). */
+const statusShown = (page: Page, id: string) =>
+  page.locator(`#${id}`).evaluate((element) => getComputedStyle(element.shadowRoot!.querySelector('[part=status]')!).display !== 'none');
+
 async function withShop(options: Parameters<typeof openShop>[1], run: (session: Session) => Promise<void>): Promise<void> {
   const session = await openShop(browser, options);
   try {
@@ -117,16 +121,21 @@ describe('checkout in the demo shop', () => {
       await screenshot(page, 'expired');
     }));
 
-  it('closing the popup without paying ends pending (the order can still be paid), and nothing is sold', () =>
+  it('closing the popup before choosing a method cancels (nothing can be paid without the page), nothing is sold, and Pay reopens the same order', () =>
     withShop({}, async ({ page, demo }) => {
       await addToCart(page, 'Ceramic cup from Kasongan');
       const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
       await popup.waitForURL(/\/pay\?orderNum=/);
+      const url = popup.url();
       await popup.close();
-      await page.locator('#pay-result').filter({ hasText: 'awaits payment' }).waitFor({ timeout: 20_000 });
-      assert.equal(await page.locator('pay-button').getAttribute('state'), 'pending');
+      await page.locator('#pay-result').filter({ hasText: 'Payment cancelled. Your cart is still here.' }).waitFor({ timeout: 20_000 });
+      assert.equal(await page.locator('pay-button').getAttribute('state'), 'cancelled');
       assert.equal(demo.shop.store.sales(), 0);
-      await screenshot(page, 'closed-pending');
+      await screenshot(page, 'closed-cancelled');
+      const [again] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
+      await again.waitForURL(/\/pay\?orderNum=/);
+      assert.equal(again.url(), url, 'the same order');
+      assert.equal(await page.locator('#order-rows tr').count(), 1);
     }));
 
   it("the shop's notify endpoint failing at first still ends paid after the gateway's retries", () =>
@@ -170,5 +179,73 @@ describe('checkout in the demo shop', () => {
       assert.equal(await page.locator('#va-result').innerText(), '', 'said once, by the paid panel');
       await newestOrderStatus(page).filter({ hasText: 'paid' }).waitFor();
       await screenshot(page, 'va-inline-paid');
+    }));
+
+  it('one message per outcome: an expired or failed <pay-va> order is said by its panel only, an expired <pay-button> order by the page only', () =>
+    withShop({}, async ({ page, demo }) => {
+      await addToCart(page, 'Kopi Gayo, 250 g');
+      await page.getByText('Or get a payment number right here').click();
+      for (const [end, state, title] of [['expire', 'expired', 'This payment number has expired'], ['fail', 'failed', 'The payment failed']] as const) {
+        await page.locator('#pay-va button').first().click();
+        await page.locator('#pay-va[state="pending"]').waitFor();
+        const orderNum = await page.evaluate(() => (document.getElementById('pay-va') as unknown as { order: { orderNum: string } }).order.orderNum);
+        const order = await demo.shop.payments.getOrder(orderNum);
+        await sandbox(demo, `orders/${order!.platOrderNum}/${end}`);
+        await page.locator('#pay-va').getByText(title).waitFor({ timeout: 30_000 });
+        assert.equal(await page.locator('#va-result').innerText(), '', `${end}: said once, by the panel`);
+        assert.equal(await statusShown(page, 'pay-va'), false, `${end}: the element's status line is hidden`);
+        await screenshot(page, `va-inline-${state}`);
+      }
+
+      const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
+      await popup.waitForURL(/\/pay\?orderNum=/);
+      const orderNum = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
+      await sandbox(demo, `orders/${(await demo.shop.payments.getOrder(orderNum))!.platOrderNum}/expire`);
+      await popup.close();
+      await page.locator('#pay-result').filter({ hasText: `Order ${orderNum} expired.` }).waitFor({ timeout: 20_000 });
+      assert.equal(await statusShown(page, 'pay'), false, 'said once, by the page');
+    }));
+
+  it('cleared when the cart changes: an ended outcome goes, an order that can still be paid stays watched and is said to be open', () =>
+    withShop({}, async ({ page, demo }) => {
+      // Paid, then the customer shops again: the old "Paid" goes, and the button sells again.
+      await addToCart(page, 'Kopi Gayo, 250 g');
+      const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
+      await payOnHostedPage(popup);
+      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor({ timeout: 20_000 });
+      await addToCart(page, 'Jasmine tea, 100 g');
+      assert.equal(await page.locator('#pay-result').innerText(), '');
+      assert.equal(await page.locator('#pay').getAttribute('state'), 'idle');
+
+      // A VA the customer may be paying at the ATM: the cart changes, the order stays watched.
+      await page.locator('#pay').evaluate((button) => button.setAttribute('method', 'VA_BCA'));
+      const [atm] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
+      await atm.getByText(/\d{10,}/).first().waitFor();
+      await atm.close();
+      await page.locator('#pay-result').filter({ hasText: 'awaits payment' }).waitFor({ timeout: 20_000 });
+      const pending = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
+      await addToCart(page, 'Kopi Toraja, 1 kg');
+      await page.locator('#pay-result').filter({ hasText: `Order ${pending}, for your cart as it was, is still open` }).waitFor();
+      assert.equal(await page.locator('#pay').getAttribute('state'), 'pending');
+      await screenshot(page, 'cart-changed-order-still-open');
+      await sandbox(demo, `orders/${(await demo.shop.payments.getOrder(pending))!.platOrderNum}/pay`);
+      await page.locator('#pay-result').filter({ hasText: `Paid: order ${pending}, your earlier cart.` }).waitFor({ timeout: 40_000 });
+      assert.equal(await page.locator('#cart-empty').isVisible(), false, 'the cart as it is now stays');
+      assert.equal(await page.locator('#pay').getAttribute('state'), 'idle', 'and Pay is ready for it');
+
+      // A <pay-va> number on display: it stays after a change of the cart, and a new one is one click away.
+      await page.getByText('Or get a payment number right here').click();
+      await page.locator('#pay-va button').first().click();
+      await page.locator('#pay-va[state="pending"]').waitFor();
+      const vaOrder = (await page.evaluate(() => (document.getElementById('pay-va') as unknown as { order: { orderNum: string } }).order.orderNum));
+      await page.getByRole('button', { name: 'Remove one Kopi Toraja, 1 kg' }).click();
+      await page.locator('#va-result').filter({ hasText: `The number above is for order ${vaOrder}, your cart as it was.` }).waitFor();
+      assert.equal(await page.locator('#pay-va').getAttribute('state'), 'pending', 'the number stays on screen');
+      await page.getByRole('button', { name: 'Get a number for this cart' }).click();
+      await page.waitForFunction((old) => {
+        const va = document.getElementById('pay-va') as unknown as { order?: { orderNum: string }; state: string };
+        return va.state === 'pending' && va.order!.orderNum !== old;
+      }, vaOrder);
+      assert.equal(await page.locator('#va-result').innerText(), '');
     }));
 });

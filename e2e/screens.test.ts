@@ -1,8 +1,10 @@
 /**
- * The customer's screens on a phone (390 px wide), in Chromium against the real demo: the shop,
- * the hosted page for every method and both elements in each state, with nothing scrolling
- * sideways and no text clipped by its box; an axe check of the shop; and the QRIS image of
- * `<pay-va>` scanned (decoded from a screenshot) back to the order's payload, CRC valid.
+ * The customer's screens on phones (390 px and 320 px wide), in English and in Indonesian, in
+ * Chromium against the real demo: the shop, the hosted page before a method is chosen and for
+ * every method, `<pay-va>` for each kind of method and in its paid, expired and failed states,
+ * `<pay-button>` idle, open, pending, refused (error) and paid, with nothing scrolling sideways and
+ * no text clipped by its box; an axe check of the shop; and the QRIS image of `<pay-va>` scanned
+ * (decoded from a screenshot) back to the order's payload, CRC valid.
  */
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -21,7 +23,9 @@ import { ARTIFACTS, addToCart, launchChromium, sandbox, screenshot } from './sup
 /** jsQR's CommonJS export, typed as what it is: a function. */
 const jsQR = jsqr as unknown as (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const PHONE = { width: 390, height: 844 };
+const WIDTHS = [390, 320] as const;
+const LOCALES = ['en', 'id'] as const;
+type Locale = (typeof LOCALES)[number];
 
 let browser: Browser;
 let demo: Demo;
@@ -37,10 +41,37 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A phone-sized page; `bypassCSP` only where axe is injected into the shop (its CSP forbids inline script). */
-async function phonePage(bypassCSP = false): Promise<Page> {
-  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, isMobile: true, hasTouch: true, bypassCSP });
+/**
+ * A phone-sized page, `width` px wide, its browser set to `locale` (the hosted page follows
+ * Accept-Language); `bypassCSP` only where axe is injected into the shop (its CSP forbids inline
+ * script).
+ */
+async function phonePage(width = 390, locale: Locale = 'en', bypassCSP = false): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true, bypassCSP, locale: locale === 'id' ? 'id-ID' : 'en-US',
+  });
   return context.newPage();
+}
+
+/**
+ * A demo of its own for one test: the plug-in allows 20 new orders a minute per client, and every
+ * order here comes from the same 127.0.0.1.
+ */
+async function withDemo(run: (own: Demo) => Promise<void>): Promise<void> {
+  const ownDir = mkdtempSync(join(tmpdir(), 'paybutton-screens-own-'));
+  const own = await startDemo({ dataDir: ownDir, shopPort: 0, gatewayPort: 0, log: () => {} });
+  try {
+    await run(own);
+  } finally {
+    await own.close();
+    rmSync(ownDir, { recursive: true, force: true });
+  }
+}
+
+/** The shop in `locale`: its own words stay English, the elements follow `<html lang>`. */
+async function openShopPage(page: Page, shop: Demo, locale: Locale): Promise<void> {
+  await page.goto(shop.shopUrl);
+  if (locale === 'id') await page.evaluate(() => (document.documentElement.lang = 'id'));
 }
 
 /**
@@ -90,13 +121,14 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /** Opens the inline picker and gets a number for `method`; returns the order the plug-in holds. */
-async function payVaOrder(page: Page, method: string) {
-  await page.locator('details.va-inline summary').click();
+async function payVaOrder(page: Page, method: string, shop: Demo = demo) {
+  const details = page.locator('details.va-inline');
+  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open))) await details.locator('summary').click();
   await page.getByLabel('Payment method').selectOption(method);
   await page.locator('pay-va button').first().click();
   await page.locator('pay-va[state="pending"]').waitFor();
   const orderNum = await page.evaluate(() => (document.querySelector('pay-va') as unknown as { order: { orderNum: string } }).order.orderNum);
-  const order = await demo.shop.payments.getOrder(orderNum);
+  const order = await shop.shop.payments.getOrder(orderNum);
   assert.ok(order?.vaNumber && order.platOrderNum);
   return order;
 }
@@ -125,82 +157,122 @@ describe('the QRIS image of <pay-va>', () => {
   });
 });
 
-describe('at 390 px (a phone)', () => {
-  it('the shop: nothing scrolls sideways or is clipped, empty, with a cart and with orders; axe finds nothing', async () => {
-    const page = await phonePage(true);
-    await page.goto(demo.shopUrl);
-    assert.deepEqual(await layoutProblems(page), [], 'empty shop');
-    assert.deepEqual(await axeViolations(page), [], 'axe, empty shop');
-    await addToCart(page, 'Kopi Toraja, 1 kg');
-    await addToCart(page, 'Batik tulis shirt');
-    const order = await payVaOrder(page, 'RETAIL_ALFAMART');
-    await page.locator(`#order-rows tr[data-order-num="${order.orderNum}"]`).waitFor();
-    assert.deepEqual(await layoutProblems(page), [], 'cart, orders and <pay-va>');
-    assert.deepEqual(await axeViolations(page), [], 'axe, cart, orders and <pay-va>');
-    await screenshot(page, 'phone-shop');
-    await page.context().close();
-  });
+for (const width of WIDTHS) {
+  for (const locale of LOCALES) {
+    // Artifacts keep their names at 390 px in English; the other screens are suffixed.
+    const suffix = width === 390 && locale === 'en' ? '' : `-${width}-${locale}`;
+    describe(`at ${width} px, in ${locale === 'id' ? 'Indonesian' : 'English'}`, () => {
+      it('the shop: nothing scrolls sideways or is clipped, empty, with a cart and with orders; axe finds nothing', () =>
+        withDemo(async (shop) => {
+          const page = await phonePage(width, locale, true);
+          await openShopPage(page, shop, locale);
+          assert.deepEqual(await layoutProblems(page), [], 'empty shop');
+          assert.deepEqual(await axeViolations(page), [], 'axe, empty shop');
+          await addToCart(page, 'Kopi Toraja, 1 kg');
+          await addToCart(page, 'Batik tulis shirt');
+          const order = await payVaOrder(page, 'RETAIL_ALFAMART', shop);
+          await page.locator(`#order-rows tr[data-order-num="${order.orderNum}"]`).waitFor();
+          assert.deepEqual(await layoutProblems(page), [], 'cart, orders and <pay-va>');
+          assert.deepEqual(await axeViolations(page), [], 'axe, cart, orders and <pay-va>');
+          await screenshot(page, `phone-shop${suffix}`);
+          await page.context().close();
+        }));
 
-  it('the hosted page, for every method', async () => {
-    // A demo of its own: fourteen links at once would use up the shop's per-client rate limit.
-    const ownDir = mkdtempSync(join(tmpdir(), 'paybutton-screens-hosted-'));
-    const own = await startDemo({ dataDir: ownDir, shopPort: 0, gatewayPort: 0, log: () => {} });
-    const page = await phonePage();
-    for (const method of METHOD_CODES) {
-      // As the shop's page asks for it (same origin), with the method already chosen.
-      const response = await fetch(`${own.shopUrl}/pay/links`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: own.shopUrl },
-        body: JSON.stringify({ cart: [{ sku: 'kopi-gayo-250', quantity: 1 }], method, idempotencyKey: crypto.randomUUID().replaceAll('-', '') }),
-      });
-      const link = (await response.json()) as { url: string };
-      assert.ok(link.url, `${method}: ${JSON.stringify(link)}`);
-      await page.goto(link.url);
-      await page.getByText(METHODS[method].displayName).first().waitFor();
-      assert.deepEqual(await layoutProblems(page), [], method);
-    }
-    await page.context().close();
-    await own.close();
-    rmSync(ownDir, { recursive: true, force: true });
-  });
+      it('the hosted page, before a method is chosen and for every method', () =>
+        withDemo(async (shop) => {
+          const page = await phonePage(width, locale);
+          for (const method of [undefined, ...METHOD_CODES]) {
+            // As the shop's page asks for it (same origin); without a method, the customer picks one.
+            const response = await fetch(`${shop.shopUrl}/pay/links`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', origin: shop.shopUrl },
+              body: JSON.stringify({ cart: [{ sku: 'kopi-gayo-250', quantity: 1 }], method, idempotencyKey: crypto.randomUUID().replaceAll('-', '') }),
+            });
+            const link = (await response.json()) as { url: string };
+            assert.ok(link.url, `${method}: ${JSON.stringify(link)}`);
+            await page.goto(`${link.url}&lang=${locale}`);
+            // Before a method is chosen, the page offers them all; after, it shows the chosen one.
+            await page.getByText(METHODS[method ?? 'QRIS'].displayName).first().waitFor();
+            assert.deepEqual(await layoutProblems(page), [], method ?? 'no method chosen yet');
+            if (!method) await screenshot(page, `phone-hosted-page-choose${suffix}`);
+          }
+          await page.context().close();
+        }));
 
-  it('<pay-va> for VA, QRIS, Alfamart and an e-wallet, then paid: the exact total first; once paid, only the paid state', async () => {
-    for (const method of ['VA_BCA', 'QRIS', 'RETAIL_ALFAMART', 'EWALLET_OVO']) {
-      const page = await phonePage();
-      await page.goto(demo.shopUrl);
-      await addToCart(page, 'Kopi Gayo, 250 g');
-      const order = await payVaOrder(page, method);
-      const total = (Number(order.payMoney) + Number(order.payFee)).toLocaleString('id-ID');
-      const va = page.locator('pay-va');
-      await va.locator('[part=total]').filter({ hasText: `Rp ${total}` }).waitFor();
-      if (method === 'QRIS') await va.locator('[part=qr]').waitFor();
-      assert.deepEqual(await layoutProblems(page), [], `${method}, pending`);
-      await screenshot(page, `phone-pay-va-${method}`);
-      await page.locator('aside.checkout').screenshot({ path: join(ARTIFACTS, `phone-checkout-${method}.png`) });
-      await sandbox(demo, `orders/${order.platOrderNum}/pay`);
-      await va.getByText('Payment received').waitFor({ timeout: 30_000 });
-      for (const part of ['number', 'copy', 'total', 'qr', 'steps', 'countdown']) assert.equal(await va.locator(`[part=${part}]`).count(), 0, `${method}: ${part} gone once paid`);
-      assert.deepEqual(await layoutProblems(page), [], `${method}, paid`);
-      await page.context().close();
-    }
-  });
+      it('<pay-va> for VA, QRIS, Alfamart and an e-wallet, then paid; and expired, and failed', () =>
+        withDemo(async (shop) => {
+          for (const method of ['VA_BCA', 'QRIS', 'RETAIL_ALFAMART', 'EWALLET_OVO']) {
+            const page = await phonePage(width, locale);
+            await openShopPage(page, shop, locale);
+            await addToCart(page, 'Kopi Gayo, 250 g');
+            const order = await payVaOrder(page, method, shop);
+            const total = (Number(order.payMoney) + Number(order.payFee)).toLocaleString('id-ID');
+            const va = page.locator('pay-va');
+            await va.locator('[part=total]').filter({ hasText: `Rp ${total}` }).waitFor();
+            if (method === 'QRIS') await va.locator('[part=qr]').waitFor();
+            assert.deepEqual(await layoutProblems(page), [], `${method}, pending`);
+            await screenshot(page, `phone-pay-va-${method}${suffix}`);
+            if (!suffix) await page.locator('aside.checkout').screenshot({ path: join(ARTIFACTS, `phone-checkout-${method}.png`) });
+            await sandbox(shop, `orders/${order.platOrderNum}/pay`);
+            await va.locator('[part~=outcome].paid').waitFor({ timeout: 30_000 });
+            for (const part of ['number', 'copy', 'total', 'qr', 'steps', 'countdown']) assert.equal(await va.locator(`[part=${part}]`).count(), 0, `${method}: ${part} gone once paid`);
+            assert.deepEqual(await layoutProblems(page), [], `${method}, paid`);
+            await page.context().close();
+          }
+          for (const [end, state] of [['expire', 'expired'], ['fail', 'failed']] as const) {
+            const page = await phonePage(width, locale);
+            await openShopPage(page, shop, locale);
+            await addToCart(page, 'Jasmine tea, 100 g');
+            const order = await payVaOrder(page, 'VA_MANDIRI', shop);
+            await sandbox(shop, `orders/${order.platOrderNum}/${end}`);
+            const va = page.locator('pay-va');
+            await va.locator(`[part~=outcome].${state}`).waitFor({ timeout: 30_000 });
+            assert.equal(await va.locator('[part=number]').count(), 0, `${end}: no number to pay any more`);
+            assert.deepEqual(await layoutProblems(page), [], `<pay-va> ${state}`);
+            await screenshot(page, `phone-pay-va-${state}${suffix}`);
+            await page.context().close();
+          }
+        }));
 
-  it('<pay-button> in each state of an attempt', async () => {
-    const page = await phonePage();
-    await page.goto(demo.shopUrl);
-    await addToCart(page, 'Kopi Gayo, 250 g');
-    assert.deepEqual(await layoutProblems(page), [], 'idle');
-    const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('pay-button button').click()]);
-    await popup.waitForURL(/\/pay\?orderNum=/);
-    await page.locator('pay-button[state="open"]').waitFor();
-    assert.deepEqual(await layoutProblems(page), [], 'open');
-    await popup.getByRole('button', { name: 'BCA Virtual Account', exact: true }).click();
-    await popup.getByRole('button', { name: 'Simulate payment' }).click();
-    await page.locator('pay-button[state="paid"]').waitFor({ timeout: 20_000 });
-    assert.deepEqual(await layoutProblems(page), [], 'paid');
-    await screenshot(page, 'phone-shop-paid');
-    await page.evaluate(() => scrollTo(0, 0));
-    await page.screenshot({ path: join(ARTIFACTS, 'phone-shop-paid-top.png') });
-    await page.context().close();
-  });
-});
+      it('<pay-button> idle, open, pending, refused (error) and paid', () =>
+        withDemo(async (shop) => {
+          const page = await phonePage(width, locale);
+          await openShopPage(page, shop, locale);
+          await addToCart(page, 'Kopi Gayo, 250 g');
+          assert.deepEqual(await layoutProblems(page), [], 'idle');
+          // A refusal: the merchant's quote() does not sell this (its message, no "try again").
+          await page.locator('#pay').evaluate((button) => {
+            (button as HTMLElement & { fields: unknown }).fields = { cart: [{ sku: 'no-such-coffee-from-a-very-long-catalogue-name', quantity: 1 }] };
+          });
+          await page.locator('#pay button').click();
+          await page.locator('#pay[state="error"]').waitFor();
+          await page.locator('#pay-result').filter({ hasText: /We do not sell/ }).waitFor();
+          assert.deepEqual(await layoutProblems(page), [], 'error');
+          await screenshot(page, `phone-shop-error${suffix}`);
+          // Back to the cart (the page sets the fields again when it changes).
+          await addToCart(page, 'Kopi Gayo, 250 g');
+          // A VA the customer will pay at the ATM.
+          await page.locator('#pay').evaluate((button) => button.setAttribute('method', 'VA_BCA'));
+          const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('#pay button').click()]);
+          await popup.waitForURL(/\/pay\?orderNum=/);
+          await page.locator('#pay[state="open"]').waitFor();
+          assert.deepEqual(await layoutProblems(page), [], 'open');
+          await popup.getByText(/\d{10,}/).first().waitFor();
+          await popup.close();
+          await page.locator('#pay[state="pending"]').waitFor({ timeout: 20_000 });
+          assert.deepEqual(await layoutProblems(page), [], 'pending');
+          await screenshot(page, `phone-shop-pending${suffix}`);
+          const orderNum = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
+          await sandbox(shop, `orders/${(await shop.shop.payments.getOrder(orderNum))!.platOrderNum}/pay`);
+          await page.locator('#pay[state="paid"]').waitFor({ timeout: 40_000 });
+          assert.deepEqual(await layoutProblems(page), [], 'paid');
+          await screenshot(page, `phone-shop-paid${suffix}`);
+          if (!suffix) {
+            await page.evaluate(() => scrollTo(0, 0));
+            await page.screenshot({ path: join(ARTIFACTS, 'phone-shop-paid-top.png') });
+          }
+          await page.context().close();
+        }));
+    });
+  }
+}

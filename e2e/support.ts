@@ -17,8 +17,37 @@ export const CHROMIUM_ARGS = [
   '--disable-sync', '--no-first-run', '--disable-dev-shm-usage',
 ];
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/**
+ * Debian's Chromium, headless. playwright-core adds `--disable-back-forward-cache` to its launch
+ * arguments; `bfcache: true` leaves it out, for the tests that need the real back/forward cache
+ * (see `restoredFromBfcache`).
+ */
+export function launchChromium(options: { bfcache?: boolean } = {}): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    ...(options.bfcache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
+  });
+}
+
+/**
+ * Counts, in the page itself, the times it was shown again from the bfcache (`pageshow` with
+ * `persisted`): a restored page keeps its JavaScript state, so the count survives only then. Call
+ * before the first load of the page.
+ */
+export async function countBfcacheRestores(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { bfcacheRestores: number };
+    w.bfcacheRestores = 0;
+    addEventListener('pageshow', (event) => {
+      if (event.persisted) w.bfcacheRestores += 1;
+    });
+  });
+}
+
+/** How many times the current document came back from the bfcache (see `countBfcacheRestores`). */
+export function restoredFromBfcache(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { bfcacheRestores: number }).bfcacheRestores);
 }
 
 export interface Session {
@@ -27,14 +56,22 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** A fresh demo and a fresh browser context (its own storage, like a new customer). */
-export async function openShop(browser: Browser, options: Omit<DemoOptions, 'dataDir' | 'shopPort' | 'gatewayPort'> = {}): Promise<Session> {
+/**
+ * A fresh demo and a fresh browser context (its own storage, like a new customer). `beforeLoad`
+ * runs on the page before the shop first loads (init scripts, say).
+ */
+export async function openShop(
+  browser: Browser,
+  options: Omit<DemoOptions, 'dataDir' | 'shopPort' | 'gatewayPort'> = {},
+  beforeLoad?: (page: Page) => Promise<void>,
+): Promise<Session> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paybutton-e2e-'));
   const demo = await startDemo({ dataDir, shopPort: 0, gatewayPort: 0, log: () => {}, ...options });
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await beforeLoad?.(page);
   await page.goto(demo.shopUrl);
   return {
     demo,
@@ -55,6 +92,12 @@ export async function addToCart(page: Page, productName: string): Promise<void> 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The state `<pay-button id="pay">` reflects, once it is one of `states`. */
+export async function buttonState(page: Page, states: readonly string[], timeout = 20_000): Promise<string> {
+  await page.locator(states.map((state) => `#pay[state="${state}"]`).join(', ')).waitFor({ timeout });
+  return (await page.locator('#pay').getAttribute('state'))!;
 }
 
 /** The shop's order list row of the newest order. */

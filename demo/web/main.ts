@@ -8,6 +8,7 @@ import type { PayButton, PayVa } from '@paybutton/pay-button';
 import { CATALOG, MAX_QUANTITY, findProduct } from '../src/catalog.ts';
 import { loadCart, saveCart, cartTotal, type Cart } from './cart.ts';
 import { watchOrders } from './orders.ts';
+import { wireOutcomes } from './outcomes.ts';
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -50,18 +51,8 @@ function changeQuantity(sku: string, delta: number): void {
   if (quantity === 0) delete cart[sku];
   saveCart(cart);
   renderCart();
-  startOver();
-}
-
-/**
- * The cart changed: the last attempt's outcome is about another cart, so its message goes, and
- * an element that ended (or shows a number for the old total) starts over. An attempt in flight
- * is left alone: it ends on its own.
- */
-function startOver(): void {
-  for (const id of ['pay-result', 'va-result']) say(id, '');
-  if (!/loading|open|checking/.test(payButton.state)) payButton.reset();
-  if (payVa.state !== 'loading') payVa.reset();
+  // The last outcome was about another cart (see outcomes.ts).
+  for (const outcomes of [buttonOutcomes, vaOutcomes]) outcomes.cartChanged();
 }
 
 function renderCart(): void {
@@ -97,34 +88,40 @@ function renderCart(): void {
   payButton.amount = total > 0 ? total : undefined;
 }
 
-function say(id: string, text: string): void {
-  byId(id).textContent = text;
+/** The cart as an order is for it: its lines in a fixed order. */
+const cartKey = () => JSON.stringify(Object.entries(cart).sort());
+
+/** The payment emptied the cart: the outcome message stays until the customer shops again. */
+function emptyCart(): void {
+  cart = {};
+  saveCart(cart);
+  renderCart();
 }
 
-/**
- * One message per attempt: the element speaks while the attempt runs (its own status line), and
- * the page says the outcome once, here (the element's status line is hidden once it ended, see
- * styles.css). A new attempt clears it; so does a change of the cart.
- */
-function wireOutcomes(element: PayButton | PayVa, resultId: string): void {
-  element.addEventListener('pay-click', () => say(resultId, ''));
-  element.addEventListener('pay-success', (event) => {
-    // <pay-va>'s paid panel already says it, in place of the number.
-    if (element === payButton) say(resultId, `Paid: order ${event.detail.orderNum}. We are packing it.`);
-    // Emptied by the payment itself: the outcome message stays until the customer shops again.
-    cart = {};
-    saveCart(cart);
-    renderCart();
-  });
-  element.addEventListener('pay-pending', (event) =>
-    say(resultId, `Order ${event.detail.orderNum} awaits payment. This page updates when it arrives.`),
-  );
-  element.addEventListener('pay-failure', (event) => say(resultId, `Order ${event.detail.orderNum} ${event.detail.status}.`));
-  element.addEventListener('pay-cancel', () => say(resultId, 'Payment cancelled. Your cart is still here.'));
-  element.addEventListener('pay-error', (event) =>
-    say(resultId, event.detail.code === 'not_for_sale' ? event.detail.message : `Could not pay: ${event.detail.message}`),
-  );
-}
+const buttonOutcomes = wireOutcomes(payButton, byId('pay-result'), {
+  cart: cartKey,
+  paid: emptyCart,
+  stillOpen: (orderNum) => [
+    `Order ${orderNum}, for your cart as it was, is still open: if you pay it, this page updates when it arrives. Pay now pays for your cart as it is now.`,
+  ],
+});
+
+const vaOutcomes = wireOutcomes(payVa, byId('va-result'), {
+  cart: cartKey,
+  paid: emptyCart,
+  stillOpen: (orderNum) => {
+    // The number stays (money may be on its way); a new one for the new cart is one click away.
+    const again = document.createElement('button');
+    again.type = 'button';
+    again.className = 'again';
+    again.textContent = 'Get a number for this cart';
+    again.addEventListener('click', () => {
+      payVa.reset();
+      payVa.create();
+    });
+    return [`The number above is for order ${orderNum}, your cart as it was. It stays open: if you pay it, this page updates when it arrives. `, again];
+  },
+});
 
 function renderBanks(): void {
   for (const method of [...methodsOfKind('virtual-account'), METHODS.QRIS, ...methodsOfKind('retail'), ...methodsOfKind('e-wallet')]) {
@@ -147,6 +144,4 @@ for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="mod
 renderProducts();
 renderBanks();
 renderCart();
-wireOutcomes(payButton, 'pay-result');
-wireOutcomes(payVa, 'va-result');
 watchOrders(byId<HTMLTableSectionElement>('order-rows'));

@@ -11,7 +11,7 @@ import { minifyLitTemplates } from './scripts/minify-templates.ts';
 
 /**
  * `src/components/pay-va/formats.ts` gets its own copy of `@paybutton/protocol/formats` (the same
- * file under another module id), so what only `<pay-va>` uses (`parseDateTime`, the fee check)
+ * file under another module id), so what only `<pay-va>` uses (`formatRupiah`, `parseDateTime`, the fee check)
  * is bundled into pay-va.js instead of the shared pay-button.js and its 10 kB budget.
  */
 function ownFormatsForPayVa(): Plugin {

@@ -3,11 +3,12 @@
  * templates at build time (Lit leaves them untouched, and the minifier cannot know they are CSS
  * or HTML). Only the static parts between `${...}` are changed; expressions, nested templates
  * included, are walked but kept. It only ever removes indentation and line breaks, never a space
- * that separates words, so text and attribute values stay as written.
+ * that separates words, so text and attribute values stay as written; besides, it writes `0.5em`
+ * as `.5em` in CSS and drops the quotes of HTML attribute values that need none (`part=status`).
  */
 import type { Plugin } from 'vite';
 
-/** CSS: no comments, no line breaks, no spaces around punctuation, no `;` before `}`. */
+/** CSS: no comments, no line breaks, no spaces around punctuation, no `;` before `}`, no `0` before a decimal point. */
 export function minifyCss(text: string): string {
   return text
     .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -16,12 +17,20 @@ export function minifyCss(text: string): string {
     .replace(/:\s+/g, ':')
     .replace(/;}/g, '}')
     .replace(/\[([\w-]+)='([\w-]+)'\]/g, '[$1=$2]')
+    .replace(/([\s:,(])0\.(\d)/g, '$1.$2')
     .trim();
 }
 
-/** HTML: line breaks and indentation become one space, and go entirely between two tags. */
+/**
+ * HTML: line breaks and indentation become one space, and go entirely between two tags or before
+ * the `>` that closes a tag; `a="b"` becomes `a=b` for a value of letters, digits and `-`.
+ */
 export function minifyHtml(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replace(/>\s+</g, '><');
+  return text
+    .replace(/\s*\n\s*>/g, '>')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/>\s+</g, '><')
+    .replace(/="([\w-]+)"/g, '=$1');
 }
 
 /**

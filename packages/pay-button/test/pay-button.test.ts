@@ -3,15 +3,27 @@
  * and the one-terminal-event rule.
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { nothing } from 'lit';
 import '../src/define.ts';
 import type { PayButton } from '../src/index.ts';
+import { handovers } from '../src/internal/attempt-store.ts';
 import { OpenSpy, Recorder, popupUrl, release, setStatus, stats, uniqueItem } from './helpers.ts';
 
-async function button(item: string, extra = html``): Promise<{ el: PayButton; rec: Recorder }> {
+/** A button for `item`; `method` is null for one that lets the customer choose on the payment page. */
+async function button(item: string, method: string | null = 'VA_BCA'): Promise<{ el: PayButton; rec: Recorder }> {
   const el = await fixture<PayButton>(
-    html`<pay-button endpoint="/api" item=${item} method="VA_BCA" poll-interval="20" poll-timeout="300">Bayar${extra}</pay-button>`,
+    html`<pay-button endpoint="/api" item=${item} method=${method ?? nothing} poll-interval="20" poll-timeout="300">Bayar</pay-button>`,
   );
   return { el, rec: new Recorder(el) };
+}
+
+/**
+ * What a reload leaves of the page: only sessionStorage. The element goes, and so does the
+ * in-memory handover a re-render would have used; the next element finds the stored attempt.
+ */
+function reload(el: PayButton): void {
+  el.remove();
+  handovers.clear();
 }
 
 
@@ -208,6 +220,103 @@ describe('<pay-button> popup flow', () => {
     expect(old.rec.terminal).to.have.length(0);
   });
 
+  it('closing the popup before a method was chosen cancels (nothing to pay without the page); the next click reopens the same order', async () => {
+    const item = uniqueItem();
+    const { el, rec } = await button(item, null);
+    click(el);
+    const first = await rec.next('pay-open');
+    await popupUrl(spy.last);
+    spy.last.close();
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-cancel');
+    expect(end.detail).to.deep.equal({ orderNum: first.detail.orderNum, reason: 'closed' });
+    expect(el.state).to.equal('cancelled');
+    expect(rec.states).to.deep.equal(['idle', 'loading', 'open', 'checking', 'cancelled']);
+    rec.events.length = 0;
+    click(el);
+    const again = await rec.next('pay-open');
+    expect(again.detail.orderNum).to.equal(first.detail.orderNum);
+    const s = await stats(item);
+    expect(s.orders).to.have.length(1);
+    expect(s.bodies[1]!.idempotencyKey).to.equal(s.bodies[0]!.idempotencyKey);
+    el.reset();
+  });
+
+  it('a cancelled order is still watched: paid after all (its page reopened), it ends paid', async () => {
+    const { el, rec } = await button(uniqueItem(), null);
+    click(el);
+    const { detail } = await rec.next('pay-open');
+    await popupUrl(spy.last);
+    spy.last.close();
+    expect((await rec.settle()).type).to.equal('pay-cancel');
+    await setStatus(detail.orderNum, 'paid');
+    await rec.next('pay-success');
+    expect(el.state).to.equal('paid');
+    expect(rec.names).to.deep.equal(['pay-click', 'pay-open', 'pay-cancel', 'pay-success']);
+  });
+
+  it('a cancelled order paid after all (its page reopened from history) is found paid by the next load', async () => {
+    const item = uniqueItem();
+    const first = await button(item, null);
+    click(first.el);
+    const { detail } = await first.rec.next('pay-open');
+    await popupUrl(spy.last);
+    spy.last.close();
+    expect((await first.rec.settle()).type).to.equal('pay-cancel');
+    await setStatus(detail.orderNum, 'paid');
+    reload(first.el);
+    const { el, rec } = await button(item, null);
+    expect((await rec.settle()).type).to.equal('pay-success');
+    expect(el.state).to.equal('paid');
+  });
+
+  it('a popup attempt survives a reload: pending again, still watched, and a click pays the same order', async () => {
+    const item = uniqueItem();
+    const first = await button(item);
+    click(first.el);
+    const { detail } = await first.rec.next('pay-open');
+    await popupUrl(spy.last);
+    spy.last.close();
+    expect((await first.rec.settle()).type).to.equal('pay-pending');
+    reload(first.el);
+
+    const { el, rec } = await button(item);
+    const pending = await rec.settle();
+    expect(pending.type).to.equal('pay-pending');
+    expect(pending.detail).to.include({ orderNum: detail.orderNum });
+    expect(el.state).to.equal('pending');
+    rec.events.length = 0;
+    click(el);
+    expect((await rec.next('pay-open')).detail.orderNum).to.equal(detail.orderNum);
+    const s = await stats(item);
+    expect(s.orders).to.have.length(1);
+    expect(new Set(s.bodies.map((b) => b.idempotencyKey)).size).to.equal(1);
+    await setStatus(detail.orderNum, 'paid');
+    returnFrom(spy.last, detail.orderNum);
+    expect((await rec.settle()).type).to.equal('pay-success');
+  });
+
+  it('reloaded after a cancel (no method chosen): nothing is said, and a click still reopens the same order', async () => {
+    const item = uniqueItem();
+    const first = await button(item, null);
+    click(first.el);
+    const { detail } = await first.rec.next('pay-open');
+    await popupUrl(spy.last);
+    spy.last.close();
+    expect((await first.rec.settle()).type).to.equal('pay-cancel');
+    reload(first.el);
+    const before = (await stats(item)).gets;
+
+    const { el, rec } = await button(item, null);
+    // It asks about the stored order (twice, as after a close), then stays idle: nothing to say.
+    await waitUntil(async () => el.state === 'idle' && (await stats(item)).gets >= before + 2, `not asked, or state ${el.state}`);
+    expect(rec.events).to.have.length(0);
+    click(el);
+    expect((await rec.next('pay-open')).detail.orderNum).to.equal(detail.orderNum);
+    expect((await stats(item)).orders).to.have.length(1);
+    el.reset();
+  });
+
   it('a popup closed after paying (before the return) still ends paid: the status decides', async () => {
     const { el, rec } = await button(uniqueItem());
     click(el);
@@ -289,6 +398,35 @@ describe('<pay-button> popup flow', () => {
     expect(rec.states).to.deep.equal(['idle', 'loading', 'error']);
     // A refusal says the merchant's words, without suggesting a retry that cannot succeed.
     expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('This item is not for sale.');
+  });
+
+  it("quote()'s http-errors refusal (quote_refused) says the merchant's words, and the same request is not sent again", async () => {
+    const item = uniqueItem('refused');
+    const { el, rec } = await button(item);
+    click(el);
+    expect((await rec.settle()).detail).to.include({ code: 'quote_refused', retryable: false, status: 409, message: 'Only 2 left in stock.' });
+    await el.updateComplete;
+    const inner = el.shadowRoot!.querySelector('button')!;
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Only 2 left in stock.');
+    expect(inner.getAttribute('aria-disabled')).to.equal('true');
+    inner.click();
+    expect(el.pay()).to.be.false;
+    expect(spy.windows).to.have.length(1);
+    expect((await stats(item)).links).to.equal(1);
+    // Another request (other fields: another cart) may be asked.
+    el.fields = { quantity: 1 };
+    await el.updateComplete;
+    expect(inner.getAttribute('aria-disabled')).to.equal('false');
+    expect(el.pay()).to.be.true;
+    await waitUntil(async () => (await stats(item)).links === 2, 'the other request was not sent');
+  });
+
+  it('a retryable refusal of quote() (429) keeps the generic wording', async () => {
+    const { el, rec } = await button(uniqueItem('busy'));
+    click(el);
+    expect((await rec.settle()).detail).to.include({ code: 'quote_refused', retryable: true });
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Something went wrong. Try again.');
   });
 
   it('a real failure keeps the generic, retryable wording', async () => {

@@ -155,16 +155,42 @@ describe('<pay-va>', () => {
     });
   }
 
-  it('a refused order ends in pay-error, and a click tries again', async () => {
-    const item = uniqueItem('sold-out');
+  for (const [prefix, code, message] of [['sold-out', 'not_for_sale', 'This item is not for sale.'], ['refused', 'quote_refused', 'Only 2 left in stock.']]) {
+    it(`a refusal of quote() (${code}) says the merchant's words, not "try again", and the same request is not sent again`, async () => {
+      const item = uniqueItem(prefix);
+      const { el, rec } = await va(item);
+      el.create();
+      const end = await rec.settle();
+      expect(end.type).to.equal('pay-error');
+      expect(end.detail).to.include({ code, retryable: false, message });
+      expect(el.state).to.equal('error');
+      await el.updateComplete;
+      expect(part(el, 'status')!.textContent).to.equal(message);
+      const button = part(el, 'button') as HTMLButtonElement;
+      expect(button.getAttribute('aria-disabled')).to.equal('true');
+      button.click();
+      expect(el.create()).to.be.false;
+      expect((await stats(item)).va).to.equal(1);
+      // Another request (here another method) is another question: it may be asked.
+      el.method = 'VA_BNI';
+      await el.updateComplete;
+      expect(button.getAttribute('aria-disabled')).to.equal('false');
+      expect(el.create()).to.be.true;
+      await waitUntil(async () => (await stats(item)).va === 2, 'no request for the other method');
+    });
+  }
+
+  it('a real failure keeps the generic wording, and a click asks again with the same key', async () => {
+    const item = uniqueItem('down');
     const { el, rec } = await va(item);
     el.create();
-    const end = await rec.settle();
-    expect(end.detail).to.include({ code: 'not_for_sale', retryable: false });
-    expect(el.state).to.equal('error');
+    expect((await rec.settle()).detail).to.include({ code: 'gateway_unavailable', retryable: true });
     await el.updateComplete;
-    shadow(el).querySelector('button')!.click();
+    expect(part(el, 'status')!.textContent).to.equal('Something went wrong. Try again.');
+    expect(el.create()).to.be.true;
     await waitUntil(async () => (await stats(item)).va === 2, 'no second request');
+    const [first, second] = (await stats(item)).bodies;
+    expect(second!.idempotencyKey).to.equal(first!.idempotencyKey);
   });
 
   const outside = [['"0"', '"4000"'], ['"0007"', '"4000"'], ['"12345678901234567890"', '"4000"'], ['12345678901234567890', '0'], ['"150000"', '"0007"'], ['"150000"', '-1']];

@@ -2,33 +2,41 @@
  * The full-page flow: a blocked popup or an in-app browser falls back to a redirect; the element
  * keeps the attempt in sessionStorage, picks the order up when the page comes back (the return
  * route's `?paybutton_order=`, or a bfcache restore) and asks the plug-in for the truth.
- * `navigation.go` is watched instead of leaving the test page.
+ * The page stays: a listener cancels `pay-open` (the full-page flow lets a page navigate itself)
+ * and records where the element would have gone.
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { nothing } from 'lit';
 import '../src/define.ts';
 import type { PayButton } from '../src/index.ts';
 import { findAttempt, saveAttempt } from '../src/internal/attempt-store.ts';
-import { navigation } from '../src/internal/navigate.ts';
 import { Recorder, setStatus, stats, uniqueItem } from './helpers.ts';
 
-const realGo = navigation.go;
 const realOpen = window.open;
 let visited: string[];
+/** Stands for the navigation: records the payment page the element would go to, and stays here. */
+const stay = (e: Event) => {
+  const { detail } = e as CustomEvent<{ mode: string; url: string }>;
+  if (detail.mode === 'redirect' && !e.defaultPrevented) visited.push(detail.url);
+  e.preventDefault();
+};
 
 beforeEach(() => {
   visited = [];
-  navigation.go = (url: string) => void visited.push(url);
+  // Last in the bubbling path, so a test's own pay-open listener runs first.
+  window.addEventListener('pay-open', stay);
   sessionStorage.clear();
 });
 afterEach(() => {
-  navigation.go = realGo;
+  window.removeEventListener('pay-open', stay);
   window.open = realOpen;
   history.replaceState(null, '', location.pathname + location.search.replace(/[?&]paybutton_order=[^&]*/, ''));
 });
 
-async function button(item: string, mode = 'auto'): Promise<{ el: PayButton; rec: Recorder }> {
+/** A button for `item`; `method` is null for one that lets the customer choose on the payment page. */
+async function button(item: string, mode = 'auto', method: string | null = 'VA_BCA'): Promise<{ el: PayButton; rec: Recorder }> {
   const el = await fixture<PayButton>(
-    html`<pay-button endpoint="/api" item=${item} mode=${mode} poll-interval="20" poll-timeout="300"></pay-button>`,
+    html`<pay-button endpoint="/api" item=${item} mode=${mode} method=${method ?? nothing} poll-interval="20" poll-timeout="300"></pay-button>`,
   );
   return { el, rec: new Recorder(el) };
 }
@@ -94,6 +102,30 @@ describe('<pay-button> full-page flow', () => {
     expect(el.state).to.equal('paid');
     expect(location.search).not.to.include('paybutton_order');
     expect(findAttempt((e) => e.orderNum === detail.orderNum)).to.be.undefined;
+    expect((await stats(item)).orders).to.have.length(1);
+  });
+
+  it('Back before a method was chosen: nothing to report, the attempt is kept; a click reopens it, and Forward, pay and the return is claimed', async () => {
+    window.open = () => null;
+    const item = uniqueItem();
+    const first = await button(item, 'auto', null);
+    click(first.el);
+    const { detail } = await first.rec.next('pay-open');
+    restoreFromBfcache();
+    await waitUntil(() => first.el.state === 'idle', `state ${first.el.state}`);
+    // Nothing was chosen, so nothing can be paid without the page: no pending, and no event at all.
+    expect(first.rec.terminal).to.have.length(0);
+    expect(findAttempt((e) => e.orderNum === detail.orderNum)).to.include({ orderNum: detail.orderNum });
+    // A click now reopens the same order (the same key).
+    click(first.el);
+    await waitUntil(() => visited.length === 2, 'no second visit');
+    expect(visited[1]).to.equal(visited[0]);
+    first.el.remove();
+    // Forward, pay, and the return lands on a fresh load of this page.
+    await setStatus(detail.orderNum, 'paid');
+    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${detail.orderNum}`);
+    const { rec } = await button(item, 'auto', null);
+    expect((await rec.settle()).type).to.equal('pay-success');
     expect((await stats(item)).orders).to.have.length(1);
   });
 
@@ -185,7 +217,7 @@ describe('<pay-button> coming back from the full-page flow', () => {
     const res = await fetch('/api/links', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ item, idempotencyKey: crypto.randomUUID() }),
+      body: JSON.stringify({ item, method: 'VA_BCA', idempotencyKey: crypto.randomUUID() }),
     });
     return res.json();
   }

@@ -3,7 +3,7 @@
  * checks, error mapping, countdown, the attempt store, the define guard, the template minifier.
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { errorOf, isLink, isOrder, toPayError } from '../src/internal/api.ts';
+import { errorOf, isLink, isOrder, refusal, toPayError } from '../src/internal/api.ts';
 import { claimAttempt, findAttempt, saveAttempt } from '../src/internal/attempt-store.ts';
 import { define } from '../src/internal/define.ts';
 import { localeOf } from '../src/internal/i18n.ts';
@@ -17,16 +17,20 @@ import '../src/define.ts';
 import { minifyCss, minifyHtml, minifyTemplates } from '../scripts/minify-templates.ts';
 import type { Order } from '../src/internal/api.ts';
 
-describe('outcome(status)', () => {
-  const table: [Order['status'], string, string][] = [
-    ['paid', 'paid', 'pay-success'],
-    // Whether the customer returned, closed the window or went Back: it can still be paid.
-    ['pending', 'pending', 'pay-pending'],
-    ['expired', 'expired', 'pay-failure'],
-    ['failed', 'failed', 'pay-failure'],
+describe('outcome(order)', () => {
+  const table: [Order['status'], string | null, string, string][] = [
+    ['paid', 'VA_BCA', 'paid', 'pay-success'],
+    ['paid', null, 'paid', 'pay-success'],
+    // A method was chosen: a VA, retail code, QR code or e-wallet request can still be paid.
+    ['pending', 'VA_BCA', 'pending', 'pay-pending'],
+    ['pending', 'QRIS', 'pending', 'pay-pending'],
+    // No method: nothing to pay once the payment page is gone.
+    ['pending', null, 'cancelled', 'pay-cancel'],
+    ['expired', null, 'expired', 'pay-failure'],
+    ['failed', 'VA_BCA', 'failed', 'pay-failure'],
   ];
-  for (const [status, state, event] of table) {
-    it(`${status} -> ${state} / ${event}`, () => expect(outcome(status)).to.deep.equal([state, event]));
+  for (const [status, method, state, event] of table) {
+    it(`${status} (method ${method}) -> ${state} / ${event}`, () => expect(outcome({ status, method })).to.deep.equal([state, event]));
   }
   it('busy states are exactly loading, open and checking', () => {
     const all = ['idle', 'loading', 'open', 'checking', 'paid', 'pending', 'expired', 'failed', 'cancelled', 'error'];
@@ -34,18 +38,16 @@ describe('outcome(status)', () => {
   });
 });
 
-describe('pickUp(returned, navigationType, storedOrder)', () => {
-  const table: [string | null, string | undefined, string, string | undefined][] = [
-    ['A1', 'navigate', 'A1', 'return'],
-    ['A1', 'back_forward', 'A1', 'return'],
-    ['B2', 'navigate', 'A1', undefined],
-    [null, 'back_forward', 'A1', 'closed'],
-    [null, 'navigate', 'A1', undefined],
-    [null, 'reload', 'A1', undefined],
-    [null, undefined, 'A1', undefined],
+describe('pickUp(returned, storedOrder)', () => {
+  const table: [string | null, string, string | undefined][] = [
+    ['A1', 'A1', 'return'],
+    // The return of another order is another element's.
+    ['B2', 'A1', undefined],
+    // Any load without a return (Back, a reload) finds the attempt: it is still this cart's.
+    [null, 'A1', 'found'],
   ];
-  for (const [returned, nav, stored, expected] of table) {
-    it(`${returned} / ${nav} / ${stored} -> ${expected}`, () => expect(pickUp(returned, nav, stored)).to.equal(expected));
+  for (const [returned, stored, expected] of table) {
+    it(`${returned} / ${stored} -> ${expected}`, () => expect(pickUp(returned, stored)).to.equal(expected));
   }
   it('withoutReturnParam removes only paybutton_order and a #paybutton_token= fragment', () => {
     expect(withoutReturnParam('https://shop.test/cart?x=1&paybutton_order=A1#top', true)).to.equal('https://shop.test/cart?x=1#top');
@@ -83,29 +85,23 @@ describe('backoff(n, base, cap, random)', () => {
       if ('code' in a) throw a;
       return a as Order;
     };
-    expect((await pollOrder({ get, more: () => true, base: 1, cap: 2, signal })).status).to.equal('paid');
+    expect((await pollOrder(get, () => true, 1, 2, signal)).status).to.equal('paid');
     expect(calls).to.equal(3);
 
     calls = 0;
-    expect((await pollOrder({ get, more: (n) => n < 1, base: 1, cap: 2, signal })).status).to.equal('pending');
+    expect((await pollOrder(get, (n) => n < 1, 1, 2, signal)).status).to.equal('pending');
     expect(calls).to.equal(1);
 
     const refused = { code: 'not_found', retryable: false, message: 'x' };
     let caught: unknown;
-    await pollOrder({ get: () => Promise.reject(refused), more: () => true, base: 1, cap: 2, signal }).catch((e) => (caught = e));
+    await pollOrder(() => Promise.reject(refused), () => true, 1, 2, signal).catch((e) => (caught = e));
     expect(caught).to.equal(refused);
   });
 
   it('pollOrder stops when its attempt is aborted', async () => {
     const controller = new AbortController();
     let calls = 0;
-    const pending = pollOrder({
-      get: async () => (calls++, { orderNum: 'A', status: 'pending', payMoney: '1', method: null }),
-      more: () => true,
-      base: 5,
-      cap: 5,
-      signal: controller.signal,
-    });
+    const pending = pollOrder(async () => (calls++, { orderNum: 'A', status: 'pending', payMoney: '1', method: null }), () => true, 5, 5, controller.signal);
     controller.abort();
     let caught: unknown;
     await pending.catch((e) => (caught = e));
@@ -194,6 +190,14 @@ describe('contract checks', () => {
     expect(errorOf(400, {})).to.include({ code: 'http_400', retryable: false });
     expect(errorOf(429, null)).to.include({ retryable: true });
   });
+  it("refusal: the merchant's words for a refusal of quote() that retrying cannot change, nothing for anything else", () => {
+    expect(refusal({ code: 'not_for_sale', retryable: false, message: 'Sold out' })).to.equal('Sold out');
+    // An http-errors-style 4xx thrown by quote(), as the plug-in reports it.
+    expect(refusal({ code: 'quote_refused', retryable: false, message: 'Only 2 left', status: 409 })).to.equal('Only 2 left');
+    // A 429 or 408 from quote() is worth another try: the generic wording.
+    expect(refusal({ code: 'quote_refused', retryable: true, message: 'Too Many Requests', status: 429 })).to.be.undefined;
+    for (const code of ['invalid_request', 'quote_failed', 'gateway_refused', 'network']) expect(refusal({ code, retryable: false, message: 'x' })).to.be.undefined;
+  });
   it('toPayError passes PayErrors through and wraps anything else', () => {
     const e = { code: 'x', retryable: true, message: 'x' };
     expect(toPayError(e)).to.equal(e);
@@ -273,7 +277,7 @@ describe('define guard', () => {
 });
 
 describe('template minifier (build)', () => {
-  it('squeezes CSS without touching values', () => {
+  it('squeezes CSS without changing values (0.5em is written .5em)', () => {
     expect(minifyCss(`
       :host([state='paid']) button {
         padding: 0.5em 1.25em; /* two values */
@@ -281,11 +285,17 @@ describe('template minifier (build)', () => {
       }
       @media (prefers-reduced-motion: reduce) { [part='spinner'] { animation: none; } }
     `)).to.equal(
-      ':host([state=paid]) button{padding:0.5em 1.25em;font:600 1.25em ui-monospace,monospace}@media (prefers-reduced-motion:reduce){[part=spinner]{animation:none}}',
+      ':host([state=paid]) button{padding:.5em 1.25em;font:600 1.25em ui-monospace,monospace}@media (prefers-reduced-motion:reduce){[part=spinner]{animation:none}}',
     );
+    expect(minifyCss('a { opacity: 0.6; width: calc(10.5px + 0.25em); }')).to.equal('a{opacity:.6;width:calc(10.5px + .25em)}');
   });
   it('squeezes HTML between tags, keeps spaces inside text', () => {
     expect(minifyHtml('<p>\n  <b>a</b>\n  <i>b c</i>\n</p>')).to.equal('<p><b>a</b><i>b c</i></p>');
+  });
+  it('drops the quotes of attribute values that need none, never around a binding or a space', () => {
+    expect(minifyHtml('<span part="status" role="status" title="a b" x="')).to.equal('<span part=status role=status title="a b" x="');
+    // A line break before the `>` that closes a tag goes entirely.
+    expect(minifyHtml('<b\n  x="1"\n>\n  y</b>')).to.equal('<b x=1> y</b>');
   });
   it('rewrites only the static parts of css`` and html`` templates, nested ones included', () => {
     const source = 'const a = html`<p>\n  ${x ? html`<b>\n  y</b>` : `keep\n  this`}\n</p>`; const s = `not\n  a template`;';

@@ -42,7 +42,7 @@ export interface VaOrder {
 
 /**
  * A failure, as `pay-error` reports it. `code` is the plug-in's error code when it sent one
- * (`not_for_sale`, `rate_limited`, `gateway_unavailable`, `invalid_request`, ...), else ours:
+ * (`not_for_sale`, `quote_refused`, `rate_limited`, `gateway_unavailable`, `invalid_request`, ...), else ours:
  * `network` (no answer, or none within 15 s), `bad_response` (an answer outside the
  * contract), `not_found` (404: unknown order or wrong status token), `http_<status>` (an error
  * without the contract's body), `invalid_config` (no `endpoint`).
@@ -59,6 +59,13 @@ export interface PayError {
 export function payError(code: string, retryable: boolean, status?: number, message = code): PayError {
   return { code, retryable, message, status };
 }
+
+/**
+ * The merchant's own words when its `quote()` refused the order and asking again cannot help:
+ * `not_for_sale` (a `NotForSaleError`) or `quote_refused` (an http-errors-style 4xx it threw), not
+ * retryable. Undefined for anything else, which keeps the generic "try again" wording.
+ */
+export const refusal = (e: PayError): string | undefined => (!e.retryable && /^(not_for_sale|quote_refused)$/.test(e.code) ? e.message : undefined);
 
 /** Any thrown value as a PayError. */
 export function toPayError(err: unknown): PayError {
@@ -93,14 +100,15 @@ export function errorOf(status: number, body: unknown): PayError {
 }
 
 /**
- * One request of the contract: JSON in, JSON checked by `check` out, every failure a PayError.
- * Its callers are `async` too, so that even a bad endpoint is a rejection, never a throw.
+ * One request of the contract, to `path` under `endpoint`: JSON in, JSON checked by `check` out,
+ * every failure a PayError (even a bad endpoint is a rejection, never a throw).
  */
-export async function request<T>(url: string, check: (b: Json) => boolean, signal: AbortSignal, body?: Json, headers: Record<string, string> = {}): Promise<T> {
+export async function request<T>(endpoint: string, path: string, check: (b: Json) => boolean, signal: AbortSignal, body?: Json, headers: Record<string, string> = {}): Promise<T> {
   let res: Response;
+  const url = endpointUrl(endpoint) + path;
   try {
     res = await fetch(url, {
-      method: body ? 'POST' : 'GET',
+      method: body && 'POST',
       headers: body ? { 'content-type': 'application/json' } : headers,
       body: body && JSON.stringify(body),
       // AbortSignal.any is recent (2024); without it a request has no timeout of its own.
@@ -118,7 +126,7 @@ export async function request<T>(url: string, check: (b: Json) => boolean, signa
 
 /** `POST {endpoint}/links`: a payment link for a new (or, with the same key, the same) order. */
 export async function createLink(endpoint: string, body: Json, signal: AbortSignal): Promise<PaymentLink> {
-  return request(`${endpointUrl(endpoint)}/links`, isLink, signal, body);
+  return request(endpoint, '/links', isLink, signal, body);
 }
 
 /**
@@ -128,7 +136,7 @@ export async function createLink(endpoint: string, body: Json, signal: AbortSign
  * asked about is outside the contract (`bad_response`).
  */
 export async function getOrder<T = Order>(endpoint: string, orderNum: string, token: string, signal: AbortSignal, check = isOrder, path = ''): Promise<T> {
-  return request(`${endpointUrl(endpoint)}/orders/${encodeURIComponent(orderNum)}${path}`, (b) => b.orderNum === orderNum && check(b), signal, undefined, {
+  return request(endpoint, `/orders/${encodeURIComponent(orderNum)}${path}`, (b) => b.orderNum === orderNum && check(b), signal, undefined, {
     'PayButton-Status-Token': token,
   });
 }

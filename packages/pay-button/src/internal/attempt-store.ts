@@ -1,7 +1,7 @@
 /**
  * Attempts kept in `sessionStorage` (per tab, cleared with it) so the element can pick its order up
- * after the page was left: a full-page redirect to the hosted page and back, or a reload of a page
- * showing a VA number. Only the order number and its status token are needed; the outcome is
+ * after the page was left: a full-page redirect to the hosted page and back, a reload during or
+ * after a popup attempt, or a reload of a page showing a VA number. Only the order number and its status token are needed; the outcome is
  * always asked from the plug-in. Storage that throws (disabled, full, private mode) just means
  * nothing is remembered.
  */
@@ -19,8 +19,11 @@ export interface StoredAttempt {
   item?: string | undefined;
   /** Epoch ms, set by `saveAttempt`. */
   savedAt?: number;
-  /** Idempotency key of the request that made the order: a new attempt for the same request reuses it (the same order, never a second one). */
-  key?: string | undefined;
+  /**
+   * Idempotency key of the request that made the order, and that request (see `<pay-button>`'s
+   * `request`): a click for the same request after a reload reuses it (the same order, never a second one).
+   */
+  key?: [key: string, request: string] | undefined;
   /** `<pay-va>` keeps its whole VA order so a reload shows the same number. */
   va?: Record<string, unknown>;
 }
@@ -71,10 +74,7 @@ export function dropAttempt(orderNum: string | undefined): void {
  * the same request (endpoint, item, method, fields) on this page takes it over, so one cart never
  * makes two orders and the detached element says nothing more.
  */
-export interface Handover {
-  key: string;
-  popup: Window | null;
-}
+export type Handover = [key: string, popup: Window | null];
 
 /** Handovers by request, in memory: they concern this page only. */
 export const handovers = new Map<string, Handover>();

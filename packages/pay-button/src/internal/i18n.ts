@@ -48,25 +48,26 @@ export type MessageKey = keyof (typeof strings)['en'];
  * `<html lang>`. `id`, `id-ID` and the legacy `in` mean Indonesian; anything else is English.
  */
 export function localeOf(el: Element, explicit?: string | null): Locale {
-  const tag = explicit || el.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang;
+  const tag = explicit || (el.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
   return /^(id|in)\b/i.test(tag) ? 'id' : 'en';
 }
 
-const watched = new Set<{ requestUpdate(): void }>();
+/** The connected elements (see `watchLang`); an element leaves the set when it is detached. */
+export const watched = new Set<{ requestUpdate(): void }>();
 let observer: MutationObserver | undefined;
 
 /**
  * Re-render `el` whenever a `lang` attribute in the document changes, so a page that switches
- * language (on `<html>` or on an ancestor) switches the element too. One observer serves all.
+ * language (on `<html>` or on an ancestor) switches the element too. One observer serves all; it
+ * is made for the first element and stays (with no element left it has nobody to tell, and a
+ * `lang` change is rare enough that watching on costs nothing worth a second code path).
+ * Observing again with the same options changes nothing.
  */
-export function watchLang(el: { requestUpdate(): void }, on: boolean): void {
-  if (on) watched.add(el);
-  else watched.delete(el);
-  if (!watched.size) {
-    observer?.disconnect();
-    observer = undefined;
-  } else if (!observer) {
-    observer = new MutationObserver(() => watched.forEach((w) => w.requestUpdate()));
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'], subtree: true });
-  }
+export function watchLang(el: { requestUpdate(): void }): void {
+  watched.add(el);
+  (observer ??= new MutationObserver(() => watched.forEach((w) => w.requestUpdate()))).observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ['lang'],
+    subtree: true,
+  });
 }

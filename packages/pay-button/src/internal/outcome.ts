@@ -1,7 +1,7 @@
 /**
  * Pure decisions of `<pay-button>`'s state machine, table-tested.
  */
-import type { OrderState } from './api.ts';
+import type { Order } from './api.ts';
 
 /** Reflected `state` of `<pay-button>`. */
 export type PayButtonState =
@@ -10,27 +10,36 @@ export type PayButtonState =
 
 /** States in which an attempt is in flight: clicks are ignored and the button is busy. */
 export function isBusy(state: string): boolean {
-  return state === 'loading' || state === 'open' || state === 'checking';
+  return /^(loading|open|checking)$/.test(state);
 }
 
 /**
  * How the element learned that the customer left the payment page:
  * - `return`: the plug-in's return page (popup message, or the `paybutton_order` redirect back);
- * - `closed`: the popup was closed, or the page came back (Back button, bfcache) without a return.
+ * - `closed`: the popup was closed;
+ * - `found`: the page came back without a return (Back, a bfcache restore, a reload, the shop
+ *   opened again in the tab) and found an attempt that had not ended.
  */
-export type Via = 'return' | 'closed';
+export type Via = 'return' | 'closed' | 'found';
 
 export type Terminal = 'pay-success' | 'pay-pending' | 'pay-failure' | 'pay-cancel';
 
 /**
- * The state and event for the order's last known status. Once the payment page has opened, a
- * pending order may still be paid (a VA number at the ATM, a QR code, a retail code, the page
- * opened again), whether the customer came back through the return page, closed the window or went
- * Back: it is `pending`, never `cancelled`, and the element keeps watching it. Only a window closed
- * before the payment page opened is a cancellation (see `<pay-button>`).
+ * The state and event for the order's last known status. A pending order is `pending` only when
+ * it may still be paid without the payment page: a method was chosen there (or by `method`), so a
+ * VA number, a retail code, a QR code or an e-wallet request exists and money can still arrive.
+ * A pending order with no method has nothing to pay once its page is gone: `cancelled`. (The
+ * element keeps its idempotency key, so the next click reopens that same order, never a second.)
  */
-export function outcome(status: OrderState): [PayButtonState, Terminal] {
-  return status === 'paid' ? ['paid', 'pay-success'] : status === 'pending' ? ['pending', 'pay-pending'] : [status, 'pay-failure'];
+export function outcome(order: Pick<Order, 'status' | 'method'>): [PayButtonState, Terminal] {
+  const { status } = order;
+  return status === 'paid'
+    ? ['paid', 'pay-success']
+    : status !== 'pending'
+      ? [status, 'pay-failure']
+      : order.method
+        ? ['pending', 'pay-pending']
+        : ['cancelled', 'pay-cancel'];
 }
 
 /** Name of the query parameter the plug-in's return route adds when it redirects back. */
@@ -42,18 +51,18 @@ export const RETURN_PARAM = 'paybutton_order';
  * `paybutton_order` parameter: the `returnTo` of a redirect flow, and the address bar
  * after a return.
  */
-export function withoutReturnParam(href: string, dropParam: boolean): string {
+export function withoutReturnParam(href: string, dropParam: unknown): string {
   const url = new URL(href);
   if (dropParam) url.searchParams.delete(RETURN_PARAM);
   return url.href.replace(/#paybutton_token=.*/, '');
 }
 
 /**
- * Whether a page load picks a stored attempt up, and how: `return` when the URL's
- * `paybutton_order` names the stored order, `closed` when the customer came back with the Back
- * button (no return), nothing otherwise (a fresh visit must not replay an old outcome).
+ * How a page load picks a stored attempt up: `return` when the URL's `paybutton_order` names the
+ * stored order, `found` on a load without a return (Back, a reload: the attempt, popup or full
+ * page, is still this cart's), and not at all when the URL returns another order (that return is
+ * another element's).
  */
-export function pickUp(returned: string | null, navigationType: string | undefined, storedOrder: string): Via | undefined {
-  if (returned) return returned === storedOrder ? 'return' : undefined;
-  return navigationType === 'back_forward' ? 'closed' : undefined;
+export function pickUp(returned: string | null, storedOrder: string): Via | undefined {
+  return !returned ? 'found' : returned === storedOrder ? 'return' : undefined;
 }

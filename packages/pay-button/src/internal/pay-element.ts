@@ -1,10 +1,13 @@
 /**
  * What `<pay-button>` and `<pay-va>` share: the attributes that name the order, a read-only
  * `state` reflected as an attribute and as a custom state, `bubbles` + `composed` events,
- * localized strings, and the polite live region.
+ * localized strings, the polite live region, status polling, and how an attempt ends (a refusal
+ * of the merchant's `quote()` included).
  */
 import { LitElement, html, type PropertyDeclarations } from 'lit';
-import { localeOf, strings, watchLang, type Locale, type MessageKey, type Strings } from './i18n.ts';
+import { getOrder, refusal, type Order, type PayError } from './api.ts';
+import { localeOf, strings, watchLang, watched, type Locale, type MessageKey } from './i18n.ts';
+import { pollOrder } from './poll.ts';
 
 export abstract class PayElement<S extends string, K extends string = MessageKey> extends LitElement {
   static override properties: PropertyDeclarations = {
@@ -16,9 +19,6 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
     fields: { attribute: false },
     pollInterval: { type: Number, attribute: 'poll-interval' },
   };
-
-  /** The element's strings, per locale. */
-  static strings: Strings<string> = strings;
 
   /** Where the Express plug-in is mounted, e.g. `/pay` (relative to the page, or absolute). */
   declare endpoint: string;
@@ -37,21 +37,21 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
   #state: S;
   #message: K | undefined;
   #note: string | undefined;
-  #internals: ElementInternals | undefined;
+  /** The request `quote()` refused, see `done`. */
+  #refused: string | undefined;
+  /** The custom states (`:state(paid)`), where the browser has them. */
+  #states: CustomStateSet | undefined;
 
-  constructor(initial: S, pollInterval: number) {
+  /** Both elements start `idle`; `pollInterval` is the element's default. */
+  constructor(pollInterval: number) {
     super();
     this.endpoint = '';
     this.disabled = false;
     this.fields = {};
     this.pollInterval = pollInterval;
-    this.#state = initial;
-    try {
-      this.#internals = this.attachInternals();
-    } catch {
-      // No ElementInternals here: the `state` attribute still works.
-    }
-    this.#mirror('', initial);
+    this.#state = 'idle' as S;
+    // No ElementInternals (or no custom states) in older browsers: the `state` attribute still works.
+    this.#states = this.attachInternals?.().states;
   }
 
   /** The current state, reflected as the `state` attribute and as a custom state (`:state(paid)`). Read-only. */
@@ -59,29 +59,62 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
     return this.#state;
   }
 
+  /**
+   * The request an attempt is for (endpoint, item, method, fields: one cart), as JSON. An
+   * idempotency key is reused only for the same request: the plug-in refuses a key with another body.
+   */
+  protected get request(): string {
+    return JSON.stringify([this.endpoint, this.item, this.method, this.fields]);
+  }
+
+  /**
+   * Whether a click has nothing to do: the order is paid, or the merchant's `quote()` refused this
+   * very request (see `report`), so asking again cannot succeed until the request changes (another
+   * item, method or `fields`) or `reset()`. The button says so with `aria-disabled`.
+   */
+  protected get done(): boolean {
+    return this.state === 'paid' || (this.state === 'error' && this.#refused === this.request);
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
-    this.setAttribute('state', this.#state);
-    watchLang(this, true);
+    this.#reflect();
+    watchLang(this);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    watchLang(this, false);
+    watched.delete(this);
   }
 
   /** Moves to `state` (or stays), saying `message` (default: nothing), or else `note` (a text of the merchant's), in the live region. */
   protected setState(state: S, message?: K, note?: string): void {
-    this.#mirror(this.#state, state);
     this.#state = state;
     this.#message = message;
     this.#note = note;
-    this.setAttribute('state', state);
+    this.#reflect();
     this.requestUpdate();
   }
 
+  /**
+   * How both elements end an attempt: the state, with its own message, or for a refusal of the
+   * merchant's `quote()` (`not_for_sale`, `quote_refused`) the merchant's words and no "try again",
+   * then the event. Real failures keep the generic wording.
+   */
+  protected report(state: S, event: string, detail: unknown): void {
+    const note = refusal(detail as PayError);
+    this.#refused = note && this.request;
+    this.setState(state, state as unknown as K, note);
+    this.emit(event, detail);
+  }
+
+  /** Asks for the order until it is no longer pending or `more` says stop (see `pollOrder`), `poll-interval` doubling up to `cap` between requests. */
+  protected poll(orderNum: string, token: string, signal: AbortSignal, more: (n: number) => boolean, cap: number): Promise<Order> {
+    return pollOrder(() => getOrder(this.endpoint, orderNum, token, signal), more, this.pollInterval, cap, signal);
+  }
+
   /** Dispatches a `bubbles` + `composed` CustomEvent; false when a cancelable one was cancelled. */
-  protected emit(name: string, detail: unknown, cancelable = false): boolean {
+  protected emit(name: string, detail: unknown, cancelable?: boolean): boolean {
     return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
   }
 
@@ -89,24 +122,27 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
     return localeOf(this, this.locale);
   }
 
-  /** The string for `key` in the element's locale. */
+  /** The string for `key` in the element's locale (`<pay-va>` adds its own table). */
   protected text(key: K): string {
-    return (this.constructor as typeof PayElement).strings[this.currentLocale][key]!;
+    return (strings[this.currentLocale] as Record<string, string>)[key]!;
   }
 
   /** The live region: role `status` is polite (implicit `aria-live=polite`), so it speaks when the screen reader is idle. */
   protected renderStatus() {
-    return html`<span part="status" role="status">${this.#note ?? (this.#message && this.text(this.#message))}</span>`;
+    // `text(undefined)` is undefined: nothing to say.
+    return html`<span part="status" role="status">${this.#note ?? this.text(this.#message!)}</span>`;
   }
 
   /**
-   * Custom states (Chrome 125+, Safari 17.4+, Firefox 126+). Older browsers throw on `:state`
-   * names or have no `CustomStateSet`: they get the `state` attribute only.
+   * The state as the `state` attribute (from the first connection on: a constructor may not add
+   * attributes) and as a custom state (Chrome 125+, Safari 17.4+, Firefox 126+; older browsers
+   * throw on `:state` names or have no `CustomStateSet`: they get the attribute only).
    */
-  #mirror(previous: string, next: string): void {
+  #reflect(): void {
+    this.setAttribute('state', this.#state);
     try {
-      this.#internals!.states.delete(previous);
-      this.#internals!.states.add(next);
+      this.#states!.clear();
+      this.#states!.add(this.#state);
     } catch {
       // The attribute still works.
     }

@@ -13,22 +13,13 @@ export function backoff(n: number, base: number, cap: number, random: number = M
   return Math.min(cap, base * 2 ** n) * (1 + random) / 2;
 }
 
-export interface PollOptions {
-  /** One status request. */
-  get: () => Promise<Order>;
-  /** Whether to ask again after this answer (n answers so far); called only for `pending`. */
-  more: (n: number) => boolean;
-  base: number;
-  cap: number;
-  signal: AbortSignal;
-}
-
 /**
- * Asks for the order until it is no longer pending or `more` says stop, then returns the last
- * answer. Retryable errors (network, 5xx) are retried on the same schedule while `more` allows;
- * the last one is thrown when it does not.
+ * Asks for the order (`get`, one status request) until it is no longer pending or `more` (called
+ * with the number of answers so far, only for `pending`) says stop, then returns the last answer,
+ * waiting `backoff(n, base, cap)` between requests. Retryable errors (network, 5xx) are retried on
+ * the same schedule while `more` allows; the last one is thrown when it does not.
  */
-export async function pollOrder({ get, more, base, cap, signal }: PollOptions): Promise<Order> {
+export async function pollOrder(get: () => Promise<Order>, more: (n: number) => boolean, base: number, cap: number, signal: AbortSignal): Promise<Order> {
   for (let n = 0; ; n++) {
     let order: Order | undefined;
     try {

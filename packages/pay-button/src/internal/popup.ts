@@ -8,11 +8,11 @@
 
 /**
  * In-app browsers of social and messaging apps (Facebook and Messenger: `FBAN`/`FBAV`, Instagram, LINE, WhatsApp,
- * TikTok, Snapchat, Pinterest, LinkedIn, WeChat, KakaoTalk, X/Twitter) and Android WebViews:
+ * TikTok (`TikTok`, or its `BytedanceWebview` on both platforms), Snapchat, Pinterest, LinkedIn, WeChat, KakaoTalk, X/Twitter) and Android WebViews:
  * popups there are blocked or open in a tab the customer cannot return from, so the element
- * redirects instead.
+ * redirects instead. Matched without regard to case (the tokens are distinctive enough).
  */
-const IN_APP = /FBA[NV]|Instagram|\bLine\/|WhatsApp|TikTok|musical_ly|Bytedance|Snapchat|Pinterest|LinkedInApp|MicroMessenger|KAKAOTALK|Twitter|; ?wv\)/;
+const IN_APP = /fba[nv]|instagram|\bline\/|whatsapp|tiktok|bytedance|snapchat|pinterest|linkedinapp|micromessenger|kakaotalk|twitter|; ?wv\)/i;
 
 export function isInAppBrowser(userAgent: string): boolean {
   return IN_APP.test(userAgent);
@@ -26,18 +26,14 @@ export function openPlaceholder(text: string, lang: string): Window | null {
   let popup: Window | null = null;
   try {
     popup = open('', '', 'popup,width=480,height=720');
-  } catch {
-    // Some embedded browsers throw instead of returning null.
-  }
-  if (!popup || popup.closed) return null;
-  try {
-    const doc = popup.document;
+    const doc = popup!.document;
     doc.documentElement.lang = lang;
     doc.title = doc.body.textContent = text;
     // Through the CSSOM, which a CSP without 'unsafe-inline' styles still allows.
-    doc.body.style.cssText = 'font:1.2em/40vh system-ui,sans-serif;text-align:center';
+    doc.body.style.cssText = 'font:1.2em/40vh system-ui;text-align:center';
   } catch {
-    // A placeholder that cannot be written is still a usable window.
+    // Some embedded browsers throw instead of returning null; and a placeholder that cannot be
+    // written (or a null window, which throws above) is still whatever `open` returned.
   }
-  return popup;
+  return popup && !popup.closed ? popup : null;
 }

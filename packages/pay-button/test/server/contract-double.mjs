@@ -8,6 +8,7 @@
  *   GET /api/orders/:orderNum/qr (QRIS orders; the same header), GET /api/return?orderNum=
  * What the item name asks for:
  *   sold-out-*  -> 409 not_for_sale          down-*    -> 503 gateway_unavailable (retryable)
+ *   refused-*   -> 409 quote_refused (an http-errors 4xx from quote())  busy-* -> 429 quote_refused (retryable)
  *   garbage-*   -> 201 outside the contract   hold-*    -> answers only after /api/__test/release
  *   autopay-*   -> the fake hosted page pays the order at once and goes to the return route
  *   amount[<payMoney>][<payFee>]-* -> the order's amounts are these JSON values (outside the contract, say)
@@ -70,6 +71,8 @@ export function contractDouble() {
   async function scenario(ctx, item) {
     if (item.startsWith('hold-')) await new Promise((resolve) => held.set(item, [...(held.get(item) ?? []), resolve]));
     if (item.startsWith('sold-out')) return fail(ctx, 409, 'not_for_sale', false, 'This item is not for sale.'), true;
+    if (item.startsWith('refused')) return fail(ctx, 409, 'quote_refused', false, 'Only 2 left in stock.'), true;
+    if (item.startsWith('busy')) return fail(ctx, 429, 'quote_refused', true, 'Too Many Requests'), true;
     if (item.startsWith('down')) return fail(ctx, 503, 'gateway_unavailable', true, 'The gateway is unavailable.'), true;
     if (item.startsWith('garbage')) return json(ctx, 201, { hello: 'world' }), true;
     return false;

@@ -15,19 +15,20 @@ export const styles = [
       width: 100%;
     }
     [part='spinner'] {
-      width: 1em;
-      height: 1em;
+      /* A 1em square (plus its border): the padding of an empty span. */
+      padding: 0.5em;
       border: 2px solid;
-      border-right-color: transparent;
+      border-right-color: #0000;
       border-radius: 50%;
       animation: spin 0.8s linear infinite;
     }
     @keyframes spin {
       to {
-        transform: rotate(1turn);
+        rotate: 1turn;
       }
     }
-    @media (prefers-reduced-motion: reduce) {
+    /* The boolean form: any preference but no-preference, that is reduce. */
+    @media (prefers-reduced-motion) {
       [part='spinner'] {
         animation: none;
       }

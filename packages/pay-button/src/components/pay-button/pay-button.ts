@@ -1,14 +1,11 @@
 import { html, nothing } from 'lit';
-import { formatRupiah } from '@paybutton/protocol/formats';
 import { styles } from './pay-button.styles.ts';
-import { createLink, getOrder, toPayError, type PayError, type PaymentLink } from '../../internal/api.ts';
+import { createLink, toPayError, type PayError, type PaymentLink } from '../../internal/api.ts';
 import { claimAttempt, dropAttempt, handovers, saveAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
-import { navigation } from '../../internal/navigate.ts';
 import { RETURN_PARAM, isBusy, outcome, pickUp, withoutReturnParam, type PayButtonState, type Via } from '../../internal/outcome.ts';
 import type { MessageKey } from '../../internal/i18n.ts';
 import { PayElement } from '../../internal/pay-element.ts';
-import { pollOrder } from '../../internal/poll.ts';
 import { isInAppBrowser, openPlaceholder } from '../../internal/popup.ts';
 
 export type { PayButtonState } from '../../internal/outcome.ts';
@@ -48,28 +45,29 @@ export type PayMode = 'auto' | 'popup' | 'redirect';
  * @cssstate open - The payment page is open.
  * @cssstate checking - Asking the plug-in for the outcome.
  * @cssstate paid - Paid (verified).
- * @cssstate pending - The payment page was left (return, close, Back) and the order still awaits a payment that can arrive: the element keeps watching it.
+ * @cssstate pending - A method was chosen and the order awaits a payment that can arrive without the payment page (VA, retail code, QRIS, e-wallet): the element keeps watching it.
  * @cssstate expired - The order expired.
  * @cssstate failed - The payment failed.
- * @cssstate cancelled - The window was closed before the payment page opened, or `reset()` ended the attempt.
+ * @cssstate cancelled - The payment page was left before a method was chosen (the order is kept and watched: the next click reopens it), or `reset()` ended the attempt.
  * @cssstate error - Something failed before an outcome was known.
  *
  * @event {PayClickEvent} pay-click - The customer asked to pay. Cancelable: cancel it to stop the attempt.
  * @event {PayOpenEvent} pay-open - The payment page is open (`mode`: `popup` or `redirect`). Cancelable in the full-page flow: cancel it to navigate to `detail.url` yourself.
  * @event {PayFallbackEvent} pay-fallback - The popup was blocked, or this is an in-app browser: the page redirects instead.
  * @event {PaySuccessEvent} pay-success - Terminal: the order is paid.
- * @event {PayPendingEvent} pay-pending - The payment page was left (return, close, Back) and the order still awaits a payment that can arrive. The element keeps watching (an hour at most), and a later `pay-success` or `pay-failure` follows if the order ends while the page is open.
+ * @event {PayPendingEvent} pay-pending - The payment page was left after a method was chosen, and the order awaits a payment that can still arrive. The element keeps watching (an hour at most), and a later `pay-success` or `pay-failure` follows if the order ends while the page is open.
  * @event {PayFailureEvent} pay-failure - Terminal: the order expired or failed.
- * @event {PayCancelEvent} pay-cancel - Terminal: the window was closed before the payment page opened, or `reset()` ended the attempt.
- * @event {PayErrorEvent} pay-error - Terminal: the attempt failed (`code`, `retryable`, `message`: for a refusal such as `not_for_sale`, the merchant's own message).
+ * @event {PayCancelEvent} pay-cancel - Terminal: the payment page was left before a method was chosen, or `reset()` ended the attempt. The opened order is still watched: a later `pay-success` (or `pay-failure`) follows if it ends while the page is open.
+ * @event {PayErrorEvent} pay-error - Terminal: the attempt failed (`code`, `retryable`, `message`). A refusal of the merchant's `quote()` (`not_for_sale`, `quote_refused`) shows its own message, and the same request is not sent again.
  *
- * One true outcome (see the README): an order that may still be paid is never reported as
- * cancelled; a return for an order this page started is always claimed; an attempt survives its
- * element, and the next element for the same request takes it over.
+ * One true outcome (see the README): pending when the order can still be paid without the payment
+ * page (a method was chosen), else a cancellation, and either way the order is kept and watched;
+ * a return for an order this page started is always claimed; an attempt survives its element and
+ * a reload, and the next click for the same request pays that same order.
  */
 export class PayButton extends PayElement<PayButtonState> {
   static override styles = styles;
-  static override shadowRootOptions: ShadowRootInit = { ...PayElement.shadowRootOptions, delegatesFocus: true };
+  static override shadowRootOptions: ShadowRootInit = { mode: 'open', delegatesFocus: true };
 
   static override properties = {
     mode: {},
@@ -84,170 +82,145 @@ export class PayButton extends PayElement<PayButtonState> {
   /** How long to keep asking while the order is pending after a return, in ms. */
   declare pollTimeout: number;
 
-  // The attempt in flight. Its AbortController is its identity: every continuation checks that
-  // it is still the current one, so a late answer of an ended attempt changes nothing.
-  #attempt: AbortController | undefined;
-  /** The attempt's popup; null in the full-page flow. */
+  /**
+   * The attempt in flight, then the watching of its order. Its AbortController is its identity:
+   * every continuation checks that it is still the current one, so a late answer of an ended
+   * attempt changes nothing.
+   */
+  #work: AbortController | undefined;
+  /** The attempt's popup (null in the full-page flow), its order and status token, and the timer that watches the popup. */
   #popup: Window | null = null;
   #orderNum: string | undefined;
   #token: string | undefined;
-  #via: Via | undefined;
-  #watch: ReturnType<typeof setInterval> | undefined;
-  /** The attempt's idempotency key. */
-  #key: string | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
   /**
-   * The key the next attempt reuses, and for which request: after a retryable error (a lost answer
-   * never makes a second order) or while the order may still be paid (the same order again).
+   * The attempt's idempotency key and the request it is for. It stays while its order may still be
+   * paid (and after a retryable error: a lost answer never makes a second order), so the next
+   * click for the same request is for that same order; it goes once the order ended.
    */
-  #retry: [key: string, request: string] | undefined;
-  /** Watches a pending order after `pay-pending`, until it ends. */
-  #watcher: AbortController | undefined;
+  #key: [key: string, request: string] | undefined;
 
   constructor() {
-    super('idle', 1000);
+    super(1000);
     this.mode = 'auto';
     this.pollTimeout = 60_000;
-  }
-
-  /** The request an attempt is for: one cart, one order. */
-  get #request(): string {
-    return JSON.stringify([this.endpoint, this.item, this.method, this.fields]);
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     addEventListener('message', this);
     addEventListener('pageshow', this);
-    if (this.hasUpdated) this.#adopt();
   }
 
   /**
-   * A detached element says nothing more: an attempt in flight (or an order it watches) is handed
-   * over to the next element for the same request on this page.
+   * A detached element says nothing more: an attempt in flight (or an order that may still be
+   * paid) is handed over to the next element for the same request on this page (which takes it
+   * on its first render, or on its next click; the same element attached again, on its next click).
    */
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     removeEventListener('message', this);
     removeEventListener('pageshow', this);
-    const key = this.#attempt || this.#watcher ? this.#key : undefined;
-    if (key) handovers.set(this.#request, { key, popup: this.#popup });
-    this.#attempt?.abort();
-    this.#watcher?.abort();
-    clearInterval(this.#watch);
-    this.#attempt = this.#watcher = undefined;
+    if (this.#key) handovers.set(this.#key[1], [this.#key[0], this.#popup]);
+    this.#stop();
+    // Its attempt is handed over: attached again, it is no longer busy with it.
+    if (isBusy(this.state)) this.setState('idle');
   }
 
   /**
    * After the first render, when frameworks that set properties after connecting (React) have set
-   * them, and outside the update cycle.
+   * them, and outside the update cycle. An attempt handed over with its popup open goes on there
+   * rather than being picked up from storage.
    */
   protected override firstUpdated(): void {
-    this.updateComplete.then(() => (this.#pickUp(), this.#adopt()));
+    this.updateComplete.then(() => (this.#adopt(), this.#pickUp()));
   }
 
   /**
-   * After a full-page flow, picks up the stored attempt this page load is about (see `pickUp`):
-   * the return (`?paybutton_order=`) or the Back button. The status token comes from
+   * Picks up the stored attempt this page load is about (see `pickUp`): the return
+   * (`?paybutton_order=`), the Back button, or a reload. The status token comes from
    * sessionStorage only, never from the URL.
    */
   #pickUp(): void {
     const url = new URL(location.href);
     const returned = url.searchParams.get(RETURN_PARAM);
-    const nav = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type;
     let via: Via | undefined;
-    const entry = claimAttempt((e) => !e.va && e.endpoint === this.endpoint && e.item === this.item && (via = pickUp(returned, nav, e.orderNum)));
+    const entry = !this.#work && claimAttempt((e) => !e.va && e.endpoint === this.endpoint && e.item === this.item && (via = pickUp(returned, e.orderNum)));
     // Every element removes a `#paybutton_token=` fragment (never reading it); only the one that
     // claimed the order removes `paybutton_order`, which until then may be another element's.
-    const clean = withoutReturnParam(url.href, !!(entry && returned));
+    const clean = withoutReturnParam(url.href, entry && returned);
     if (clean !== url.href) history.replaceState(history.state, '', clean);
-    if (!entry) return;
-    // Kept until the order ends: a Back now and a return later are both this order's.
-    saveAttempt(entry);
-    this.#begin(null, entry.key, entry.orderNum, entry.statusToken);
-    this.#check(this.#attempt, via!);
+    // Claimed, so no other element on the page takes it too; stored again if its order may still be paid.
+    if (entry) this.#check(this.#begin(null, entry.key, entry.orderNum, entry.statusToken), via!);
   }
 
   /**
-   * Takes over what an element for the same request left mid-attempt (see `disconnectedCallback`):
-   * with its popup still open, the attempt goes on there (the same key answers the same order);
-   * otherwise the next click reuses the key, so it pays that same order.
+   * Takes over what an element for the same request left (see `disconnectedCallback`): with its
+   * popup still open, the attempt goes on there (the same key answers the same order); otherwise
+   * the next click reuses the key, so it pays that same order.
    */
   #adopt(): void {
-    const left = handovers.get(this.#request);
-    if (!left || this.#attempt) return;
-    handovers.delete(this.#request);
-    if (left.popup && !left.popup.closed) this.#start(left.key, left.popup);
-    else this.#retry = [left.key, this.#request];
+    const request = this.request;
+    const [key, popup] = handovers.get(request) ?? [];
+    if (!key || isBusy(this.state)) return;
+    handovers.delete(request);
+    if (popup && !popup.closed) this.#start(key, popup);
+    else this.#key = [key, request];
   }
 
   /**
    * Starts an attempt, as a click does. Call it inside a user gesture, or the popup is blocked and
-   * the page redirects. Returns false when nothing started: disabled, already paid, an attempt in
-   * flight (its popup is brought to the front), or `pay-click` cancelled. While an order of the same
-   * request may still be paid, the new attempt is for that same order.
+   * the page redirects. Returns false when nothing started: disabled, already paid, refused, an
+   * attempt in flight (its popup is brought to the front), or `pay-click` cancelled. While an order
+   * of the same request may still be paid, the new attempt is for that same order.
    */
   pay(): boolean {
     this.#adopt();
-    if (this.#attempt) {
-      this.#popup?.focus();
-      return false;
-    }
-    if (this.disabled || this.state === 'paid' || !this.emit('pay-click', { item: this.item, method: this.method }, true)) return false;
+    if (isBusy(this.state)) return this.#popup?.focus(), false;
+    if (this.disabled || this.done || !this.emit('pay-click', { item: this.item, method: this.method }, true)) return false;
+    const redirect = this.mode === 'redirect';
     const inApp = this.mode !== 'popup' && isInAppBrowser(navigator.userAgent);
     // Synchronously, inside the click: nothing may be awaited before window.open.
-    const popup = this.mode === 'redirect' || inApp ? null : openPlaceholder(this.text('opening'), this.currentLocale);
-    this.#start(this.#retry?.[1] === this.#request ? this.#retry[0] : newIdempotencyKey(), popup, inApp);
+    const popup = redirect || inApp ? null : openPlaceholder(this.text('opening'), this.currentLocale);
+    const fallback = !popup && !redirect;
+    this.#start(this.#key?.[1] === this.request ? this.#key[0] : newIdempotencyKey(), popup, fallback && !inApp ? 'blocked' : 'opening');
+    if (fallback) this.emit('pay-fallback', { from: 'popup', to: 'redirect', reason: inApp ? 'in-app-browser' : 'popup-blocked' });
     return true;
   }
 
-  #start(key: string, popup: Window | null, inApp = false): void {
-    const attempt = this.#begin(popup, key);
-    const fallback = !popup && this.mode !== 'redirect';
-    const message = fallback && !inApp ? 'blocked' : 'opening';
+  /** Asks for the link (with `key`) and goes on in `popup`, or in this page when null, saying `message` meanwhile. */
+  #start(key: string, popup: Window | null, message: MessageKey = 'opening'): void {
+    const work = this.#begin(popup, [key, this.request]);
     this.setState('loading', message);
-    if (fallback) this.emit('pay-fallback', { from: 'popup', to: 'redirect', reason: inApp ? 'in-app-browser' : 'popup-blocked' });
-    this.#watchPopup(attempt);
-    const body = {
-      ...this.fields,
-      item: this.item,
-      method: this.method,
-      idempotencyKey: key,
-      // The plug-in's return route sends the customer back here only in the full-page flow.
-      returnTo: popup ? undefined : withoutReturnParam(location.href, true),
-    };
-    createLink(this.endpoint, body, attempt.signal).then(
-      (link) => attempt === this.#attempt && !this.#via && this.#open(link, message),
-      (err: unknown) => {
-        if (attempt !== this.#attempt || this.#via) return;
-        const e = toPayError(err);
-        this.#finish('error', 'pay-error', e);
-        if (e.retryable) this.#retry = [key, this.#request];
-      },
+    if (popup) this.#timer = setInterval(() => popup.closed && this.#check(work, 'closed'), 400);
+    // `returnTo`: the plug-in's return route sends the customer back here only in the full-page flow.
+    const body = { ...this.fields, item: this.item, method: this.method, idempotencyKey: key, returnTo: popup ? undefined : withoutReturnParam(location.href, true) };
+    createLink(this.endpoint, body, work.signal).then(
+      (link) => work === this.#work && this.#open(link, message),
+      (err: unknown) => work === this.#work && this.#end('error', 'pay-error', toPayError(err)),
     );
   }
 
-  /** Ends the attempt in flight (closing its popup, with `pay-cancel` reason `reset`), forgets its order and returns to `idle`. */
+  /** Ends the attempt in flight (closing its popup, with `pay-cancel` reason `reset`), stops watching and forgets its order, and returns to `idle`. */
   reset(): void {
-    if (this.#attempt) this.#finish('cancelled', 'pay-cancel', { orderNum: this.#orderNum, reason: 'reset' });
-    this.#watcher?.abort();
-    dropAttempt(this.#orderNum);
-    this.#retry = undefined;
-    this.setState('idle');
+    if (isBusy(this.state)) this.#end('cancelled', 'pay-cancel', { orderNum: this.#orderNum, reason: 'reset' });
+    this.#end('idle');
   }
 
-  #begin(popup: Window | null, key?: string, orderNum?: string, token?: string): AbortController {
-    this.#watcher?.abort();
+  #begin(popup: Window | null, key: [string, string] | undefined, orderNum?: string, token?: string): AbortController {
+    this.#stop();
     this.#popup = popup;
     this.#key = key;
     this.#orderNum = orderNum;
     this.#token = token;
-    this.#via = this.#retry = undefined;
-    return (this.#attempt = new AbortController());
+    return (this.#work = new AbortController());
   }
 
-  #watchPopup(attempt: AbortController): void {
-    const popup = this.#popup;
-    if (popup) this.#watch = setInterval(() => popup.closed && this.#check(attempt, 'closed'), 400);
+  /** Ends the work in flight (a request, a poll, the popup watcher) without a word. */
+  #stop(): void {
+    this.#work?.abort();
+    this.#work = undefined;
+    clearInterval(this.#timer);
   }
 
   /** The plug-in answered with a link: send the popup, or the page, there. */
@@ -256,87 +229,85 @@ export class PayButton extends PayElement<PayButtonState> {
     this.#orderNum = link.orderNum;
     this.#token = link.statusToken;
     this.setState('open', popup ? 'open' : message);
-    if (!popup) {
-      // Remembered before leaving, so the page can ask for the outcome when the customer comes back.
-      saveAttempt({ orderNum: link.orderNum, statusToken: link.statusToken, endpoint: this.endpoint, item: this.item, key: this.#key });
-    }
-    // In the full-page flow `pay-open` is cancelable: the page may navigate itself (location.replace, a router).
+    this.#save();
+    // In the full-page flow `pay-open` is cancelable: the page may navigate itself (location.replace,
+    // a router; the tests use it to stay on their page).
     const go = this.emit('pay-open', { orderNum: link.orderNum, mode: popup ? 'popup' : 'redirect', expiresAt: link.expiresAt, url: link.url }, !popup);
     // A placeholder the customer already closed is left to the watcher (pay-cancel).
     if (!popup) {
-      if (go) navigation.go(link.url);
+      if (go) location.assign(link.url);
     } else if (!popup.closed) popup.location.replace(link.url);
   }
 
-  /** Asks the plug-in for the outcome: polling for a while after a return, twice after a close. */
-  async #check(attempt: AbortController | undefined, via: Via): Promise<void> {
-    if (!attempt || attempt !== this.#attempt) return;
-    if (this.#via) {
-      // A return message right after the popup closed still means "returned".
-      if (via === 'return') this.#via = via;
-      return;
-    }
-    this.#via = via;
-    clearInterval(this.#watch);
+  /**
+   * Remembers the attempt in sessionStorage while its order may be paid: before the page may go
+   * (the full-page flow, a reload), and again after each check that found it open, so that the
+   * next load asks for the outcome (a Back now and a return later are both this order's) and a
+   * click for the same request reuses the key.
+   */
+  #save(): void {
+    if (this.#orderNum) saveAttempt({ orderNum: this.#orderNum, statusToken: this.#token!, endpoint: this.endpoint, item: this.item, key: this.#key });
+  }
+
+  /**
+   * Asks the plug-in for the outcome (polling for a while after a return, twice otherwise) and
+   * says it; then, while the order may still be paid (pending, with or without a method), watches
+   * it: at most every 15 s, for an hour at most, while the element is on the page, and says how it
+   * ended (`pay-success`, `pay-failure`) if it does, whatever was said before: an order is never
+   * left shown as pending or cancelled once paid. An error while watching says nothing. A load
+   * that finds an order nobody chose a method for (`found`) says nothing: it was cancelled
+   * already, or its payment page is still open.
+   */
+  async #check(work: AbortController | undefined, via: Via): Promise<void> {
+    if (!work || work !== this.#work) return;
+    // Once per attempt: the close watcher stops here, and the window events wait for `open`.
+    clearInterval(this.#timer);
     const orderNum = this.#orderNum;
+    const cancel = { orderNum, reason: 'closed' };
     // Closed before the plug-in answered: the customer never saw the payment page.
-    if (!orderNum || !this.#token) return this.#finish('cancelled', 'pay-cancel', { orderNum, reason: 'closed' });
+    if (!orderNum) return this.#end('cancelled', 'pay-cancel', cancel, true);
     this.setState('checking', 'checking');
     const deadline = Date.now() + this.pollTimeout;
+    let watching: unknown;
     try {
-      const order = await this.#poll(attempt, (n) => (this.#via === 'return' ? Date.now() < deadline : n < 2), this.pollInterval * 8);
-      const [state, event] = outcome(order.status);
-      this.#finish(state, event, order);
-      if (state === 'pending') {
-        // The same request pays this same order, which is watched until it ends.
-        this.#retry = [this.#key!, this.#request];
-        this.#watchPending(orderNum);
+      for (;;) {
+        const order = await this.poll(
+          orderNum,
+          this.#token!,
+          work.signal,
+          (n) => (watching ? Date.now() < deadline + 36e5 : via === 'return' ? Date.now() < deadline : n < 2),
+          watching ? 15e3 : this.pollInterval * 8,
+        );
+        const [state, event] = outcome(order);
+        const open = order.status === 'pending';
+        if (work !== this.#work || (watching && open)) return;
+        const say = watching || state !== 'cancelled' || via !== 'found';
+        this.#end(say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : order, open);
+        if (!open) return;
+        // Watching is a new piece of work: a click, `reset()` or removal ends it like an attempt.
+        watching = work = this.#work = new AbortController();
       }
     } catch (err) {
-      if (attempt === this.#attempt) this.#finish('error', 'pay-error', toPayError(err));
+      if (work === this.#work && !watching) this.#end('error', 'pay-error', toPayError(err));
     }
   }
 
-  #poll(work: AbortController, more: (n: number) => boolean, cap: number) {
-    const orderNum = this.#orderNum!;
-    const token = this.#token!;
-    return pollOrder({ get: () => getOrder(this.endpoint, orderNum, token, work.signal), more, base: this.pollInterval, cap, signal: work.signal });
-  }
-
-  /** After `pay-pending`: keeps asking (at most every 15 s) until the order ends, for an hour at most, while the element is on the page. */
-  #watchPending(orderNum: string): void {
-    const work = (this.#watcher = new AbortController());
-    const until = Date.now() + 36e5;
-    this.#poll(work, () => Date.now() < until, 15e3).then(
-      (order) => {
-        if (work !== this.#watcher || order.orderNum !== orderNum) return;
-        this.#watcher = this.#retry = undefined;
-        const [state, event] = outcome(order.status);
-        if (state === 'pending') return;
-        dropAttempt(orderNum);
-        this.setState(state, state as MessageKey);
-        this.emit(event, order);
-      },
-      () => {},
-    );
-  }
-
-  /** The one exit of an attempt: exactly one terminal event, whatever raced. */
-  #finish(state: PayButtonState, event: string, detail: unknown): void {
-    this.#attempt?.abort();
-    this.#attempt = undefined;
-    clearInterval(this.#watch);
-    try {
-      this.#popup?.close();
-    } catch {
-      // Already gone.
+  /**
+   * The one exit of an attempt: at most one event, whatever raced. While the order may still be
+   * paid (`open`: pending, with or without a method; or after a retryable error), its key and
+   * stored attempt stay, so a click or a reload finds that same order; otherwise both go.
+   */
+  #end(state: PayButtonState, event?: string, detail?: unknown, open?: boolean): void {
+    this.#stop();
+    // Closing a window that is already closed (or gone) does nothing.
+    this.#popup?.close();
+    if (open || (detail as PayError)?.retryable) this.#save();
+    else {
+      dropAttempt(this.#orderNum);
+      this.#key = undefined;
     }
-    // The stored attempt stays while its order may still be paid (a later return claims it).
-    if (state !== 'pending') dropAttempt(this.#orderNum);
-    // A refusal (`not_for_sale`) says the merchant's own words, and no "try again".
-    const refusal = (detail as PayError).code === 'not_for_sale' ? (detail as PayError).message : undefined;
-    this.setState(state, state as MessageKey, refusal);
-    this.emit(event, detail);
+    if (event) this.report(state, event, detail);
+    else this.setState(state);
   }
 
   /**
@@ -346,36 +317,39 @@ export class PayButton extends PayElement<PayButtonState> {
    * @internal
    */
   handleEvent(e: MessageEvent | PageTransitionEvent): void {
-    if ('persisted' in e) {
-      if (e.persisted && !this.#popup) this.#check(this.#attempt, 'closed');
-    } else if (
-      e.source &&
-      e.source === this.#popup &&
-      e.origin === new URL(this.endpoint, location.href).origin &&
-      e.data?.type === 'paybutton:return' &&
-      e.data.orderNum === this.#orderNum
+    const popup = this.#popup;
+    const { data, origin, source } = e as MessageEvent;
+    // Only an attempt whose payment page is open can come back from it (and only once: the check
+    // that follows leaves `open`). With a popup, its return message; without, a bfcache restore.
+    if (
+      this.state === 'open' &&
+      (popup
+        ? source === popup && origin === new URL(this.endpoint, location.href).origin && data?.type === 'paybutton:return' && data.orderNum === this.#orderNum
+        : (e as PageTransitionEvent).persisted)
     ) {
       // Echoed back as the acknowledgement: the return page closes only once its message arrived
       // (else it continues as a full page).
-      (e.source as Window).postMessage(e.data, e.origin);
-      this.#check(this.#attempt, 'return');
+      popup?.postMessage(data, origin);
+      this.#check(this.#work, popup ? 'return' : 'found');
     }
   }
 
   protected override render() {
     const busy = isBusy(this.state);
+    // A whole, positive number of rupiah, grouped by the platform as the protocol's `formatRupiah`
+    // writes it (`Rp 150.000`); that function, with its checks for strings, goes with `<pay-va>`.
     const amount = this.amount! > 0 && Number.isSafeInteger(this.amount);
     return html`<button
         part="button"
         type="button"
         ?disabled=${this.disabled}
-        aria-disabled=${busy || this.state === 'paid'}
+        aria-disabled=${busy || this.done}
         aria-busy=${busy}
         @click=${this.pay}
       >
         ${busy ? html`<span part="spinner" aria-hidden="true"></span>` : nothing}
         <slot name="prefix"></slot>
-        <span part="label"><slot>${this.text('pay')}</slot>${amount ? html` <span part="amount">${formatRupiah(this.amount!)}</span>` : nothing}</span>
+        <span part="label"><slot>${this.text('pay')}</slot>${amount ? html` <span part="amount">Rp ${this.amount!.toLocaleString('id')}</span>` : nothing}</span>
         <slot name="suffix"></slot>
       </button>
       ${this.renderStatus()}`;

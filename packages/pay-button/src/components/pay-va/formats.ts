@@ -3,4 +3,4 @@
  * module's copy of `@paybutton/protocol/formats` into `dist/pay-va.js`, so these cost the
  * budgeted `dist/pay-button.js` nothing; everywhere else it is the protocol module itself.
  */
-export { isFeeAmount, isRupiahAmount, parseDateTime } from '@paybutton/protocol/formats';
+export { formatRupiah, isFeeAmount, isRupiahAmount, parseDateTime } from '@paybutton/protocol/formats';

@@ -1,4 +1,4 @@
-import { strings, type MessageKey, type Strings } from '../../internal/i18n.ts';
+import type { MessageKey, Strings } from '../../internal/i18n.ts';
 
 /**
  * `<pay-va>`'s own strings. `{total}`, `{code}` and `{method}` are filled in; a `steps*` string is
@@ -62,11 +62,8 @@ const id: Record<keyof typeof en, string> = {
 
 export type VaMessageKey = keyof typeof en | MessageKey;
 
-/** Strings of `<pay-va>`: its own, plus the shared outcome messages. */
-export const vaStrings: Strings<VaMessageKey> = {
-  en: { ...strings.en, ...en },
-  id: { ...strings.id, ...id },
-};
+/** `<pay-va>`'s own strings; the shared outcome messages come from `PayElement` (see `PayVa.text`). */
+export const vaStrings: Strings<keyof typeof en> = { en, id };
 
 /** `text` with `{name}` replaced by `values[name]`. */
 export function fill(text: string, values: Record<string, string>): string {

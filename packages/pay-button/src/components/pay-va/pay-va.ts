@@ -1,12 +1,12 @@
 import { html, nothing } from 'lit';
-import { formatRupiah } from '@paybutton/protocol/formats';
+import { formatRupiah } from './formats.ts';
 import { METHODS, resolveMethod, type MethodCode } from '@paybutton/protocol/methods';
 import { styles } from './pay-va.styles.ts';
-import { getOrder, toPayError, type VaOrder } from '../../internal/api.ts';
-import { dropAttempt, findAttempt, saveAttempt } from '../../internal/attempt-store.ts';
+import { toPayError, type VaOrder } from '../../internal/api.ts';
+import { claimAttempt, dropAttempt, saveAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
 import { PayElement } from '../../internal/pay-element.ts';
-import { pollOrder } from '../../internal/poll.ts';
+import type { MessageKey } from '../../internal/i18n.ts';
 import { fill, vaStrings, type VaMessageKey } from './pay-va.strings.ts';
 import { parseDateTime } from './formats.ts';
 import { createVa, getQr, isVaOrder, type QrCode } from './va-api.ts';
@@ -92,22 +92,30 @@ export function countdown(until: number, now: number): string {
  * @event {PayOpenEvent} pay-open - The number is shown (`mode: 'inline'`).
  * @event {PaySuccessEvent} pay-success - Terminal: paid.
  * @event {PayFailureEvent} pay-failure - Terminal: expired or failed.
- * @event {PayErrorEvent} pay-error - Terminal: the order could not be created or its status read.
+ * @event {PayErrorEvent} pay-error - Terminal: the order could not be created or its status read. A refusal of the merchant's `quote()` (`not_for_sale`, `quote_refused`) shows its own message, and the same request is not sent again.
  */
 export class PayVa extends PayElement<PayVaState, VaMessageKey> {
   static override styles = styles;
-  static override strings = vaStrings;
 
   #order: VaOrder | undefined;
   /** The request or polling loop in flight; its identity guards late answers. */
   #work: AbortController | undefined;
   #tick: ReturnType<typeof setInterval> | undefined;
-  #retryKey: string | undefined;
+  /**
+   * After a retryable error, the idempotency key to reuse and the request it was for: the next
+   * click for the same request cannot make a second order (a lost answer may have made one).
+   */
+  #retryKey: [key: string, request: string] | undefined;
   /** The QRIS code the plug-in drew for the order on display; undefined until (or unless) it came. */
   #qr: QrCode | undefined;
 
   constructor() {
-    super('idle', 2000);
+    super(2000);
+  }
+
+  /** Its own strings, else the shared ones (the outcome messages both elements say). */
+  protected override text(key: VaMessageKey): string {
+    return (vaStrings[this.currentLocale] as Record<string, string>)[key] ?? super.text(key as MessageKey);
   }
 
   /** The order on display, if any. */
@@ -130,20 +138,28 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     this.updateComplete.then(() => this.#restore());
   }
 
-  /** A reload shows the same order again instead of making a new one (if what was stored still reads as one). */
+  /**
+   * A reload shows the same order again instead of making a new one (if what was stored still
+   * reads as one). Claimed, then kept again for the next reload: one element shows it.
+   */
   #restore(): void {
     const method = resolveMethod(this.method ?? '') ?? this.method;
-    const entry = findAttempt((e) => e.va?.method === method && e.endpoint === this.endpoint && e.item === this.item);
-    if (entry && isVaOrder(entry.va!)) this.#show(entry.va as unknown as VaOrder, false);
+    const entry = claimAttempt((e) => e.va?.method === method && e.endpoint === this.endpoint && e.item === this.item);
+    if (entry && isVaOrder(entry.va!)) {
+      saveAttempt(entry);
+      this.#show(entry.va as unknown as VaOrder, false);
+    }
   }
 
   /**
    * Creates the order, as a click on the button does. Returns false when nothing started:
-   * disabled, an order already on display or being created, or `pay-click` cancelled.
+   * disabled, an order already on display or being created, the merchant's `quote()` refused this
+   * same request, or `pay-click` cancelled.
    */
   create(): boolean {
-    if (this.disabled || /loading|pending|paid/.test(this.state) || !this.emit('pay-click', { item: this.item, method: this.method }, true)) return false;
-    const key = this.#retryKey ?? newIdempotencyKey();
+    if (this.disabled || /loading|pending/.test(this.state) || this.done || !this.emit('pay-click', { item: this.item, method: this.method }, true)) return false;
+    const request = this.request;
+    const key = this.#retryKey?.[1] === request ? this.#retryKey[0] : newIdempotencyKey();
     const work = (this.#work = new AbortController());
     this.#retryKey = undefined;
     this.setState('loading');
@@ -156,7 +172,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
       (err: unknown) => {
         if (work !== this.#work) return;
         const e = toPayError(err);
-        if (e.retryable) this.#retryKey = key;
+        if (e.retryable) this.#retryKey = [key, request];
         this.#end('error', 'pay-error', e);
       },
     );
@@ -199,13 +215,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     const work = (this.#work = new AbortController());
     this.#tick = setInterval(() => this.requestUpdate(), 1000);
     this.#loadQr(order, work.signal);
-    pollOrder({
-      get: () => getOrder(this.endpoint, order.orderNum, order.statusToken, work.signal),
-      more: () => true,
-      base: this.pollInterval,
-      cap: MAX_POLL_DELAY,
-      signal: work.signal,
-    }).then(
+    this.poll(order.orderNum, order.statusToken, work.signal, () => true, MAX_POLL_DELAY).then(
       (result) => work === this.#work && this.#end(result.status as PayVaState, result.status === 'paid' ? 'pay-success' : 'pay-failure', result),
       (err: unknown) => work === this.#work && this.#end('error', 'pay-error', toPayError(err)),
     );
@@ -217,12 +227,11 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     clearInterval(this.#tick);
   }
 
-  /** The one exit: the order (if any) is over, so a reload must not show it again. */
+  /** The one exit: the order (if any) is over, so a reload must not show it again. A refusal says the merchant's words (see `report`). */
   #end(state: PayVaState, event: string, detail: unknown): void {
     this.#stop();
     if (this.#order) dropAttempt(this.#order.orderNum);
-    this.setState(state, state as VaMessageKey);
-    this.emit(event, detail);
+    this.report(state, event, detail);
   }
 
   /** Copies `text`; without the clipboard API (insecure context) it selects the shown `part` for Ctrl+C. */
@@ -264,7 +273,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
   }
 
   #button(label: VaMessageKey) {
-    return html`<button part="button" type="button" ?disabled=${this.disabled} aria-busy=${this.state === 'loading'} @click=${this.create}>
+    return html`<button part="button" type="button" ?disabled=${this.disabled} aria-disabled=${this.done} aria-busy=${this.state === 'loading'} @click=${this.create}>
       <slot>${this.text(label)}</slot>
     </button>`;
   }

@@ -3,7 +3,7 @@
  * not with the script-tag file: `POST {endpoint}/va` (operation 1) and
  * `GET {endpoint}/orders/:orderNum/qr` (the QRIS code, drawn by the plug-in).
  */
-import { endpointUrl, getOrder, request, strings, type Json, type VaOrder } from '../../internal/api.ts';
+import { getOrder, request, strings, type Json, type VaOrder } from '../../internal/api.ts';
 import { isFeeAmount, isRupiahAmount } from './formats.ts';
 
 /** The contract's VA order; amounts are the protocol's (`payFee` may be zero), as strings or numbers. */
@@ -12,7 +12,7 @@ export const isVaOrder = (b: Json): boolean =>
 
 /** `POST {endpoint}/va`: a virtual-account (or QRIS, Alfamart, e-wallet) order to show inline. */
 export async function createVa(endpoint: string, body: Json, signal: AbortSignal): Promise<VaOrder> {
-  return request(`${endpointUrl(endpoint)}/va`, isVaOrder, signal, body);
+  return request(endpoint, '/va', isVaOrder, signal, body);
 }
 
 /** A QR code as the plug-in draws it: SVG path data of the dark modules on a `size` x `size` grid. */

@@ -1,0 +1,85 @@
+/**
+ * What the shop page says about a payment: one message per outcome, next to the element that made
+ * it, and what a change of the cart does to an attempt.
+ *
+ * - The element speaks while an attempt runs (its own status line); once it ended, the page says
+ *   the outcome once, here, and the element's status line is hidden (styles.css). `<pay-va>`'s
+ *   paid, expired and failed panels already say their outcome in place of the number, so the page
+ *   adds nothing to them.
+ * - A new attempt clears the message; so does a change of the cart, except about an order that
+ *   can still be paid: a VA number, a retail code or a QR code may be paid minutes or hours after
+ *   the cart changed, so that order stays on screen and watched, and the page says it is still
+ *   open (and updates when it is paid) instead of dropping it. The next payment is for the new cart.
+ * - An order pays for the cart it was made for: the cart empties only when that is still the cart
+ *   on the page.
+ */
+import type { PayButton, PayVa } from '@paybutton/pay-button';
+
+/** The page's side of the outcomes of one element. */
+export interface Outcomes {
+  /** The cart changed: clear what was about the old one, or say that its order is still open. */
+  cartChanged(): void;
+}
+
+export interface OutcomeOptions {
+  /** The cart on the page, as JSON: what an order is for. */
+  cart(): string;
+  /** Empties the cart: its order is paid. */
+  paid(): void;
+  /** What to show when the cart changed while order `orderNum` (for the earlier cart) is still open. */
+  stillOpen(orderNum: string): (Node | string)[];
+}
+
+/** A refusal of the merchant's `quote()` (sold out, ...): its own words, with no "try again". */
+function refused(detail: { code: string; retryable: boolean }): boolean {
+  return !detail.retryable && (detail.code === 'not_for_sale' || detail.code === 'quote_refused');
+}
+
+/** The cart each order was made for, kept for the tab (a reload picks the order up again). */
+const KEY = 'demo-order-carts';
+function cartOf(orderNum: string): string | undefined {
+  return (JSON.parse(sessionStorage.getItem(KEY) ?? '{}') as Record<string, string>)[orderNum];
+}
+function rememberCart(orderNum: string, cart: string): void {
+  sessionStorage.setItem(KEY, JSON.stringify({ ...JSON.parse(sessionStorage.getItem(KEY) ?? '{}'), [orderNum]: cart }));
+}
+
+/** Wires `element` to the message in `result`. */
+export function wireOutcomes(element: PayButton | PayVa, result: HTMLElement, options: OutcomeOptions): Outcomes {
+  const say = (...content: (Node | string)[]) => result.replaceChildren(...content);
+  const isButton = element.localName === 'pay-button';
+  /** The order of the last `pay-pending` (`<pay-button>`; `<pay-va>` shows its own `order`). */
+  let pending: string | undefined;
+  const awaits = (orderNum: string) => `Order ${orderNum} awaits payment. This page updates when it arrives.`;
+
+  element.addEventListener('pay-click', () => say());
+  element.addEventListener('pay-open', (event) => rememberCart(event.detail.orderNum, options.cart()));
+  element.addEventListener('pay-success', (event) => {
+    const { orderNum } = event.detail;
+    const same = (cartOf(orderNum) ?? options.cart()) === options.cart();
+    // <pay-va>'s paid panel already says it, unless the paid order is for an earlier cart.
+    if (isButton || !same) say(`Paid: order ${orderNum}${same ? '' : ', your earlier cart'}. We are packing it.`);
+    if (same) options.paid();
+    // An earlier cart was paid: the cart as it is now is still to pay, so the element is ready again.
+    else element.reset();
+  });
+  element.addEventListener('pay-pending', (event) => say(awaits((pending = event.detail.orderNum))));
+  element.addEventListener('pay-failure', (event) => {
+    // <pay-va>'s expired and failed panels already say it.
+    if (isButton) say(`Order ${event.detail.orderNum} ${event.detail.status}.`);
+  });
+  element.addEventListener('pay-cancel', () => say('Payment cancelled. Your cart is still here.'));
+  element.addEventListener('pay-error', (event) =>
+    say(refused(event.detail) ? event.detail.message : `Could not pay: ${event.detail.message}`),
+  );
+
+  return {
+    cartChanged() {
+      const open = element.state === 'pending' ? (isButton ? pending : (element as PayVa).order?.orderNum) : undefined;
+      if (open) return say(...(cartOf(open) === options.cart() ? [awaits(open)] : options.stillOpen(open)));
+      say();
+      // A paid <pay-button> sells again only after reset(); <pay-va> leaves its old panel for its button.
+      if (isButton ? element.state === 'paid' : /paid|expired|failed|error/.test(element.state)) element.reset();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * The script-tag budget: `dist/pay-button.js` (Lit included) at most 10,000 bytes gzip, zlib's
+ * default level (what compression middleware sends), the same file and budget as `npm run size`
+ * (bench/element-size.ts). It builds nothing: `npm test` builds first. A change that grows the
+ * file past the budget fails here, in the package's own tests, not only in the benchmarks.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+
+const BUDGET_BYTES = 10_000;
+const file = new URL('../../dist/pay-button.js', import.meta.url);
+
+test(`dist/pay-button.js is at most ${BUDGET_BYTES} B gzip`, () => {
+  assert.ok(existsSync(file), 'dist/pay-button.js is missing: build the package first (npm test does)');
+  const code = readFileSync(file);
+  const gzip = gzipSync(code).length;
+  assert.ok(gzip <= BUDGET_BYTES, `${gzip} B gzip: over the budget by ${gzip - BUDGET_BYTES} B`);
+  // Self-contained: one ES module with Lit inside, importing nothing (dist/pay-va.js imports it).
+  assert.doesNotMatch(code.toString('utf8'), /^\s*import[\s{]|\bfrom\s*["']/m, 'the script-tag file imports something');
+});
