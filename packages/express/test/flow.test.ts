@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MERCHANT_CODE } from './support/keys.ts';
+import { gatewayInternals } from '@paybutton/gateway/internal';
 import { CATALOGUE, newKey, startHarness, waitFor, type Harness } from './support/harness.ts';
 
 describe('create -> pay -> notify -> status', () => {
@@ -182,6 +183,26 @@ describe('refusing what the gateway would refuse, before calling it', () => {
       assert.equal(answer.status, 502);
       assert.equal(answer.body.error.code, 'gateway_url_untrusted');
       assert.ok(!JSON.stringify(answer.body).includes(shop.gatewayUrl));
+    } finally {
+      await shop.close();
+    }
+  });
+});
+
+describe('a method chosen on the hosted page', () => {
+  test('is what a status poll reports while the order awaits the payment (the gateway\'s PENDING answer records it)', async () => {
+    const shop = await startHarness({ options: { statusRefreshMs: 0 } });
+    try {
+      const created = await shop.createLink({ item: 'kopi' });
+      const { orderNum, statusToken } = created.body;
+      assert.equal((await shop.status(orderNum, statusToken)).body.method, null);
+      await gatewayInternals(shop.gateway).simulate.chooseMethod(await shop.platOrderNumOf(orderNum), 'VA_BCA');
+      const chosen = await shop.status(orderNum, statusToken);
+      assert.equal(chosen.body.status, 'pending');
+      assert.equal(chosen.body.method, 'VA_BCA');
+      assert.match(String(chosen.body.vaNumber), /^\d+$/);
+      assert.equal((await shop.stored(orderNum))?.method, 'VA_BCA', 'stored, not only answered');
+      assert.equal(shop.onPaidCalls.length, 0);
     } finally {
       await shop.close();
     }

@@ -147,9 +147,18 @@ export function confirmOrder(context: Context, order: ExpectedOrder, options: Co
   return work;
 }
 
+/** True when the gateway's facts tell something the stored order does not have yet. */
+function factsAdd(order: Order, facts: GatewayFacts): boolean {
+  return (facts.method !== undefined && facts.method !== order.method)
+    || (facts.vaNumber !== undefined && facts.vaNumber !== order.vaNumber)
+    || (facts.payFee !== undefined && facts.payFee !== order.payFee);
+}
+
 /**
  * Move the order to the confirmed final state (compare-and-set; nothing leaves `paid`). A confirmed
- * `PENDING`, `not_found` and `undetermined` change nothing here: the creating path and
+ * `PENDING` only records what the gateway learnt since the create (the method, payment code and
+ * fee the customer chose on the hosted page), so a poll can say the order awaits a payment that
+ * may still arrive. `not_found` and `undetermined` change nothing; the creating path and
  * `reconcile()` own an order still in `creating`.
  */
 export async function applyConfirmation(
@@ -159,10 +168,14 @@ export async function applyConfirmation(
   source: 'notification' | 'query' | 'reconcile',
 ): Promise<{ readonly changed: boolean; readonly order: Order }> {
   if (confirmation.kind !== 'confirmed') return { changed: false, order };
-  const to = finalStatusOf(confirmation.status);
-  if (to === undefined) return { changed: false, order };
   // The expiry the order was created with stays the one its customer was shown.
   const facts = order.expiresAt ? { ...confirmation.facts, expiresAt: undefined } : confirmation.facts;
+  const to = finalStatusOf(confirmation.status);
+  if (to === undefined) {
+    if (order.status !== 'pending' || !factsAdd(order, facts)) return { changed: false, order };
+    const recorded = await context.store.orders.recordFacts(order.orderNum, facts, context.now());
+    return { changed: false, order: recorded ?? order };
+  }
   return settle(context, order.orderNum, to, facts, source);
 }
 

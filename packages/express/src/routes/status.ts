@@ -6,8 +6,9 @@
  * constant time; `no-store` everywhere.
  *
  * While an order is pending, a poll may ask the gateway itself (at most once per
- * `statusRefreshMs` per order, across processes), so a customer is not left waiting on a late
- * notification. The answer is applied by `confirm.ts`, like a notification's confirmation, so a
+ * `statusRefreshMs` per order, across processes; once a second while no method is known), so a
+ * customer is not left waiting on a late notification, and a method chosen on the hosted page is
+ * known when the popup closes. The answer is applied by `confirm.ts`, like a notification's confirmation, so a
  * poll racing a notification still fires `onPaid` exactly once.
  */
 import type { RequestHandler } from 'express';
@@ -40,10 +41,18 @@ export function toStatusBody(order: Order): OrderStatusBody {
 }
 
 
+/**
+ * A link whose method is not known yet is asked about at most this often, whatever
+ * `statusRefreshMs` says: the element decides between "awaits payment" and "cancelled" on whether
+ * the customer picked a method on the hosted page, and asks right after the popup closes.
+ */
+export const METHOD_UNKNOWN_REFRESH_MS = 1_000;
+
 /** While the order is pending, ask the gateway (rate-limited per order, across processes) and apply its answer. */
 async function refresh(context: Context, order: Order): Promise<Order> {
-  const interval = context.options.statusRefreshMs;
-  if (interval === false || order.status !== 'pending') return order;
+  const configured = context.options.statusRefreshMs;
+  if (configured === false || order.status !== 'pending') return order;
+  const interval = order.method === null ? Math.min(configured, METHOD_UNKNOWN_REFRESH_MS) : configured;
   const now = context.now();
   if (!(await context.store.orders.claimCheck(order.orderNum, now, new Date(now.getTime() - interval)))) return order;
   const { order: after } = await confirmAndApply(context, order, 'query');
