@@ -35,9 +35,13 @@ export interface ProfileSummary {
   readonly inclusive: ProfileEntry[];
 }
 
+/** This repository's root, as profiles name its files (`file:///.../`). */
+const REPO_ROOT = new URL('../../', import.meta.url).pathname;
+
 /** Functions whose inclusive time is worth showing: ours, and the big libraries' entry points. */
 function isInteresting(url: string): boolean {
-  return /\/work\/main\/(packages|bench)\//.test(url) && !url.includes('node_modules');
+  const path = url.replace(/^file:\/\//, '');
+  return path.startsWith(REPO_ROOT) && /^(packages|bench)\//.test(path.slice(REPO_ROOT.length)) && !url.includes('node_modules');
 }
 
 /** A short, stable name for where a function lives: a package, a repo file, or node's internals. */
@@ -45,8 +49,8 @@ export function moduleOf(url: string): string {
   if (!url) return '(native)';
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (modules) return modules[1]!;
-  const repo = /\/work\/main\/(.+)$/.exec(url.replace(/^file:\/\//, ''));
-  if (repo) return repo[1]!;
+  const path = url.replace(/^file:\/\//, '');
+  if (path.startsWith(REPO_ROOT)) return path.slice(REPO_ROOT.length);
   return url;
 }
 
