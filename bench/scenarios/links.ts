@@ -56,6 +56,20 @@ export async function startGateway(
   });
 }
 
+/** The bench shop (Express + `payButton()`) in its own process, pointed at `gateway`. */
+export async function startShop(context: BenchContext, gateway: ChildServer, engine: Engine, name: string): Promise<ChildServer> {
+  const shopConfig: ShopServerConfig = {
+    gatewayUrl: gateway.url,
+    merchantPrivateKey: context.keys.merchantPrivateKey,
+    platformPublicKey: String(gateway.info.platformPublicKey),
+    database: shopDatabase(context, engine, name),
+  };
+  return startChild(new URL('shop.ts', SERVERS).pathname, {
+    env: { BENCH_SHOP: JSON.stringify(shopConfig) },
+    nodeFlags: childFlags(context, `shop-${name}_${engine}`),
+  });
+}
+
 export async function runLinks(context: BenchContext, engine: Engine): Promise<LinkResult> {
   const name = `links_${engine}`;
   const gateway = await startGateway(context, `gateway-${name}`, {
@@ -67,16 +81,7 @@ export async function runLinks(context: BenchContext, engine: Engine): Promise<L
   });
   let shop: ChildServer | undefined;
   try {
-    const shopConfig: ShopServerConfig = {
-      gatewayUrl: gateway.url,
-      merchantPrivateKey: context.keys.merchantPrivateKey,
-      platformPublicKey: String(gateway.info.platformPublicKey),
-      database: shopDatabase(context, engine, 'links'),
-    };
-    shop = await startChild(new URL('shop.ts', SERVERS).pathname, {
-      env: { BENCH_SHOP: JSON.stringify(shopConfig) },
-      nodeFlags: childFlags(context, `shop-${name}`),
-    });
+    shop = await startShop(context, gateway, engine, 'links');
     let taken = 0;
     const source = {
       costly: false,

@@ -13,13 +13,11 @@
  * What counts: notifications acknowledged per second, CPU per notification in the shop and in
  * the gateway (its confirmation queries), and that every order was paid and `onPaid` ran once.
  */
-import { startChild } from '../lib/children.ts';
-import { childFlags, gatewayDatabase, shopDatabase, type BenchContext, type Engine } from '../lib/context.ts';
+import { gatewayDatabase, type BenchContext, type Engine } from '../lib/context.ts';
 import { linkBodies, MERCHANT_CODE, SHOP_PUBLIC_URL } from '../lib/fixtures.ts';
 import { selectRows } from '../lib/gateway-rows.ts';
 import { formatLoad, load, type LoadResult } from '../lib/load.ts';
-import type { ShopServerConfig } from '../servers/shop.ts';
-import { startGateway, type PathStats } from './links.ts';
+import { startGateway, startShop, type PathStats } from './links.ts';
 import { cpuPerRequest } from './throughput.ts';
 
 export interface NotifyResult {
@@ -53,16 +51,7 @@ export async function runNotify(context: BenchContext, engine: Engine, orders: n
   });
   const problems: string[] = [];
   try {
-    const shopConfig: ShopServerConfig = {
-      gatewayUrl: gateway.url,
-      merchantPrivateKey: context.keys.merchantPrivateKey,
-      platformPublicKey: String(gateway.info.platformPublicKey),
-      database: shopDatabase(context, engine, 'notify'),
-    };
-    const shop = await startChild(new URL('../servers/shop.ts', import.meta.url).pathname, {
-      env: { BENCH_SHOP: JSON.stringify(shopConfig) },
-      nodeFlags: childFlags(context, `shop-notify_${engine}`),
-    });
+    const shop = await startShop(context, gateway, engine, 'notify');
     try {
       const created = await load({
         url: `${shop.url}/pay/links`,

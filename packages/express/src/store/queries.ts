@@ -9,7 +9,7 @@
  */
 import { prepare, type Param } from '@paybutton/store-kit';
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { iso, type GatewayFacts } from './order-model.ts';
+import { iso, type GatewayFacts, type NewOrder } from './order-model.ts';
 import type { OrderStatus, PayButtonDatabase } from './schema.ts';
 
 type Db = Kysely<PayButtonDatabase>;
@@ -50,26 +50,12 @@ function factSet(eb: Eb, value: Param<FactValues>) {
   };
 }
 
-interface NewOrderValues {
-  readonly orderNum: string;
-  readonly kind: 'link' | 'va';
-  readonly idempotencyKey: string | null;
-  readonly requestHash: string | null;
-  readonly statusToken: string;
-  readonly merchantCode: string;
-  readonly payMoney: string;
-  readonly productDetail: string;
-  readonly name: string;
-  readonly email: string;
-  readonly phone: string;
-  readonly method: string | null;
-  readonly expiryPeriod: number;
-  readonly item: string | null;
+/** A new order's values: the stored shape (`metadata` as JSON), its time and create lease. */
+type NewOrderValues = Omit<NewOrder, 'metadata'> & {
   readonly metadata: string | null;
-  readonly returnTo: string | null;
   readonly now: string;
   readonly leaseUntil: string;
-}
+};
 
 type Keyed = { readonly orderNum: string; readonly now: string };
 
