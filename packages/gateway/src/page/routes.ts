@@ -61,7 +61,7 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
   const fallback = options.defaultLocale ?? 'en';
   const redirectDelaySeconds = options.redirectDelaySeconds ?? 5;
   const onError = options.onError ?? ((error: unknown) => console.error('payment page error', error));
-  // Start building the assets now so the first customer does not wait for esbuild.
+  // Read the built assets now, so the first customer does not wait for the disk.
   pageAssets().catch(() => undefined);
 
   function localeOf(req: Request, explicit?: Locale): Locale {
