@@ -47,7 +47,7 @@ describe('hostile notifications leave the order unpaid', () => {
     const order = await createOrder(shop);
     const answer = await notify(shop, asPlatform(paidFields(order, { payMoney: '1500' })));
     assert.equal(answer.status, 409);
-    assert.match(answer.text, /amount_mismatch: payMoney 1500 differs from the order's 150000; the order stays unpaid/);
+    assert.match(answer.text, /amount_mismatch: payMoney 1500 differs from the order's 150000; the order is unchanged/);
     assert.equal(await statusOf(shop, order), 'pending');
     const [event] = shop.eventsNamed('notification.rejected');
     assert.deepEqual([event!.reason, event!.orderNum, event!.httpStatus], ['amount_mismatch', order.orderNum, 409]);

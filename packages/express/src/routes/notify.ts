@@ -107,7 +107,7 @@ function handleNotification(context: Context): (req: Request, res: Response) => 
       return;
     }
     if (notification.payMoney !== order.payMoney) {
-      reject(context, res, 409, 'amount_mismatch', `payMoney ${notification.payMoney} differs from the order's ${order.payMoney}; the order stays unpaid`, order.orderNum);
+      reject(context, res, 409, 'amount_mismatch', `payMoney ${notification.payMoney} differs from the order's ${order.payMoney}; the order is unchanged`, order.orderNum);
       return;
     }
     // code and status read together: a contradictory pair ("SUCCESS" with code "01") proves nothing.
