@@ -17,7 +17,8 @@ test('package.json points customElements, exports and files to the generated man
   // The tarball ships compiled JavaScript only.
   assert.ok(!pkg.files.includes('src'), 'files ships src');
   assert.match(pkg.scripts.build, /cem analyze|npm run analyze/);
-  assert.equal(pkg.scripts.prepack, 'npm run build');
+  // A pack starts from an empty dist/ and builds it: nothing stale ships.
+  assert.equal(pkg.scripts.prepack, 'npm run clean && npm run build');
 });
 
 test('the build wrote a manifest that describes both elements', () => {
