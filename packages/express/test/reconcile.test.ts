@@ -171,10 +171,16 @@ describe('reconcile()', () => {
     assert.deepEqual([transition.to, transition.source], ['paid', 'query']);
   });
 
-  test('with the default throttle, polls right after creation do not reach the gateway', async () => {
+  test('with the default throttle, polls right after creation do not reach the gateway (a link without a method: once, for the method)', async () => {
     shop = await startHarness();
-    const created = await shop.createLink({ item: 'teh' });
-    for (let poll = 0; poll < 5; poll += 1) await shop.status(created.body.orderNum, created.body.statusToken);
-    assert.deepEqual(shop.eventsNamed('gateway.call').map((call) => call.operation), ['prepaidOrder']);
+    const chosen = await shop.createLink({ item: 'teh', method: 'VA_BCA' });
+    for (let poll = 0; poll < 5; poll += 1) await shop.status(chosen.body.orderNum, chosen.body.statusToken);
+    assert.deepEqual(shop.eventsNamed('gateway.call').map((call) => call.operation), ['prepaidOrder'], 'the create answered everything');
+    const open = await shop.createLink({ item: 'teh' });
+    for (let poll = 0; poll < 5; poll += 1) await shop.status(open.body.orderNum, open.body.statusToken);
+    const calls = shop.eventsNamed('gateway.call').map((call) => call.operation);
+    // The first poll asks whether a method was chosen on the hosted page; the next ones, within
+    // the second, are throttled.
+    assert.deepEqual(calls, ['prepaidOrder', 'prepaidOrder', 'query']);
   });
 });

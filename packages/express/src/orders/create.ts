@@ -128,7 +128,10 @@ async function register(context: Context, order: Order, resumed: boolean): Promi
     });
     const now = context.now();
     const facts = registeredFacts(registered, order, now);
-    let stored = await orders.markCreated(order.orderNum, facts, now);
+    // A link created without a method is one the customer picks a method for on the hosted page:
+    // the first status poll after the popup closes must ask the gateway, not find a fresh check.
+    const methodKnown = (order.method ?? facts.method ?? null) !== null;
+    let stored = await orders.markCreated(order.orderNum, facts, now, methodKnown ? now : null);
     if (stored) {
       context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'pending', source: registered.adopted ? 'query' : 'create', at: now });
     } else {

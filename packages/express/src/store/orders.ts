@@ -94,9 +94,14 @@ export class OrderStore {
       .execute();
   }
 
-  /** creating -> pending with what the gateway answered: the order as written, or undefined when it had left `creating`. */
-  async markCreated(orderNum: string, facts: GatewayFacts, now: Date): Promise<Order | undefined> {
-    const row = await Q.markCreated.first(this.db, { orderNum, now: iso(now), ...factValues(facts) }, this.reuseQueries);
+  /**
+   * creating -> pending with what the gateway answered: the order as written, or undefined when it
+   * had left `creating`. `checkedAt`: when the gateway last told us about it (the create's answer),
+   * or null when a status poll should ask it at once.
+   */
+  async markCreated(orderNum: string, facts: GatewayFacts, now: Date, checkedAt: Date | null = now): Promise<Order | undefined> {
+    const checked = checkedAt === null ? null : iso(checkedAt);
+    const row = await Q.markCreated.first(this.db, { orderNum, now: iso(now), checkedAt: checked, ...factValues(facts) }, this.reuseQueries);
     return row ? toOrder(row) : undefined;
   }
 

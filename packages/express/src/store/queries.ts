@@ -115,7 +115,7 @@ export const ORDER_QUERIES = {
   byIdempotencyKey: prepare((db: Db, value: Param<{ key: string }>) => db.selectFrom('paybutton_orders').selectAll().where('idempotency_key', '=', value('key'))),
 
   /** creating -> pending with the create's answer. */
-  markCreated: prepare((db: Db, value: Param<Keyed & FactValues>) =>
+  markCreated: prepare((db: Db, value: Param<Keyed & FactValues & { checkedAt: string | null }>) =>
     db
       .updateTable('paybutton_orders')
       .set((eb) => ({
@@ -125,7 +125,7 @@ export const ORDER_QUERIES = {
         error_code: null,
         error_message: null,
         gateway_code: null,
-        checked_at: value('now'),
+        checked_at: value('checkedAt'),
         updated_at: value('now'),
       }))
       .where('order_num', '=', value('orderNum'))
