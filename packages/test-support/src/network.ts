@@ -12,7 +12,7 @@
  */
 import type { LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { installLoopbackGuard, isLoopbackAddress, loopbackOnly, NON_LOOPBACK_CODE } from './loopback-guard.mjs';
+import { installLoopbackGuard, isLoopbackAddress, loopbackOnly, NON_LOOPBACK_CODE } from '../lib/loopback-guard.mjs';
 
 export { installLoopbackGuard, isLoopbackAddress, NON_LOOPBACK_CODE };
 
