@@ -77,6 +77,23 @@ async function openPopup(page: Page): Promise<Page> {
   return popup;
 }
 
+/**
+ * After the popup closed with a method chosen: the button says pending (never cancelled), the
+ * customer pays at the ATM, and the page turns paid; one order, one sale. Returns the order.
+ */
+async function pendingThenPaidAtTheAtm(page: Page, demo: Session['demo']): Promise<{ orderNum: string }> {
+  assert.equal(await buttonState(page, ['pending', 'cancelled', 'error']), 'pending');
+  await page.locator('#pay-result').filter({ hasText: /awaits payment/ }).waitFor();
+  const [order] = await orders(page);
+  assert.ok(order);
+  await payAtGateway({ demo }, order.orderNum);
+  await page.locator('#pay-result').filter({ hasText: PAID }).waitFor({ timeout: 40_000 });
+  assert.equal(await page.locator('#pay').getAttribute('state'), 'paid');
+  assert.equal((await orders(page)).length, 1);
+  assert.equal(demo.shop.store.sales(), 1);
+  return order;
+}
+
 describe('one true outcome', () => {
   it('popup closed with a method chosen (here by the shop): pay-pending, never cancelled, and the page turns paid when the customer pays at the ATM', () =>
     withShop(async ({ page, demo }) => {
@@ -86,15 +103,7 @@ describe('one true outcome', () => {
       await popup.getByText(/\d{10,}/).first().waitFor();
       // To the ATM: the customer closes the window.
       await popup.close();
-      assert.equal(await buttonState(page, ['pending', 'cancelled', 'error']), 'pending');
-      await page.locator('#pay-result').filter({ hasText: /awaits payment/ }).waitFor();
-      const [order] = await orders(page);
-      assert.ok(order);
-      await payAtGateway({ demo }, order.orderNum);
-      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor({ timeout: 30_000 });
-      assert.equal(await page.locator('#pay').getAttribute('state'), 'paid');
-      assert.equal((await orders(page)).length, 1);
-      assert.equal(demo.shop.store.sales(), 1);
+      await pendingThenPaidAtTheAtm(page, demo);
     }));
 
   it('popup closed after choosing a method on the payment page: pay-pending, never cancelled, and the page turns paid when the customer pays at the ATM; one order', () =>
@@ -105,15 +114,8 @@ describe('one true outcome', () => {
       await popup.getByText(/\d{10,}/).first().waitFor();
       await popup.close();
       // The status poll asks the gateway, which knows the method the customer picked.
-      assert.equal(await buttonState(page, ['pending', 'cancelled', 'error']), 'pending');
-      await page.locator('#pay-result').filter({ hasText: /awaits payment/ }).waitFor();
-      const [order] = await orders(page);
-      assert.ok(order);
+      const order = await pendingThenPaidAtTheAtm(page, demo);
       assert.equal((await demo.shop.payments.getOrder(order.orderNum))?.method, 'VA_BCA');
-      await payAtGateway({ demo }, order.orderNum);
-      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor({ timeout: 40_000 });
-      assert.equal((await orders(page)).length, 1);
-      assert.equal(demo.shop.store.sales(), 1);
     }));
 
   it('popup closed before a method was chosen: pay-cancel (nothing to pay without the page); the next click reopens the same order', () =>

@@ -11,22 +11,12 @@ import { after, describe, test } from 'node:test';
 import { gatewayChannel, type GatewayChannel } from '../src/gateway/channel.ts';
 import { PayButtonError, payButton, type PayButtonOptions } from '../src/index.ts';
 import { resolveOptions } from '../src/options.ts';
-import { MERCHANT_CODE, merchantKeys, platformKeys } from './support/keys.ts';
+import { validOptions } from './support/options.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pb-channel-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const valid = (gatewayUrl: string, extra: Partial<PayButtonOptions> = {}): PayButtonOptions => ({
-  gatewayUrl,
-  merchantCode: MERCHANT_CODE,
-  privateKey: merchantKeys().privateKey,
-  platformPublicKey: platformKeys().publicKey,
-  publicUrl: 'https://shop.example',
-  database: { kind: 'sqlite', file: join(dir, 'orders.sqlite') },
-  quote: () => ({ payMoney: 1000, productDetail: 'x', name: 'y', email: 'a@b.co', phone: '0811' }),
-  onPaid: () => {},
-  ...extra,
-});
+const valid = (gatewayUrl: string, extra: Partial<PayButtonOptions> = {}): PayButtonOptions => validOptions(dir, { gatewayUrl, ...extra });
 
 describe('gatewayChannel', () => {
   const table: Array<[string, GatewayChannel]> = [

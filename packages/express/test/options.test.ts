@@ -7,23 +7,13 @@ import { after, describe, test } from 'node:test';
 import { z } from 'zod';
 import { PayButtonError, payButton, type PayButtonOptions } from '../src/index.ts';
 import { resolveOptions } from '../src/options.ts';
-import { MERCHANT_CODE, merchantKeys, platformKeys } from './support/keys.ts';
+import { merchantKeys, platformKeys } from './support/keys.ts';
+import { validOptions } from './support/options.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pb-options-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function valid(): PayButtonOptions {
-  return {
-    gatewayUrl: 'https://gateway.example',
-    merchantCode: MERCHANT_CODE,
-    privateKey: merchantKeys().privateKey,
-    platformPublicKey: platformKeys().publicKey,
-    publicUrl: 'https://shop.example',
-    database: { kind: 'sqlite', file: join(dir, 'orders.sqlite') },
-    quote: () => ({ payMoney: 1000, productDetail: 'x', name: 'y', email: 'a@b.co', phone: '0811' }),
-    onPaid: () => {},
-  };
-}
+const valid = (): PayButtonOptions => validOptions(dir);
 
 /** The configuration error for these options (fails the test if there is none). */
 function configError(options: unknown): PayButtonError {

@@ -17,6 +17,18 @@ import { runCli, startGatewayProcess } from './support/cli-process.ts';
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 const SQLITE_FILES = ['gateway.sqlite', 'gateway.sqlite-wal', 'gateway.sqlite-shm'];
 
+/** A folder as an older version (or the umask) left it: 0755, whatever the umask says. */
+function wideFolder(path: string): void {
+  mkdirSync(path, { recursive: true, mode: 0o755 });
+  chmodSync(path, 0o755);
+}
+
+/** An empty file as an older version left it: 0644. */
+function wideFile(path: string): void {
+  writeFileSync(path, '', { mode: 0o644 });
+  chmodSync(path, 0o644);
+}
+
 function assertPrivate(dataDir: string): void {
   assert.equal(modeOf(dataDir).toString(8), '700', 'the data directory');
   for (const name of SQLITE_FILES) {
@@ -54,11 +66,9 @@ test('upgrade: the data directory left 0755 becomes 0700 and its database files 
   const root = tempDir();
   chmodSync(root, 0o755);
   const dataDir = join(root, 'gateway');
-  mkdirSync(dataDir, { mode: 0o755 });
-  chmodSync(dataDir, 0o755);
+  wideFolder(dataDir);
   const file = join(dataDir, 'gateway.sqlite');
-  writeFileSync(file, '', { mode: 0o644 });
-  chmodSync(file, 0o644);
+  wideFile(file);
   const gateway = createGateway({ database: { kind: 'sqlite', file }, dataDir, platformPrivateKey: platformKeys().privateKey, logger: false, notifications: { worker: false } });
   try {
     await gateway.ready;
@@ -76,8 +86,7 @@ test('a database file the operator placed in a folder of their own: the file is 
   chmodSync(shared, 0o755);
   const dataDir = join(tempDir(), 'data');
   const file = join(shared, 'payments.sqlite');
-  writeFileSync(file, '', { mode: 0o644 });
-  chmodSync(file, 0o644);
+  wideFile(file);
   const gateway = createGateway({ database: { kind: 'sqlite', file }, dataDir, platformPrivateKey: platformKeys().privateKey, logger: false, notifications: { worker: false } });
   try {
     await gateway.ready;
@@ -96,11 +105,9 @@ test('upgrade through the CLI: an existing --data directory 0755 with 0644 files
   try {
     for (const command of [['merchant', 'list'], ['platform-key'], ['merchant', 'create', 'M-PERM-002']]) {
       const dataDir = join(root, command.join('-'));
-      mkdirSync(join(dataDir, 'merchants'), { recursive: true, mode: 0o755 });
-      chmodSync(dataDir, 0o755);
-      chmodSync(join(dataDir, 'merchants'), 0o755);
-      writeFileSync(join(dataDir, 'gateway.sqlite'), '', { mode: 0o644 });
-      chmodSync(join(dataDir, 'gateway.sqlite'), 0o644);
+      wideFolder(dataDir);
+      wideFolder(join(dataDir, 'merchants'));
+      wideFile(join(dataDir, 'gateway.sqlite'));
       const run = await runCli([...command, '--data', dataDir]);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(modeOf(dataDir).toString(8), '700', command.join(' '));
@@ -109,8 +116,7 @@ test('upgrade through the CLI: an existing --data directory 0755 with 0644 files
       if (command[1] === 'create') assert.equal(modeOf(join(dataDir, 'merchants')).toString(8), '700', 'DATA/merchants is the CLI\'s own too');
     }
     const keysDir = join(root, 'my-keys');
-    mkdirSync(keysDir, { mode: 0o755 });
-    chmodSync(keysDir, 0o755);
+    wideFolder(keysDir);
     const named = await runCli(['merchant', 'create', 'M-PERM-003', '--data', join(root, 'named'), '--keys-dir', keysDir]);
     assert.equal(named.code, 0, named.stderr);
     assert.equal(modeOf(keysDir).toString(8), '755', 'a --keys-dir the operator named is left as it is');

@@ -39,6 +39,15 @@ describe('<pay-button> popup flow', () => {
   beforeEach(() => (spy = new OpenSpy()));
   afterEach(() => spy.restore());
 
+  /** The customer clicks, the payment page opens in the popup, and the customer closes it: the attempt's `pay-open`. */
+  async function openThenClose(el: PayButton, rec: Recorder): Promise<CustomEvent<{ orderNum: string; url: string }>> {
+    click(el);
+    const open = await rec.next('pay-open');
+    await popupUrl(spy.last);
+    spy.last.close();
+    return open as CustomEvent<{ orderNum: string; url: string }>;
+  }
+
   it('opens the popup inside the click, navigates it once /links answers, and ends paid', async () => {
     const item = uniqueItem('autopay');
     const { el, rec } = await button(item);
@@ -140,10 +149,7 @@ describe('<pay-button> popup flow', () => {
   it('closing the popup once the payment page opened is not a cancellation: pay-pending, then pay-success when the payment lands', async () => {
     const item = uniqueItem();
     const { el, rec } = await button(item);
-    click(el);
-    const { detail } = await rec.next('pay-open');
-    await popupUrl(spy.last);
-    spy.last.close();
+    const { detail } = await openThenClose(el, rec);
     const pending = await rec.settle();
     expect(pending.type).to.equal('pay-pending');
     expect(pending.detail).to.include({ orderNum: detail.orderNum, status: 'pending', method: 'VA_BCA' });
@@ -244,10 +250,7 @@ describe('<pay-button> popup flow', () => {
 
   it('a cancelled order is still watched: paid after all (its page reopened), it ends paid', async () => {
     const { el, rec } = await button(uniqueItem(), null);
-    click(el);
-    const { detail } = await rec.next('pay-open');
-    await popupUrl(spy.last);
-    spy.last.close();
+    const { detail } = await openThenClose(el, rec);
     expect((await rec.settle()).type).to.equal('pay-cancel');
     await setStatus(detail.orderNum, 'paid');
     await rec.next('pay-success');
@@ -258,10 +261,7 @@ describe('<pay-button> popup flow', () => {
   it('a cancelled order paid after all (its page reopened from history) is found paid by the next load', async () => {
     const item = uniqueItem();
     const first = await button(item, null);
-    click(first.el);
-    const { detail } = await first.rec.next('pay-open');
-    await popupUrl(spy.last);
-    spy.last.close();
+    const { detail } = await openThenClose(first.el, first.rec);
     expect((await first.rec.settle()).type).to.equal('pay-cancel');
     await setStatus(detail.orderNum, 'paid');
     reload(first.el);
@@ -273,10 +273,7 @@ describe('<pay-button> popup flow', () => {
   it('a popup attempt survives a reload: pending again, still watched, and a click pays the same order', async () => {
     const item = uniqueItem();
     const first = await button(item);
-    click(first.el);
-    const { detail } = await first.rec.next('pay-open');
-    await popupUrl(spy.last);
-    spy.last.close();
+    const { detail } = await openThenClose(first.el, first.rec);
     expect((await first.rec.settle()).type).to.equal('pay-pending');
     reload(first.el);
 
@@ -299,10 +296,7 @@ describe('<pay-button> popup flow', () => {
   it('reloaded after a cancel (no method chosen): nothing is said, and a click still reopens the same order', async () => {
     const item = uniqueItem();
     const first = await button(item, null);
-    click(first.el);
-    const { detail } = await first.rec.next('pay-open');
-    await popupUrl(spy.last);
-    spy.last.close();
+    const { detail } = await openThenClose(first.el, first.rec);
     expect((await first.rec.settle()).type).to.equal('pay-cancel');
     reload(first.el);
     const before = (await stats(item)).gets;
