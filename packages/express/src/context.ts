@@ -8,6 +8,8 @@ import type { Store } from './store/index.ts';
 
 export interface Context {
   readonly options: ResolvedOptions;
+  /** `publicUrl + mountPath`, checked once (`callbackBase`): the base of notifyUrl and redirectUrl. */
+  readonly callbackBase: string;
   readonly store: Store;
   readonly client: GatewayClient;
   readonly events: PayButtonEvents;

@@ -18,6 +18,7 @@ import { GatewayClient } from './gateway/client.ts';
 import { createTransport } from './gateway/http.ts';
 import { createLimiter, errorHandler, methodNotAllowed, originGuard } from './http/guards.ts';
 import { resolveOptions, type PayButtonOptions } from './options.ts';
+import { callbackBase } from './orders/create.ts';
 import { reconcile, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
 import {
   createPaymentLinkFor, createVaOrderFor, linksHandler, vaHandler, type PaymentLink, type ServerCreateInput, type VaOrder,
@@ -60,6 +61,8 @@ function method(value: string | null | undefined, required: boolean): MethodCode
 
 export function payButton(options: PayButtonOptions): PayButtonRouter {
   const resolved = resolveOptions(options);
+  // notifyUrl and redirectUrl must pass the protocol's URL rule: checked before anything is opened.
+  const base = callbackBase(resolved);
   const events = new PayButtonEvents();
   if (resolved.insecureGatewayUrl) {
     // Opted in (allowInsecureGatewayUrl): said once in the process's log, and to the listeners,
@@ -94,6 +97,7 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
 
   const context: Context = {
     options: resolved,
+    callbackBase: base,
     store,
     client,
     events,

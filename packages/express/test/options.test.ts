@@ -118,3 +118,11 @@ describe('payButton() options', () => {
     assert.equal(resolved.statusRefreshMs, 10_000);
   });
 });
+
+test('a publicUrl too long for the callback URLs the gateway accepts fails at start-up, naming the URL and what to check', () => {
+  assert.throws(() => payButton({ ...valid(), publicUrl: `https://shop.example/${'a'.repeat(2_010)}` }), (error: PayButtonError) => {
+    assert.equal(error.code, 'config_invalid');
+    assert.match(error.message, /redirectUrl: must be at most 2048 characters \(check publicUrl and mountPath\)/);
+    return true;
+  });
+});

@@ -9,6 +9,6 @@
 export { DriverMissingError, loadPostgresDriver, loadSqliteDriver, resolveDriver, type DriverName } from './drivers.ts';
 export { CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from './checkpointer.ts';
 export { STATEMENT_CACHE_LIMIT, withStatementCache } from './statement-cache.ts';
-export { preparePrivateSqliteFile } from './private-files.ts';
+export { preparePrivateFolder, preparePrivateSqliteFile } from './private-files.ts';
 export { prepare, PreparedQuery, type Param } from './prepared.ts';
 export { NAMED_STATEMENT_LIMIT, withNamedStatements } from './named-statements.ts';

@@ -6,10 +6,11 @@
  * of them the same few texts).
  *
  * The stores' SQL texts are a fixed set (values always travel as parameters, and the prepared
- * queries compile once), so each text gets a name from a counter and keeps it; the set is bounded
+ * queries compile once), so each text gets a name derived from it (a hash) and keeps it; the set is bounded
  * all the same (`limit`), beyond which texts run unnamed, as before. Statements that cannot be
  * prepared (several commands in one text, as migrations send) run unnamed too.
  */
+import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 
 export const NAMED_STATEMENT_LIMIT = 500;
@@ -20,7 +21,9 @@ export function withNamedStatements(pool: PostgresPool, limit = NAMED_STATEMENT_
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
     if (name === undefined && names.size < limit && !text.includes(';')) {
-      name = `paybutton_${names.size + 1}`;
+      // Named by the text itself: two wrappers of one pool (two routers, one recreated) never give
+      // one name to two texts on a shared connection, which PostgreSQL would refuse.
+      name = `paybutton_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
       names.set(text, name);
     }
     return name;

@@ -30,7 +30,7 @@ function tighten(path: string, keep: number): void {
 }
 
 /** Create a private folder (0700, and its missing parents), or tighten an existing one the caller owns. */
-function preparePrivateFolder(folder: string, options: { readonly ownsFolder: boolean }): void {
+export function preparePrivateFolder(folder: string, options: { readonly ownsFolder: boolean }): void {
   mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR });
   if (options.ownsFolder) tighten(folder, PRIVATE_DIR);
 }

@@ -10,7 +10,7 @@ import {
   compactFields, createPaymentLinkResponseSchema, createVaResponseSchema, formatDateTime, parseWith, queryResponseSchema,
   type CreatePaymentLinkSuccess, type CreateVaSuccess, type QuerySuccess,
 } from '@paybutton/protocol';
-import { canonicalString, maxSignableBytes, signatureLength, signCanonical, verify, type SignableFields } from '@paybutton/protocol/node';
+import { canonicalString, MAX_REQUEST_SIGN_LENGTH, maxSignableBytes, signatureLength, signCanonical, verify, type SignableFields } from '@paybutton/protocol/node';
 import type { z } from 'zod';
 import { PayButtonError } from '../errors.ts';
 import type { GatewayCallOutcome, GatewayOperation, PayButtonEvents } from '../events.ts';
@@ -74,7 +74,7 @@ export class GatewayClient {
     if (bytes > this.signableBytes) {
       throw new PayButtonError(
         'signature_too_long',
-        `The signed request would carry a ${signatureLength(fields as SignableFields, this.config.privateKey)}-character sign; the gateway allows 512. ` +
+        `The signed request would carry a ${signatureLength(fields as SignableFields, this.config.privateKey)}-character sign; the gateway allows ${MAX_REQUEST_SIGN_LENGTH}. ` +
           `Its signed fields total ${bytes} bytes and at most ${this.signableBytes} fit: shorten productDetail, name or email, ` +
           'or use a shorter publicUrl / mount path (notifyUrl and redirectUrl are signed too).',
       );

@@ -16,13 +16,23 @@ const DUMMY_TOKEN = 'x'.repeat(43);
 
 export const orderNotFound = (): PayButtonError => new PayButtonError('not_found', 'No order with this number and token.');
 
+/**
+ * The order, if the caller holds its secret (`secretMatches` of its status token): an unknown order
+ * and a wrong secret give the same `undefined` after the same work (a lookup and a constant-time
+ * comparison, against a dummy token when there is no order).
+ */
+export async function orderWithSecret(context: Context, orderNum: string, secretMatches: (statusToken: string) => boolean): Promise<Order | undefined> {
+  await context.ready();
+  const order = await context.store.orders.get(orderNum);
+  const matches = secretMatches(order?.statusToken ?? DUMMY_TOKEN);
+  return order && matches ? order : undefined;
+}
+
 export async function orderForToken(context: Context, req: Request): Promise<Order> {
   const token = req.get(STATUS_TOKEN_HEADER);
   const orderNum = orderNumField.safeParse(req.params.orderNum);
   if (!orderNum.success || token === undefined || !STATUS_TOKEN_PATTERN.test(token)) throw orderNotFound();
-  await context.ready();
-  const order = await context.store.orders.get(orderNum.data);
-  const matches = tokensEqual(token, order?.statusToken ?? DUMMY_TOKEN);
-  if (!order || !matches) throw orderNotFound();
+  const order = await orderWithSecret(context, orderNum.data, (statusToken) => tokensEqual(token, statusToken));
+  if (!order) throw orderNotFound();
   return order;
 }

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { parseWith, urlField, type MethodCode } from '@paybutton/protocol';
 import { inBackground, type Context } from '../context.ts';
+import type { ResolvedOptions } from '../options.ts';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
 import type { CreateFields } from '../gateway/client.ts';
 import { CreateFailure, registerAtGateway, type Registered } from '../gateway/create.ts';
@@ -61,36 +62,29 @@ function redirectUrlOf(base: string, orderNum: string, token: string): string {
   return `${base}/return?order=${orderNum}&rt=${token}`;
 }
 
-const checkedBases = new WeakMap<Context, string>();
-
 /**
- * `publicUrl + mount`, the base of notifyUrl and redirectUrl. Checked once per router against the
- * protocol's URL rule, with the longest orderNum and return token a redirectUrl can carry: a
- * configuration the gateway would refuse fails before quote() and before anything is stored, and
- * no request has to check its own URLs again.
+ * `publicUrl + mountPath`, the base of notifyUrl and redirectUrl, checked against the protocol's
+ * URL rule with the longest orderNum and return token a redirectUrl can carry. `payButton()` runs
+ * it once at start-up (`context.callbackBase`): a configuration the gateway would refuse fails
+ * there, and no request checks its own URLs again.
  */
-export function mountUrl(context: Context): string {
-  const known = checkedBases.get(context);
-  if (known) return known;
-  const mount = context.options.mountPath;
-  const base = `${context.options.publicUrl.href.replace(/\/+$/, '')}${mount === '/' ? '' : mount}`;
-  const longestOrderNum = 'X'.repeat(context.options.orderNumPrefix.length + ORDER_SUFFIX_CHARS);
+export function callbackBase(options: Pick<ResolvedOptions, 'publicUrl' | 'mountPath' | 'orderNumPrefix'>): string {
+  const mount = options.mountPath;
+  const base = `${options.publicUrl.href.replace(/\/+$/, '')}${mount === '/' ? '' : mount}`;
+  const longestOrderNum = 'X'.repeat(options.orderNumPrefix.length + ORDER_SUFFIX_CHARS);
   const urls = { notifyUrl: `${base}/notify`, redirectUrl: redirectUrlOf(base, longestOrderNum, 'x'.repeat(RETURN_TOKEN_CHARS)) };
   for (const [field, url] of Object.entries(urls)) {
     const checked = parseWith(urlField, url);
     if (!checked.ok) {
-      const message = `${field}: ${checked.issues[0]?.message ?? 'is invalid'}`;
-      throw new PayButtonError('config_invalid', `The request to the gateway would be invalid: ${message} (check publicUrl and the mount path)`, {
-        issues: [{ field, message: checked.issues[0]?.message ?? 'is invalid' }],
-      });
+      const rule = checked.issues[0]?.message ?? 'is invalid';
+      throw new PayButtonError('config_invalid', `invalid payButton() options: ${field}: ${rule} (check publicUrl and mountPath)`, { issues: [{ field, message: rule }] });
     }
   }
-  checkedBases.set(context, base);
   return base;
 }
 
 function createFields(context: Context, order: Order): CreateFields {
-  const base = mountUrl(context);
+  const base = context.callbackBase;
   return {
     orderNum: order.orderNum,
     payMoney: order.payMoney,
@@ -213,7 +207,6 @@ async function settleExisting(context: Context, input: CreateInput, existing: Or
 
 export async function createOrder(context: Context, input: CreateInput): Promise<CreateResult> {
   await context.ready();
-  mountUrl(context); // fail before quote() and before storing when the notifyUrl cannot be built
   const { orders } = context.store;
   if (input.idempotencyKey !== null) {
     const existing = await orders.getByIdempotencyKey(input.idempotencyKey);

@@ -23,7 +23,8 @@ import { orderNumField } from '@paybutton/protocol';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context.ts';
 import { tokensEqual } from '../ids.ts';
-import { mountUrl, returnToken } from '../orders/create.ts';
+import { orderWithSecret } from '../http/order-access.ts';
+import { returnToken } from '../orders/create.ts';
 import type { Order } from '../store/orders.ts';
 
 /** No inline script, no styles from anywhere, no framing, no forms, no base-URL tricks. */
@@ -64,14 +65,8 @@ function returnSecretValid(statusToken: string, rt: unknown): boolean {
 async function findOrder(context: Context, req: Request): Promise<Order | undefined> {
   const orderNum = orderNumField.safeParse(req.query.order);
   if (!orderNum.success) return undefined;
-  await context.ready();
-  const order = await context.store.orders.get(orderNum.data);
-  const secretValid = returnSecretValid(order?.statusToken ?? DUMMY_STATUS_TOKEN, req.query.rt);
-  return order && secretValid ? order : undefined;
+  return orderWithSecret(context, orderNum.data, (statusToken) => returnSecretValid(statusToken, req.query.rt));
 }
-
-/** Compared against when the order does not exist. */
-const DUMMY_STATUS_TOKEN = 'x'.repeat(43);
 
 const NOT_FOUND_PAGE = page('Payment not found', '<h1>Payment not found</h1>\n<p>This return link does not belong to a payment of this shop.</p>');
 
@@ -105,7 +100,7 @@ export function returnPageHandler(context: Context): RequestHandler {
       res.status(404).type('html').send(NOT_FOUND_PAGE);
       return;
     }
-    const base = mountUrl(context);
+    const base = context.callbackBase;
     const continueUrl = `${base}/return/continue?order=${encodeURIComponent(order.orderNum)}&rt=${encodeURIComponent(String(req.query.rt))}`;
     const body = `<h1>Payment finished</h1>
 <p>You can close this window and return to the shop.</p>

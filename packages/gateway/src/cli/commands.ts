@@ -8,7 +8,8 @@ import { findMerchant, listMerchants } from '../store/merchants.ts';
 import { openStore } from '../store/open.ts';
 import { countOrders } from '../store/orders.ts';
 import { UsageError, type CliConfig } from './args.ts';
-import { loadOrCreatePlatformKey, preparePrivateFolder, writeNewFile } from './key-files.ts';
+import { preparePrivateFolder } from '@paybutton/store-kit';
+import { loadOrCreatePlatformKey, writeNewFile } from './key-files.ts';
 
 export type Output = (line: string) => void;
 
@@ -52,7 +53,7 @@ export async function createMerchant(config: CliConfig, command: { merchantCode:
     }
     const pair = generateKeyPair();
     // DATA/merchants is the CLI's own folder; a --keys-dir the operator named is left as it is.
-    preparePrivateFolder(keysDir, { owned: command.keysDir === undefined });
+    preparePrivateFolder(keysDir, { ownsFolder: command.keysDir === undefined });
     if (!writeNewFile(privateFile, pair.privateKey, 0o600)) throw new UsageError(`${privateFile} already exists; not overwriting it`);
     writeNewFile(publicFile, pair.publicKey, 0o644);
     try {

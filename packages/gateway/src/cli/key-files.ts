@@ -5,7 +5,8 @@
  * tightened when an older version left it wider; a folder the operator named (`--keys-dir`) is
  * created 0700 but otherwise left as it is, and no parent folder is ever changed.
  */
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { preparePrivateFolder } from '@paybutton/store-kit';
 import { createPublicKey } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { generateKeyPair } from '@paybutton/protocol/node';
@@ -38,17 +39,6 @@ function publicOf(privateKeyPem: string, file: string): string {
   } catch {
     throw new UsageError(`--platform-key: ${file} does not hold a PEM private key`);
   }
-}
-
-/**
- * Create `folder` 0700 (with its missing parents); when the CLI owns it, take group and other
- * permissions away from an existing one (an older version created the data directory 0755).
- */
-export function preparePrivateFolder(folder: string, options: { readonly owned: boolean }): void {
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  if (!options.owned) return;
-  const mode = statSync(folder).mode & 0o777;
-  if ((mode & 0o077) !== 0) chmodSync(folder, mode & 0o700);
 }
 
 /** Write a new file only if it does not exist yet; false when it already did. */
@@ -87,7 +77,7 @@ export function loadOrCreatePlatformKey(
     return { privateKeyPem, publicKeyPem: publicOf(privateKeyPem, file), file, created: false };
   }
   const dataDir = resolve(options.dataDir);
-  preparePrivateFolder(dataDir, { owned: true });
+  preparePrivateFolder(dataDir, { ownsFolder: true });
   const file = join(dataDir, PLATFORM_PRIVATE_FILE);
   let privateKeyPem = readIfExists(file, '--data');
   let created = false;
