@@ -1,6 +1,6 @@
 /**
  * Size of the <pay-button> script-tag file against its budget: 10 kB (10,000 bytes) gzip, Lit
- * included. It builds nothing: run `npm run build -w @paybutton/pay-button` first.
+ * included. It builds nothing: run `npm run build -w @tombolbayar/pay-button` first.
  *
  *   node --import tsx bench/element-size.ts
  *
@@ -15,7 +15,7 @@ const kb = (n: number) => `${(n / 1000).toFixed(2)} kB`;
 const main = elementSizes('pay-button.js');
 const va = elementSizes('pay-va.js');
 if (!main) {
-  console.error(`${ELEMENT_DIST}pay-button.js is missing: run \`npm run build -w @paybutton/pay-button\` first.`);
+  console.error(`${ELEMENT_DIST}pay-button.js is missing: run \`npm run build -w @tombolbayar/pay-button\` first.`);
   process.exit(2);
 }
 const ratio = main.gzip / ELEMENT_BUDGET_BYTES;

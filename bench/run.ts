@@ -188,7 +188,7 @@ async function main(): Promise<void> {
   if (options.only.has('element')) {
     const sizes = elementSizes('pay-button.js');
     if (sizes) element = { sizes, builtAt: statSync(fileURLToPath(new URL('../packages/pay-button/dist/pay-button.js', import.meta.url))).mtime };
-    else skipped.push('element: packages/pay-button/dist/pay-button.js is missing (`npm run build -w @paybutton/pay-button`)');
+    else skipped.push('element: packages/pay-button/dist/pay-button.js is missing (`npm run build -w @tombolbayar/pay-button`)');
   }
 
   const ceilings: Ceilings = { httpPerSecond: mean(httpRuns), httpRuns, httpCpuMsPerRequest: mean(httpCpuRuns), rsa: meanRates(rsaRuns), rsaRuns };

@@ -1,7 +1,7 @@
 /**
  * The packages as a user gets them: `npm pack` every published package, install the tarballs into
  * a temporary app outside the workspace (from npm's cache where it can), and there, with plain
- * `node`: import every entry (ESM and `require`), run the installed `paybutton-gateway` bin,
+ * `node`: import every entry (ESM and `require`), run the installed `tombolbayar-gateway` bin,
  * type-check a strict TypeScript consumer, and pay one order end to end through the installed
  * plug-in (an ESM and a CommonJS Express app), gateway and script-tag element in Chromium.
  *
@@ -23,12 +23,12 @@ import { listTarball, type TarballSummary } from './tarball.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./installed-app/', import.meta.url));
-const PACKAGES = ['@paybutton/protocol', '@paybutton/store-kit', '@paybutton/gateway', '@paybutton/express', '@paybutton/pay-button'];
+const PACKAGES = ['@tombolbayar/protocol', '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express', '@tombolbayar/pay-button'];
 /** Every entry a Node program may import (the script-tag files are for browsers: paid with below). */
 const NODE_ENTRIES = [
-  '@paybutton/protocol', '@paybutton/protocol/node', '@paybutton/protocol/methods', '@paybutton/protocol/formats',
-  '@paybutton/store-kit', '@paybutton/gateway', '@paybutton/express',
-  '@paybutton/pay-button', '@paybutton/pay-button/define', '@paybutton/pay-button/react',
+  '@tombolbayar/protocol', '@tombolbayar/protocol/node', '@tombolbayar/protocol/methods', '@tombolbayar/protocol/formats',
+  '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express',
+  '@tombolbayar/pay-button', '@tombolbayar/pay-button/define', '@tombolbayar/pay-button/react',
 ];
 /** What the app installs besides the tarballs: Express, React for `/react`, and the consumer's types. */
 const REGISTRY_PACKAGES = ['express@^5.1.0', 'react@^19.0.0', '@types/react@^19.0.0', '@types/node@^20.19.0'];
@@ -143,7 +143,7 @@ describe('the packages as installed from their tarballs', () => {
   });
 
   it("the gateway's internals are no entry of the published API (only under this repository's export condition)", async () => {
-    const internal = await run(process.execPath, ['--input-type=module', '-e', "await import('@paybutton/gateway/internal')"], { cwd: app });
+    const internal = await run(process.execPath, ['--input-type=module', '-e', "await import('@tombolbayar/gateway/internal')"], { cwd: app });
     assert.notEqual(internal.code, 0);
     assert.match(internal.output, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
   });
@@ -152,9 +152,9 @@ describe('the packages as installed from their tarballs', () => {
     await succeed(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: app });
   });
 
-  it('the installed paybutton-gateway bin: --help, merchant create, and a missing driver named', async () => {
-    const bin = join(app, 'node_modules', '.bin', 'paybutton-gateway');
-    assert.match(await succeed(bin, ['--help'], { cwd: app }), /Usage:\n {2}paybutton-gateway/);
+  it('the installed tombolbayar-gateway bin: --help, merchant create, and a missing driver named', async () => {
+    const bin = join(app, 'node_modules', '.bin', 'tombolbayar-gateway');
+    assert.match(await succeed(bin, ['--help'], { cwd: app }), /Usage:\n {2}tombolbayar-gateway/);
     const created = await succeed(bin, ['merchant', 'create', 'SHOP-001', '--name', 'Toko Kopi', '--data', 'gw'], { cwd: app });
     assert.match(created, /Merchant SHOP-001 created \(Toko Kopi\)/);
     assert.ok(statSync(join(app, 'gw', 'merchants', 'SHOP-001-private.pem')).isFile());
@@ -165,7 +165,7 @@ describe('the packages as installed from their tarballs', () => {
   });
 
   it('pays one order end to end: installed gateway, plug-in (ESM and CommonJS apps) and script-tag element in Chromium', async (t) => {
-    const gateway = await start([join(app, 'node_modules', '@paybutton', 'gateway', 'bin', 'paybutton-gateway.js'), '--sandbox', '--port', '0', '--data', 'gw', '--log-level', 'warn'], { cwd: app }, /listening on (http:\/\/\S+)/);
+    const gateway = await start([join(app, 'node_modules', '@tombolbayar', 'gateway', 'bin', 'tombolbayar-gateway.js'), '--sandbox', '--port', '0', '--data', 'gw', '--log-level', 'warn'], { cwd: app }, /listening on (http:\/\/\S+)/);
     children.push(gateway.child);
     const browser = await launchChromium();
     try {

@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { hasValidCrc } from '@paybutton/gateway/internal';
-import { METHOD_CODES, METHODS } from '@paybutton/protocol';
+import { hasValidCrc } from '@tombolbayar/gateway/internal';
+import { METHOD_CODES, METHODS } from '@tombolbayar/protocol';
 import jsqr from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';

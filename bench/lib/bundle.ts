@@ -4,7 +4,7 @@
  * through loader hooks that run on a thread of their own, with their own heap and caches.
  *
  * Only the bench's files are bundled; every package stays external and loads as installed, the
- * workspace's own (@paybutton/*) included: their built `dist/` (`npm run build`). Each bundled file
+ * workspace's own (@tombolbayar/*) included: their built `dist/` (`npm run build`). Each bundled file
  * keeps its own `import.meta.url`, so files found next to a module are still found.
  */
 import { readFile } from 'node:fs/promises';

@@ -61,10 +61,10 @@ function runnable(script: string): Promise<string> {
 
 /**
  * Node flags of every process the bench starts: the export condition that opens
- * `@paybutton/gateway/internal` (benchmarks and tests only), and the loopback guard: no socket of
+ * `@tombolbayar/gateway/internal` (benchmarks and tests only), and the loopback guard: no socket of
  * a bench process can connect anywhere but 127.0.0.0/8 or ::1, and no real DNS is asked.
  */
-export const BENCH_NODE_FLAGS: readonly string[] = ['--conditions=paybutton-internal', '--import', '@paybutton/test-support/loopback-guard-preload'];
+export const BENCH_NODE_FLAGS: readonly string[] = ['--conditions=tombolbayar-internal', '--import', '@tombolbayar/test-support/loopback-guard-preload'];
 
 export async function startChild(script: string, options: ChildOptions = {}): Promise<ChildServer> {
   const file = await runnable(script);

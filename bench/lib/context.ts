@@ -1,7 +1,7 @@
 /** What every scenario of `run.ts` shares: keys, where to put files, the engines, the run's knobs. */
 import { join } from 'node:path';
-import type { DatabaseConfig } from '@paybutton/gateway/internal';
-import type { DatabaseOption } from '@paybutton/express';
+import type { DatabaseConfig } from '@tombolbayar/gateway/internal';
+import type { DatabaseOption } from '@tombolbayar/express';
 import type { BenchKeys } from './fixtures.ts';
 import type { SchemaSet } from './postgres.ts';
 import type { RsaRates } from './rsa.ts';

@@ -1,6 +1,6 @@
 /**
  * Size of the <pay-button> script-tag file against its budget: 10 kB (10,000 bytes) gzip, Lit
- * included. It builds nothing: `npm run build -w @paybutton/pay-button` makes the file.
+ * included. It builds nothing: `npm run build -w @tombolbayar/pay-button` makes the file.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

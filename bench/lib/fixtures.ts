@@ -4,7 +4,7 @@
  * and the request bodies, each with its own idempotency key or orderNum.
  */
 import { randomBytes } from 'node:crypto';
-import { formatDateTime, generateKeyPair, type SignableFields } from '@paybutton/protocol/node';
+import { formatDateTime, generateKeyPair, type SignableFields } from '@tombolbayar/protocol/node';
 
 export const MERCHANT_CODE = 'BENCHSHOP01';
 export const MERCHANT_NAME = 'Toko Kopi Bench';

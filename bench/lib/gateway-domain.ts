@@ -5,12 +5,12 @@
  * without the request signature. The gateway's public API has no bulk create, so this uses its
  * internal entry (`packages/gateway/src/internal.ts`); only benchmarks and tests do that.
  */
-import type { MethodCode } from '@paybutton/protocol';
-import { sign as signFields, toPrivateKey } from '@paybutton/protocol/node';
+import type { MethodCode } from '@tombolbayar/protocol';
+import { sign as signFields, toPrivateKey } from '@tombolbayar/protocol/node';
 import { pino } from 'pino';
 import {
   buildFeeTable, buildLimitTable, checkCallbackUrl, createClock, createOrder, openStore, registerMerchant, type DatabaseConfig, type DomainContext,
-} from '@paybutton/gateway/internal';
+} from '@tombolbayar/gateway/internal';
 import { CUSTOMER, MERCHANT_CODE, MERCHANT_NAME } from './fixtures.ts';
 
 export interface SeedOptions {

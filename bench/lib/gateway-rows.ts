@@ -5,7 +5,7 @@
  */
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import type { DatabaseConfig } from '@paybutton/gateway/internal';
+import type { DatabaseConfig } from '@tombolbayar/gateway/internal';
 
 /** Rows of `sql`, where the table names are written `{notifications}`, `{orders}`, ... */
 export async function selectRows<T>(database: DatabaseConfig, sql: string, params: readonly unknown[] = []): Promise<T[]> {

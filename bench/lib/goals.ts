@@ -153,7 +153,7 @@ export function buildRows(results: Results): Row[] {
   if (results.memory) {
     const { shipped, empty, orders, databaseMb, problems } = results.memory;
     rows.push({
-      what: `\`paybutton-gateway\` as installed (bin, dist on plain node), SQLite holding ${int(orders)} orders, after ${int(shipped.queries.ok)} signed queries`,
+      what: `\`tombolbayar-gateway\` as installed (bin, dist on plain node), SQLite holding ${int(orders)} orders, after ${int(shipped.queries.ok)} signed queries`,
       figure: `RSS ${shipped.rssMb.toFixed(0)} MB (peak ${shipped.peakMb.toFixed(0)} MB; empty store ${empty.rssMb.toFixed(0)} MB; database ${databaseMb.toFixed(0)} MB on disk)`,
       goal: `≤ ${GOALS.rssMb} MB`,
       met: shipped.rssMb <= GOALS.rssMb && problems.length === 0,

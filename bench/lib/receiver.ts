@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toPublicKey, verify } from '@paybutton/protocol/node';
+import { toPublicKey, verify } from '@tombolbayar/protocol/node';
 
 export interface Receiver {
   readonly url: string;

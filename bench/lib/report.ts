@@ -78,7 +78,7 @@ function setUpLines(settings: ReportData['settings']): string[] {
     '- Plug-in notifications: links created through the shop, paid at the gateway (no worker), and the queued notifications sent by the generator to the shop\'s `/pay/notify`, each once; the shop confirms each with `/gateway/query` before it settles and acknowledges.',
     '- PostgreSQL: every process works in its own schema `bench_<tag>_*`, dropped at the end.',
     '- Drain: orders created through the gateway\'s domain `createOrder` in bulk, paid through `gateway.pay()` in a process without a worker, then a gateway with its worker delivers to a receiver in the bench process that verifies every `platSign` and counts per `platOrderNum`.',
-    '- Memory: orders created in bulk through the domain `createOrder` in the bin\'s data directory, then `paybutton-gateway` (the package\'s bin) starts on it and serves 2,000 signed `/gateway/query` requests; RSS from /proc two seconds later, no forced GC.',
+    '- Memory: orders created in bulk through the domain `createOrder` in the bin\'s data directory, then `tombolbayar-gateway` (the package\'s bin) starts on it and serves 2,000 signed `/gateway/query` requests; RSS from /proc two seconds later, no forced GC.',
   ];
 }
 

@@ -1,11 +1,11 @@
 /**
  * The crypto ceiling: RSA-1024 operations per second on one core with one reused KeyObject, the
- * way `@paybutton/protocol` signs (PKCS#1 v1.5 private "encrypt" of a 117-byte chunk) and
+ * way `@tombolbayar/protocol` signs (PKCS#1 v1.5 private "encrypt" of a 117-byte chunk) and
  * verifies (public "decrypt" of a 128-byte block). Also the cost of parsing the PEM on every call,
  * which the protocol's key cache avoids.
  */
 import { constants, createPrivateKey, createPublicKey, privateEncrypt, publicDecrypt } from 'node:crypto';
-import { generateKeyPair, toPrivateKey } from '@paybutton/protocol/node';
+import { generateKeyPair, toPrivateKey } from '@tombolbayar/protocol/node';
 
 export interface RsaRates {
   /** Private-key operations (one signature block) per second. */

@@ -5,7 +5,7 @@
  */
 import { fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import type { SignableFields } from '@paybutton/protocol/node';
+import type { SignableFields } from '@tombolbayar/protocol/node';
 
 const WORKER = new URL('./sign-worker.ts', import.meta.url);
 

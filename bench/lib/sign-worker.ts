@@ -1,5 +1,5 @@
 /** A forked signer of `sign-pool.ts`: signs the field maps it is sent, answers the JSON bodies, exits. */
-import { sign, toPrivateKey, type SignableFields } from '@paybutton/protocol/node';
+import { sign, toPrivateKey, type SignableFields } from '@tombolbayar/protocol/node';
 
 process.once('message', (message: { fieldMaps: SignableFields[]; privateKeyPem: string }) => {
   const key = toPrivateKey(message.privateKeyPem);

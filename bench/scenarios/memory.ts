@@ -1,5 +1,5 @@
 /**
- * Memory: the resident set of `paybutton-gateway` as a user runs it (the package's bin, its
+ * Memory: the resident set of `tombolbayar-gateway` as a user runs it (the package's bin, its
  * compiled dist/ on plain node, default settings) whose SQLite store holds N orders, after it
  * served signed queries about them and then sat idle for a moment. The orders are created in bulk
  * through the gateway's domain `createOrder` (lib/gateway-domain.ts), not over HTTP: signing N
@@ -39,7 +39,7 @@ export interface MemoryResult {
 
 const QUERIES = 2_000;
 const SETTLE_MS = 2_000;
-const BIN = new URL('../../packages/gateway/bin/paybutton-gateway.js', import.meta.url).pathname;
+const BIN = new URL('../../packages/gateway/bin/tombolbayar-gateway.js', import.meta.url).pathname;
 
 function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -52,7 +52,7 @@ async function startBin(dataDir: string, keys: { platformKeyFile: string; mercha
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DATABASE_URL: '', PORT: '' } });
   const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('paybutton-gateway did not start within 60 s')), 60_000);
+    const timer = setTimeout(() => reject(new Error('tombolbayar-gateway did not start within 60 s')), 60_000);
     lines.on('line', (line) => {
       const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
       if (found) {
@@ -60,7 +60,7 @@ async function startBin(dataDir: string, keys: { platformKeyFile: string; mercha
         resolve(found[1]!);
       }
     });
-    child.once('exit', (code) => reject(new Error(`paybutton-gateway exited with ${code} before listening`)));
+    child.once('exit', (code) => reject(new Error(`tombolbayar-gateway exited with ${code} before listening`)));
   });
   return { child, url };
 }

@@ -10,9 +10,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGateway } from '@paybutton/gateway';
-import type { MethodCode } from '@paybutton/protocol';
-import { gatewayInternals, type DatabaseConfig } from '@paybutton/gateway/internal';
+import { createGateway } from '@tombolbayar/gateway';
+import type { MethodCode } from '@tombolbayar/protocol';
+import { gatewayInternals, type DatabaseConfig } from '@tombolbayar/gateway/internal';
 import { MERCHANT_CODE, MERCHANT_NAME } from '../lib/fixtures.ts';
 import { failed, loopDelayMonitor, memoryAfterGc, serve, type Command } from './ipc.ts';
 

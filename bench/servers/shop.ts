@@ -11,7 +11,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { payButton, type DatabaseOption, type GatewayCallOutcome } from '@paybutton/express';
+import { payButton, type DatabaseOption, type GatewayCallOutcome } from '@tombolbayar/express';
 import express from 'express';
 import { CUSTOMER, MERCHANT_CODE, SHOP_PUBLIC_URL } from '../lib/fixtures.ts';
 import { failed, loopDelayMonitor, memoryAfterGc, serve, type Command } from './ipc.ts';

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { createGateway, type Gateway } from '@paybutton/gateway';
+import { createGateway, type Gateway } from '@tombolbayar/gateway';
 import type { Express } from 'express';
 import { loadOrCreateKeyPair } from './keys.ts';
 import { createShop, type Shop } from './shop.ts';

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateKeyPair, type PemKeyPair } from '@paybutton/protocol/node';
+import { generateKeyPair, type PemKeyPair } from '@tombolbayar/protocol/node';
 
 export function loadOrCreateKeyPair(dir: string, name: string): PemKeyPair & { created: boolean } {
   mkdirSync(dir, { recursive: true, mode: 0o700 });

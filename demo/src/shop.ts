@@ -1,11 +1,11 @@
 /**
- * The demo merchant server: an ordinary Express app that mounts `@paybutton/express` with one
+ * The demo merchant server: an ordinary Express app that mounts `@tombolbayar/express` with one
  * `app.use`, prices from its own catalogue, records sales in `onPaid`, and pushes order changes
  * to the page (server-sent events) so the order list updates as notifications arrive.
  */
 import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { NotForSaleError, payButton, type PayButtonRouter, type QuoteRequestBody } from '@paybutton/express';
+import { NotForSaleError, payButton, type PayButtonRouter, type QuoteRequestBody } from '@tombolbayar/express';
 import express, { type Express } from 'express';
 import { z } from 'zod';
 import { CATALOG, MAX_QUANTITY, findProduct } from './catalog.ts';

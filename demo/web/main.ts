@@ -2,9 +2,9 @@
  * The demo shop's page: catalogue, cart, the two ways to pay, and the live order list. Prices shown
  * here come from the same catalogue the server prices with; the server never takes them from here.
  */
-import { formatRupiah } from '@paybutton/protocol/formats';
-import { METHODS, methodsOfKind } from '@paybutton/protocol/methods';
-import type { PayButton, PayVa } from '@paybutton/pay-button';
+import { formatRupiah } from '@tombolbayar/protocol/formats';
+import { METHODS, methodsOfKind } from '@tombolbayar/protocol/methods';
+import type { PayButton, PayVa } from '@tombolbayar/pay-button';
 import { CATALOG, MAX_QUANTITY, findProduct } from '../src/catalog.ts';
 import { loadCart, saveCart, cartTotal, type Cart } from './cart.ts';
 import { watchOrders } from './orders.ts';

@@ -1,6 +1,6 @@
 /** The live order list: the shop server pushes a change whenever an order moves. */
-import { formatRupiah } from '@paybutton/protocol/formats';
-import { METHODS, resolveMethod } from '@paybutton/protocol/methods';
+import { formatRupiah } from '@tombolbayar/protocol/formats';
+import { METHODS, resolveMethod } from '@tombolbayar/protocol/methods';
 
 export interface ShopOrder {
   orderNum: string;

@@ -13,7 +13,7 @@
  * - An order pays for the cart it was made for: the cart empties only when that is still the cart
  *   on the page.
  */
-import type { PayButton, PayVa } from '@paybutton/pay-button';
+import type { PayButton, PayVa } from '@tombolbayar/pay-button';
 
 /** The page's side of the outcomes of one element. */
 export interface Outcomes {

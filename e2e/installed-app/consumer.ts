@@ -1,16 +1,16 @@
 // A strict TypeScript consumer (module/moduleResolution nodenext) of every entry of the installed
 // packages; e2e/installed-packages.test.ts type-checks it with `tsc --noEmit` and never runs it.
 import express from 'express';
-import { NotForSaleError, payButton, type PayButtonOptions } from '@paybutton/express';
-import { createGateway, type Gateway, type GatewayOptions } from '@paybutton/gateway';
-import { METHODS, type MethodCode } from '@paybutton/protocol';
-import { isMethodCode } from '@paybutton/protocol/methods';
-import { formatRupiah } from '@paybutton/protocol/formats';
-import { sign, type KeyInput } from '@paybutton/protocol/node';
-import { PayButton, define } from '@paybutton/pay-button';
-import '@paybutton/pay-button/define';
-import { PayButton as PayButtonForReact } from '@paybutton/pay-button/react';
-import { PayButton as ScriptTagPayButton } from '@paybutton/pay-button/dist/pay-button.js';
+import { NotForSaleError, payButton, type PayButtonOptions } from '@tombolbayar/express';
+import { createGateway, type Gateway, type GatewayOptions } from '@tombolbayar/gateway';
+import { METHODS, type MethodCode } from '@tombolbayar/protocol';
+import { isMethodCode } from '@tombolbayar/protocol/methods';
+import { formatRupiah } from '@tombolbayar/protocol/formats';
+import { sign, type KeyInput } from '@tombolbayar/protocol/node';
+import { PayButton, define } from '@tombolbayar/pay-button';
+import '@tombolbayar/pay-button/define';
+import { PayButton as PayButtonForReact } from '@tombolbayar/pay-button/react';
+import { PayButton as ScriptTagPayButton } from '@tombolbayar/pay-button/dist/pay-button.js';
 
 const key: KeyInput = '-----BEGIN PRIVATE KEY-----';
 const options: PayButtonOptions = {

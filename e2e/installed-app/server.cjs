@@ -1,9 +1,9 @@
-// The same merchant app in CommonJS: require('@paybutton/express') on Node 20.19+ (require of an
+// The same merchant app in CommonJS: require('@tombolbayar/express') on Node 20.19+ (require of an
 // ES module without top-level await). Run by e2e/installed-packages.test.ts.
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const express = require('express');
-const { payButton, NotForSaleError } = require('@paybutton/express');
+const { payButton, NotForSaleError } = require('@tombolbayar/express');
 
 const env = process.env;
 const publicUrl = `http://127.0.0.1:${env.PORT}`;

@@ -1,8 +1,8 @@
-// A merchant's plain-JavaScript Express app (ESM), as the @paybutton/express README shows it, run
+// A merchant's plain-JavaScript Express app (ESM), as the @tombolbayar/express README shows it, run
 // by e2e/installed-packages.test.ts in a temporary folder where only the packed tarballs are installed.
 import { readFileSync } from 'node:fs';
 import express from 'express';
-import { payButton, NotForSaleError } from '@paybutton/express';
+import { payButton, NotForSaleError } from '@tombolbayar/express';
 
 const { PORT, GATEWAY_URL, MERCHANT_CODE, MERCHANT_PRIVATE_KEY_FILE, PLATFORM_PUBLIC_KEY_FILE } = process.env;
 const publicUrl = `http://127.0.0.1:${PORT}`;

@@ -10,7 +10,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { minifyLitTemplates } from './scripts/minify-templates.ts';
 
 /**
- * `src/components/pay-va/formats.ts` gets its own copy of `@paybutton/protocol/formats` (the same
+ * `src/components/pay-va/formats.ts` gets its own copy of `@tombolbayar/protocol/formats` (the same
  * file under another module id), so what only `<pay-va>` uses (`formatRupiah`, `parseDateTime`, the fee check)
  * is bundled into pay-va.js instead of the shared pay-button.js and its 10 kB budget.
  */
@@ -19,7 +19,7 @@ function ownFormatsForPayVa(): Plugin {
     name: 'paybutton:pay-va-formats',
     enforce: 'pre',
     async resolveId(source, importer) {
-      if (source !== '@paybutton/protocol/formats' || !importer?.endsWith('/pay-va/formats.ts')) return null;
+      if (source !== '@tombolbayar/protocol/formats' || !importer?.endsWith('/pay-va/formats.ts')) return null;
       const resolved = await this.resolve(source, importer, { skipSelf: true });
       return resolved && `${resolved.id}?pay-va`;
     },

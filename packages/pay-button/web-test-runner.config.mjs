@@ -1,7 +1,7 @@
 /**
  * @web/test-runner in Debian's Chromium (never a downloaded browser), TypeScript through esbuild,
  * and the plug-in's HTTP contract served by a test double (test/server/contract-double.mjs).
- * The root is the monorepo, so `lit` and `@paybutton/protocol` resolve from its node_modules.
+ * The root is the monorepo, so `lit` and `@tombolbayar/protocol` resolve from its node_modules.
  */
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';

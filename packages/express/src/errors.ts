@@ -5,7 +5,7 @@
  * answers with (`httpStatus`). Messages say what happened and what to do; they never carry a key,
  * a signature or a value the merchant did not choose to show.
  */
-import type { FieldIssue } from '@paybutton/protocol';
+import type { FieldIssue } from '@tombolbayar/protocol';
 
 export const ERROR_CODES = {
   /** The options given to `payButton()` are wrong; thrown at start-up. */

@@ -1,7 +1,7 @@
 /**
- * `@paybutton/express`: the merchant's side of `<pay-button>`.
+ * `@tombolbayar/express`: the merchant's side of `<pay-button>`.
  *
- *     import { payButton } from '@paybutton/express';
+ *     import { payButton } from '@tombolbayar/express';
  *     app.use('/pay', payButton({ gatewayUrl, merchantCode, privateKey, platformPublicKey, publicUrl, quote, onPaid }));
  */
 export { payButton, type PayButtonRouter } from './router.ts';

@@ -4,7 +4,7 @@
  * reads as the list of options and what becomes of them.
  */
 import type { KeyObject } from 'node:crypto';
-import { SignatureKeyError, toPrivateKey, toPublicKey } from '@paybutton/protocol/node';
+import { SignatureKeyError, toPrivateKey, toPublicKey } from '@tombolbayar/protocol/node';
 import { z } from 'zod';
 import { SCHEMA_NAME } from './store/database.ts';
 

@@ -4,8 +4,8 @@
  * values, only the rules).
  */
 import type { KeyObject } from 'node:crypto';
-import { merchantCodeField, type FieldIssue } from '@paybutton/protocol';
-import { toPrivateKey, toPublicKey, type KeyInput } from '@paybutton/protocol/node';
+import { merchantCodeField, type FieldIssue } from '@tombolbayar/protocol';
+import { toPrivateKey, toPublicKey, type KeyInput } from '@tombolbayar/protocol/node';
 import type { Request } from 'express';
 import { z } from 'zod';
 import { PayButtonError } from './errors.ts';
@@ -93,7 +93,7 @@ export interface PayButtonOptions {
   readonly notifyBodyLimitBytes?: number;
   /** A pending order's status asks the gateway at most this often (ms); `false`: never. */
   readonly statusRefreshMs?: number | false;
-  /** Path of the element's script-tag bundle, if not the installed `@paybutton/pay-button`. */
+  /** Path of the element's script-tag bundle, if not the installed `@tombolbayar/pay-button`. */
   readonly payButtonScript?: string;
   /** The clock (ms since epoch); for tests and simulations. */
   readonly now?: () => number;

@@ -3,7 +3,7 @@
  * gateway's field rules before anything is stored, so a merchant bug (a 40-character product name,
  * a price in floating point) is reported by name instead of surfacing as a gateway `FAIL`.
  */
-import { emailField, expiryPeriodField, nameField, phoneField, productDetailField, toRupiahString, amountField } from '@paybutton/protocol';
+import { emailField, expiryPeriodField, nameField, phoneField, productDetailField, toRupiahString, amountField } from '@tombolbayar/protocol';
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { PayButtonError, isPayButtonError } from './errors.ts';

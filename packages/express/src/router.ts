@@ -8,7 +8,7 @@
  * `reconcile()`, `events`, `ready()` and `close()`.
  */
 import { dirname, join } from 'node:path';
-import { resolveMethod, type MethodCode } from '@paybutton/protocol';
+import { resolveMethod, type MethodCode } from '@tombolbayar/protocol';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Context } from './context.ts';
 import { PayButtonError } from './errors.ts';
@@ -145,7 +145,7 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
   router.get('/pay-button.js', scriptHandler(scriptSource(resolved.payButtonScript), 'pay-button.js'));
   // <pay-va> imports ./pay-button.js, so it is served beside it.
   const vaScript = resolved.payButtonScript ? join(dirname(resolved.payButtonScript), 'pay-va.js') : undefined;
-  router.get('/pay-va.js', scriptHandler(scriptSource(vaScript, '@paybutton/pay-button/dist/pay-va.js'), 'pay-va.js'));
+  router.get('/pay-va.js', scriptHandler(scriptSource(vaScript, '@tombolbayar/pay-button/dist/pay-va.js'), 'pay-va.js'));
   router.use(errorHandler(context));
 
   let closing: Promise<void> | undefined;

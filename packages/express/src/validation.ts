@@ -3,7 +3,7 @@
  * out: an unknown key becomes an issue on that key ("pricee: is not allowed") rather than one
  * issue on the whole body, so a typo is named where it is.
  */
-import type { FieldIssue, ParseResult } from '@paybutton/protocol';
+import type { FieldIssue, ParseResult } from '@tombolbayar/protocol';
 import type { z } from 'zod';
 
 function fieldName(path: readonly PropertyKey[]): string {

@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { deflateSync, gzipSync } from 'node:zlib';
-import { UNSUPPORTED_CONTENT_ENCODING } from '@paybutton/protocol';
+import { UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
 import express from 'express';
 import { PayButtonError } from '../src/errors.ts';
 import { NotifyBodyError, readJsonBody, readNotifyFields } from '../src/http/body.ts';

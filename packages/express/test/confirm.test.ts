@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { QuerySuccess } from '@paybutton/protocol';
+import type { QuerySuccess } from '@tombolbayar/protocol';
 import { PayButtonError } from '../src/errors.ts';
 import type { CallResult } from '../src/gateway/client.ts';
 import { finalStatusOf, interpretQuery, type Confirmation, type ExpectedOrder } from '../src/orders/confirm.ts';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, test } from 'node:test';
-import { sign } from '@paybutton/protocol/node';
+import { sign } from '@tombolbayar/protocol/node';
 import { queryOutcome } from '../src/gateway/create.ts';
 import { decideAfterQuery } from '../src/gateway/retry.ts';
 import { interpretQuery } from '../src/orders/confirm.ts';

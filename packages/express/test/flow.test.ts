@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MERCHANT_CODE } from './support/keys.ts';
-import { gatewayInternals } from '@paybutton/gateway/internal';
+import { gatewayInternals } from '@tombolbayar/gateway/internal';
 import { CATALOGUE, newKey, startHarness, waitFor, type Harness } from './support/harness.ts';
 
 describe('create -> pay -> notify -> status', () => {

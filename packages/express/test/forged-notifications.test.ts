@@ -12,8 +12,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, test } from 'node:test';
-import { formatDateTime } from '@paybutton/protocol';
-import { canonicalString, sign, verify } from '@paybutton/protocol/node';
+import { formatDateTime } from '@tombolbayar/protocol';
+import { canonicalString, sign, verify } from '@tombolbayar/protocol/node';
 import { countingStore, ENGINES, type EngineFixture } from './support/engines.ts';
 import { MERCHANT_CODE, platformKeys, strangerKeys } from './support/keys.ts';
 import { PRODUCTION_SHOP_URL, startHarness, waitFor, type Harness } from './support/harness.ts';

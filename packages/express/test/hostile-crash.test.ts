@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createGateway } from '@paybutton/gateway';
+import { createGateway } from '@tombolbayar/gateway';
 import express from 'express';
 import { payButton, type Order, type PayButtonRouter } from '../src/index.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from './support/keys.ts';

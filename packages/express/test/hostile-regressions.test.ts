@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sign } from '@paybutton/protocol/node';
+import { sign } from '@tombolbayar/protocol/node';
 import { DATABASE_URL } from './support/engines.ts';
 import { platformKeys } from './support/keys.ts';
 import { objectText, send, startShop, type HostileShop } from './hostile-support.ts';

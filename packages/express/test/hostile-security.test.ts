@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, test } from 'node:test';
-import { sign, verify } from '@paybutton/protocol/node';
+import { sign, verify } from '@tombolbayar/protocol/node';
 import { MERCHANT_CODE, platformKeys } from './support/keys.ts';
 import { CATALOGUE, send, startShop, type HostileShop, type RawAnswer } from './hostile-support.ts';
 

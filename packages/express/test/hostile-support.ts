@@ -2,7 +2,7 @@
  * Helpers of the plug-in's hostile suites (`hostile-*.test.ts`). The generic ones (a raw HTTP client
  * over keep-alive sockets, a watch on the process for unhandled rejections, store probes, hostile
  * value generators for fast-check, a case counter and the secret-leak scan) come from
- * `@paybutton/test-support/hostile`, shared with the gateway's suites.
+ * `@tombolbayar/test-support/hostile`, shared with the gateway's suites.
  *
  * `startShop()` is the system under attack: the real gateway in-process (sandbox, its pino log
  * captured) and an Express app with `payButton()` mounted, each on its own SQLite file (or the
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createGateway, type SandboxGateway } from '@paybutton/gateway';
+import { createGateway, type SandboxGateway } from '@tombolbayar/gateway';
 import express from 'express';
 import { pino } from 'pino';
 import { NotForSaleError, payButton, type PayButtonOptions, type PayButtonRouter } from '../src/index.ts';
@@ -24,9 +24,9 @@ import type { PayButtonEventName } from '../src/events.ts';
 import { withTuning } from '../src/internal/tuning.ts';
 import { dropSchema, newSchemaName } from './support/engines.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from './support/keys.ts';
-import { type StoreProbe, postgresProbe, runs, sqliteProbe } from '@paybutton/test-support/hostile';
+import { type StoreProbe, postgresProbe, runs, sqliteProbe } from '@tombolbayar/test-support/hostile';
 
-export * from '@paybutton/test-support/hostile';
+export * from '@tombolbayar/test-support/hostile';
 
 // ---------------------------------------------------------------------------------------------
 // The shop under attack
@@ -287,4 +287,4 @@ export function startGatewayCli(args: readonly string[]): Promise<ChildServer> {
 
 const SUPPORT_FILE = fileURLToPath(import.meta.url);
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
-const GATEWAY_BIN = fileURLToPath(new URL('../bin/paybutton-gateway.js', import.meta.resolve('@paybutton/gateway')));
+const GATEWAY_BIN = fileURLToPath(new URL('../bin/tombolbayar-gateway.js', import.meta.resolve('@tombolbayar/gateway')));

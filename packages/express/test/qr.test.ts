@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { hasValidCrc } from '@paybutton/gateway/internal';
+import { hasValidCrc } from '@tombolbayar/gateway/internal';
 import QRCode from 'qrcode';
 import { qrPath } from '../src/routes/qr.ts';
 import { newKey, startHarness, type Harness } from './support/harness.ts';

@@ -53,7 +53,7 @@ describe('GET /pay-button.js', () => {
       const answer = await shop.get('/pay-button.js');
       assert.equal(answer.status, 503);
       assert.equal(answer.headers.get('cache-control'), 'no-store');
-      assert.match(answer.text, /^pay-button\.js was not found: install the element package \(`npm install @paybutton\/pay-button`\)/);
+      assert.match(answer.text, /^pay-button\.js was not found: install the element package \(`npm install @tombolbayar\/pay-button`\)/);
     } finally {
       await shop.close();
     }

@@ -1,5 +1,5 @@
 /**
- * `paybutton-gateway`: start the gateway, or run one of its one-shot commands. `main` returns the
+ * `tombolbayar-gateway`: start the gateway, or run one of its one-shot commands. `main` returns the
  * exit code of a one-shot command, or undefined while the server runs (it exits on SIGTERM/SIGINT
  * after a graceful shutdown).
  */
@@ -32,7 +32,7 @@ async function serve(config: CliConfig, out: Output): Promise<Gateway> {
   });
   try {
     const { url } = await gateway.listen(config.port, config.host);
-    out(`paybutton-gateway listening on ${url}${config.sandbox ? ' (sandbox)' : ''}`);
+    out(`tombolbayar-gateway listening on ${url}${config.sandbox ? ' (sandbox)' : ''}`);
     if (platform.created) out(`Generated the platform key: ${platform.file}`);
   } catch (error) {
     await gateway.close();
@@ -94,12 +94,12 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof GatewayConfigError) {
-      err(`paybutton-gateway: ${error.message}`);
-      err('Run paybutton-gateway --help for usage.');
+      err(`tombolbayar-gateway: ${error.message}`);
+      err('Run tombolbayar-gateway --help for usage.');
       return 2;
     }
     const code = (error as { code?: string }).code;
-    err(`paybutton-gateway: ${(error as Error).message ?? String(error)}${code ? ` (${code})` : ''}`);
+    err(`tombolbayar-gateway: ${(error as Error).message ?? String(error)}${code ? ` (${code})` : ''}`);
     return 1;
   }
 }

@@ -7,7 +7,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sign as signFields, toPrivateKey, type MethodCode } from '@paybutton/protocol/node';
+import { sign as signFields, toPrivateKey, type MethodCode } from '@tombolbayar/protocol/node';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';

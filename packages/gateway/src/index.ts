@@ -1,13 +1,13 @@
 /**
- * `@paybutton/gateway`: a faithful, self-hostable BDPay-family payment gateway with a sandbox.
- * Start one with `createGateway(options)` (in-process) or the `paybutton-gateway` CLI.
+ * `@tombolbayar/gateway`: a faithful, self-hostable BDPay-family payment gateway with a sandbox.
+ * Start one with `createGateway(options)` (in-process) or the `tombolbayar-gateway` CLI.
  *
  * What an operator calls; the repository's own tests and benchmarks use `./internal.ts` for more.
  */
 export { createGateway, type Gateway, type SandboxGateway } from './gateway.ts';
 export { GatewayConfigError, type GatewayOptions, type MerchantRegistration } from './options.ts';
 export type { Order, OrderKind, Merchant, FinalStatus } from './domain/types.ts';
-export type { OrderStatus } from '@paybutton/protocol';
+export type { OrderStatus } from '@tombolbayar/protocol';
 export type { Clock } from './domain/clock.ts';
 export { DomainError, OrderNotFoundError, OrderNotPendingError, type DomainErrorCode } from './domain/errors.ts';
 export { MerchantRegistrationError } from './domain/merchants.ts';

@@ -1,5 +1,5 @@
 /**
- * `@paybutton/gateway/internal`: what this repository's own tests and benchmarks use beyond the
+ * `@tombolbayar/gateway/internal`: what this repository's own tests and benchmarks use beyond the
  * public API. Not a stable API: names here may change in any release.
  *
  * - `gatewayInternals(gateway)`: the hosted page's dependencies, and the sandbox's simulations on

@@ -24,7 +24,7 @@ export const REDACTED_PATHS: readonly string[] = [
 /** The gateway's logger: JSON lines to stdout (or `destination`), redacting keys and signatures. */
 export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
   const settings = {
-    name: 'paybutton-gateway',
+    name: 'tombolbayar-gateway',
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
     redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
   };

@@ -5,7 +5,7 @@
 import { KeyObject } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { merchantCodeField, parseWith, type MethodCode } from '@paybutton/protocol';
+import { merchantCodeField, parseWith, type MethodCode } from '@tombolbayar/protocol';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { feeTableOptionSchema, limitTableOptionSchema, type AmountLimit, type FeeRule } from './domain/pricing.ts';

@@ -2,7 +2,7 @@
  * The gateway's side of the hosted-page seam (`page/deps.ts`): orders as the customer may see
  * them, the method choice, and in the sandbox the simulate buttons, on top of the domain.
  */
-import type { MethodCode } from '@paybutton/protocol';
+import type { MethodCode } from '@tombolbayar/protocol';
 import { chooseMethod } from './domain/create-order.ts';
 import type { DomainContext } from './domain/context.ts';
 import { DomainError } from './domain/errors.ts';

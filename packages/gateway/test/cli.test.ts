@@ -1,5 +1,5 @@
 /**
- * The `paybutton-gateway` CLI as a newcomer uses it: help, keys, merchants, and a first request.
+ * The `tombolbayar-gateway` CLI as a newcomer uses it: help, keys, merchants, and a first request.
  * One-shot commands run in-process through `main` (same code path as the bin, minus the process
  * start); the bin itself is spawned for `--help` and for serving.
  */
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { generateKeyPair, verify } from '@paybutton/protocol/node';
+import { generateKeyPair, verify } from '@tombolbayar/protocol/node';
 import { parseCli, UsageError } from '../src/cli/args.ts';
 import { loadOrCreatePlatformKey } from '../src/cli/key-files.ts';
 import { main } from '../src/cli.ts';
@@ -23,7 +23,7 @@ async function run(args: readonly string[]) {
   return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
 }
 
-describe('paybutton-gateway CLI', () => {
+describe('tombolbayar-gateway CLI', () => {
   let dir: string;
   before(() => {
     dir = tempDir('gw-cli-');

@@ -13,8 +13,8 @@
 import assert from 'node:assert/strict';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { formatDateTime, verify } from '@paybutton/protocol/node';
-import { UNSUPPORTED_CONTENT_ENCODING } from '@paybutton/protocol';
+import { formatDateTime, verify } from '@tombolbayar/protocol/node';
+import { UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
 import { gatewayInternals } from '../src/internal.ts';
 import { uniqueOrderNum } from './support/client.ts';
 import { ENGINES } from './support/engines.ts';
@@ -22,7 +22,7 @@ import { familyCanonical, familyClient, familyVerify, keyConstant, REQUEST_RULES
 import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';
 import { merchantKeys } from './support/keys.ts';
 import { eventually, startReceiver, type Receiver } from './support/receiver.ts';
-import { watchConnections } from '@paybutton/test-support/network';
+import { watchConnections } from '@tombolbayar/test-support/network';
 
 const connections = watchConnections();
 after(() => assert.deepEqual(connections.outsideLoopback(), [], 'no socket of this file connected beyond loopback'));

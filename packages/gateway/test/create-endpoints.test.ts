@@ -11,7 +11,7 @@ import {
   METHODS,
   parseWith,
   resolveMethod,
-} from '@paybutton/protocol';
+} from '@tombolbayar/protocol';
 import { computeFee, DEFAULT_FEES, hasValidCrc, parseTlv, VA_PREFIXES } from '../src/internal.ts';
 import { ENGINES } from './support/engines.ts';
 import { startHarness, type Harness } from './support/harness.ts';

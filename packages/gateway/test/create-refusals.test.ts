@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { formatDateTime, sign } from '@paybutton/protocol/node';
+import { formatDateTime, sign } from '@tombolbayar/protocol/node';
 import { postJson, signed, uniqueOrderNum, vaRequest, linkRequest } from './support/client.ts';
 import { ENGINES } from './support/engines.ts';
 import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';

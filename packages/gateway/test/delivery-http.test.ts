@@ -13,7 +13,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo, type LookupFunction } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { loopbackOnlyLookup, NON_LOOPBACK_CODE, watchConnections } from '@paybutton/test-support/network';
+import { loopbackOnlyLookup, NON_LOOPBACK_CODE, watchConnections } from '@tombolbayar/test-support/network';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, DELIVERY_ERROR_CLASSES, deliverNotification, EXCERPT_MAX_CHARS } from '../src/notify/delivery/index.ts';
 
 const connections = watchConnections();

@@ -6,7 +6,7 @@
  *
  * Tests never leave the machine: the production corpus gives the gateway's policy the fake zone's
  * private and public answers as they are (the policy must refuse them itself), while the
- * process-wide guard of `@paybutton/test-support/network` would stop any socket beyond loopback;
+ * process-wide guard of `@tombolbayar/test-support/network` would stop any socket beyond loopback;
  * the sandbox control resolves through `loopbackOnlyLookup`. No test here connects beyond loopback
  * (checked after the file).
  */
@@ -16,7 +16,7 @@ import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
 import { isIP, type AddressInfo, type LookupFunction } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { loopbackOnlyLookup, watchConnections } from '@paybutton/test-support/network';
+import { loopbackOnlyLookup, watchConnections } from '@tombolbayar/test-support/network';
 import { checkCallbackUrl, deliverNotification, resolveDeliveryAddresses } from '../src/notify/delivery/index.ts';
 import { pinnedLookup } from '../src/notify/delivery/resolve.ts';
 

@@ -22,7 +22,7 @@ import {
   parseWith,
   queryRequestSchema,
   sign,
-} from '@paybutton/protocol/node';
+} from '@tombolbayar/protocol/node';
 import { DOMAIN_MESSAGES } from '../src/domain/errors.ts';
 import { DEFAULT_LIMITS, overallRange } from '../src/domain/pricing.ts';
 import { REFUSALS, refusalBody, type RefusalName } from '../src/http/refusals.ts';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { METHOD_CODES } from '@paybutton/protocol';
+import { METHOD_CODES } from '@tombolbayar/protocol';
 import { uniqueOrderNum } from './support/client.ts';
 import { ENGINES } from './support/engines.ts';
 import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';

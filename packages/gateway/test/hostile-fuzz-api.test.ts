@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { METHOD_CODES, sign, verify } from '@paybutton/protocol/node';
+import { METHOD_CODES, sign, verify } from '@tombolbayar/protocol/node';
 import { fieldLabel } from '../src/http/authenticate.ts';
 import { linkRequest, vaRequest, uniqueOrderNum } from './support/client.ts';
 import { ENGINES, type EngineName } from './support/engines.ts';

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { METHOD_CODES } from '@paybutton/protocol';
+import { METHOD_CODES } from '@tombolbayar/protocol';
 import { startHarness, type Harness } from './support/harness.ts';
 import { merchantKeys, platformKeys } from './support/keys.ts';
 import {

@@ -19,7 +19,7 @@ import { gzipSync } from 'node:zlib';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { formatDateTime, repeatedJsonKey } from '@paybutton/protocol/node';
+import { formatDateTime, repeatedJsonKey } from '@tombolbayar/protocol/node';
 import { signed, vaRequest } from './support/client.ts';
 import { ENGINES, type EngineName } from './support/engines.ts';
 import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';

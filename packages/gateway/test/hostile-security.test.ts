@@ -14,7 +14,7 @@ import http from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { formatDateTime, sign, type SignableFields } from '@paybutton/protocol/node';
+import { formatDateTime, sign, type SignableFields } from '@tombolbayar/protocol/node';
 import { linkRequest, postJson, signed, vaRequest } from './support/client.ts';
 import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';
 import { countRows } from './support/inspect.ts';

@@ -1,14 +1,14 @@
 /**
  * Helpers of the gateway's hostile suites (`hostile-*.test.ts`): the generic ones (raw HTTP client,
  * process watch, store probes, fast-check generators, case counter, leak scan) come from
- * `@paybutton/test-support/hostile`, shared with the plug-in's suites; what is the gateway's own is
+ * `@tombolbayar/test-support/hostile`, shared with the plug-in's suites; what is the gateway's own is
  * here: its logger captured in memory, and the wording of its repeated-key refusal.
  */
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { createLogger } from '../src/logger.ts';
 
-export * from '@paybutton/test-support/hostile';
+export * from '@tombolbayar/test-support/hostile';
 
 // ---------------------------------------------------------------------------------------------
 // Logs

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { verify } from '@paybutton/protocol/node';
+import { verify } from '@tombolbayar/protocol/node';
 import { merchantClient, uniqueOrderNum } from './support/client.ts';
 import { startGatewayProcess, type GatewayProcess } from './support/cli-process.ts';
 import { DATABASE_URL, freshStore } from './support/engines.ts';

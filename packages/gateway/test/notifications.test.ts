@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { notificationSchema, parseWith, verify } from '@paybutton/protocol/node';
+import { notificationSchema, parseWith, verify } from '@tombolbayar/protocol/node';
 import { ENGINES } from './support/engines.ts';
 import { gatewayInternals } from '../src/internal.ts';
 import { startHarness, type Harness } from './support/harness.ts';

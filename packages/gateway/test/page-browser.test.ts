@@ -7,7 +7,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import QRCode from 'qrcode';
-import { formatRupiah } from '@paybutton/protocol';
+import { formatRupiah } from '@tombolbayar/protocol';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { hasValidCrc } from '../src/internal.ts';
 import { QR_OPTIONS } from '../src/page/qr.ts';

@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { METHOD_CODES, METHODS, parseWith, type MethodCode } from '@paybutton/protocol';
+import { METHOD_CODES, METHODS, parseWith, type MethodCode } from '@tombolbayar/protocol';
 import { CONTENT_SECURITY_POLICY, gatewayOrigins, isSameOriginPost } from '../src/page/csp.ts';
 import { socketOrigin } from '../src/http/origins.ts';
 import { formatJakartaTime, localeFromAcceptLanguage, negotiateLocale, type Locale } from '../src/page/i18n.ts';

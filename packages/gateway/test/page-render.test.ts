@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { METHOD_CODES, METHOD_KINDS, METHODS } from '@paybutton/protocol';
+import { METHOD_CODES, METHOD_KINDS, METHODS } from '@tombolbayar/protocol';
 import type { PageOrder } from '../src/page/deps.ts';
 import { escapeHtml, html, safeHttpUrl, trustedHtml } from '../src/page/html.ts';
 import { messagesFor, type Locale } from '../src/page/i18n.ts';

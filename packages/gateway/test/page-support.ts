@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gatewayOrigins } from '../src/page/csp.ts';
 import express from 'express';
-import { createPaymentLinkResponseSchema, formatDateTime, parseWith, verify, generateKeyPair, sign, type PemKeyPair } from '@paybutton/protocol/node';
-import { METHODS, type MethodCode } from '@paybutton/protocol';
+import { createPaymentLinkResponseSchema, formatDateTime, parseWith, verify, generateKeyPair, sign, type PemKeyPair } from '@tombolbayar/protocol/node';
+import { METHODS, type MethodCode } from '@tombolbayar/protocol';
 import { createGateway, type SandboxGateway } from '../src/index.ts';
 import { chromium, type Browser } from 'playwright-core';
 import { createPaymentPageRouter } from '../src/page/index.ts';
 import { PageActionError, type PageOrder, type PaymentPageDeps } from '../src/page/deps.ts';
-import { installLoopbackGuard } from '@paybutton/test-support/network';
+import { installLoopbackGuard } from '@tombolbayar/test-support/network';
 import { confinedNotifications } from './support/harness.ts';
 
 function tlv(id: string, value: string): string {

@@ -1,7 +1,7 @@
 /** `POST /gateway/query`: the order as the gateway holds it, signed, by either number. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { formatDateTime, parseWith, queryResponseSchema } from '@paybutton/protocol';
+import { formatDateTime, parseWith, queryResponseSchema } from '@tombolbayar/protocol';
 import { ENGINES } from './support/engines.ts';
 import { startHarness, type Harness } from './support/harness.ts';
 

@@ -11,7 +11,7 @@ import crypto, { constants, publicDecrypt, randomBytes } from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { canonicalString, formatDateTime, MAX_REQUEST_SIGN_LENGTH, sign } from '@paybutton/protocol/node';
+import { canonicalString, formatDateTime, MAX_REQUEST_SIGN_LENGTH, sign } from '@tombolbayar/protocol/node';
 import { Writable } from 'node:stream';
 import { LOGGED_PATH_CHARS } from '../src/http/request-log.ts';
 import { REFUSALS, refusalBody } from '../src/http/refusals.ts';

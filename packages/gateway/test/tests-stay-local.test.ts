@@ -15,7 +15,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LookupFunction } from 'node:net';
-import { NON_LOOPBACK_CODE, watchConnections } from '@paybutton/test-support/network';
+import { NON_LOOPBACK_CODE, watchConnections } from '@tombolbayar/test-support/network';
 import { merchantClient } from './support/client.ts';
 import { startGatewayProcess } from './support/cli-process.ts';
 import { tempDir } from './support/engines.ts';

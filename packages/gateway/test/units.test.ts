@@ -1,8 +1,8 @@
 /** Pure decision functions, table-tested: fees, limits, payment codes, QRIS, notifications, faults, errors. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_RUPIAH, METHOD_CODES, METHODS, NOTIFICATION_OUTCOMES, type MethodCode } from '@paybutton/protocol';
-import { sign, verify } from '@paybutton/protocol/node';
+import { MAX_RUPIAH, METHOD_CODES, METHODS, NOTIFICATION_OUTCOMES, type MethodCode } from '@tombolbayar/protocol';
+import { sign, verify } from '@tombolbayar/protocol/node';
 import { createClock } from '../src/domain/clock.ts';
 import { generatePaymentCode, VA_PREFIXES } from '../src/domain/payment-codes.ts';
 import {

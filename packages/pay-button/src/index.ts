@@ -1,6 +1,6 @@
 /**
- * `@paybutton/pay-button`: the element classes and their types, without defining any tag.
- * Import `@paybutton/pay-button/define` (or call `define()`) to register `<pay-button>` and `<pay-va>`.
+ * `@tombolbayar/pay-button`: the element classes and their types, without defining any tag.
+ * Import `@tombolbayar/pay-button/define` (or call `define()`) to register `<pay-button>` and `<pay-va>`.
  */
 export { PayButton, type PayButtonState, type PayMode } from './components/pay-button/pay-button.ts';
 export { PayVa, type PayVaState, countdown, expiryOf } from './components/pay-va/pay-va.ts';

@@ -1,6 +1,6 @@
 /**
- * `@paybutton/protocol`, browser-safe entry: schemas, method table, formats. The signing entry,
- * which needs `node:crypto`, is `@paybutton/protocol/node`.
+ * `@tombolbayar/protocol`, browser-safe entry: schemas, method table, formats. The signing entry,
+ * which needs `node:crypto`, is `@tombolbayar/protocol/node`.
  */
 export * from './methods.ts';
 export * from './formats.ts';

@@ -1,6 +1,6 @@
 /**
- * `@paybutton/store-kit`: the store plumbing shared by `@paybutton/gateway` and
- * `@paybutton/express` (one copy, installed once when an app uses both): driver loading with a
+ * `@tombolbayar/store-kit`: the store plumbing shared by `@tombolbayar/gateway` and
+ * `@tombolbayar/express` (one copy, installed once when an app uses both): driver loading with a
  * clear error when a driver is missing, SQLite checkpoints off the event loop, and a prepared
  * statement cache for Kysely's SQLite dialect, queries compiled once (`prepare`),
  * PostgreSQL statements prepared once per connection (`withNamedStatements`), and private SQLite

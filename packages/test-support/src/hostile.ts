@@ -1,6 +1,6 @@
 /**
- * Helpers shared by the hostile suites (`hostile-*.test.ts`) of `@paybutton/gateway` and
- * `@paybutton/express`: a raw HTTP client over keep-alive sockets (any method, header and body
+ * Helpers shared by the hostile suites (`hostile-*.test.ts`) of `@tombolbayar/gateway` and
+ * `@tombolbayar/express`: a raw HTTP client over keep-alive sockets (any method, header and body
  * bytes, no redirect following), a watch on the process for unhandled rejections and uncaught
  * exceptions, a cheap "did the store change" probe, hostile value generators for fast-check, a case
  * counter, and the secret-leak scan. Each package's `test/hostile-support.ts` re-exports these and

@@ -9,8 +9,8 @@ import type { KeyObject } from 'node:crypto';
 import {
   compactFields, createPaymentLinkResponseSchema, createVaResponseSchema, formatDateTime, parseWith, queryResponseSchema,
   type CreatePaymentLinkSuccess, type CreateVaSuccess, type QuerySuccess,
-} from '@paybutton/protocol';
-import { canonicalString, MAX_REQUEST_SIGN_LENGTH, maxSignableBytes, signatureLength, signCanonical, verify, type SignableFields } from '@paybutton/protocol/node';
+} from '@tombolbayar/protocol';
+import { canonicalString, MAX_REQUEST_SIGN_LENGTH, maxSignableBytes, signatureLength, signCanonical, verify, type SignableFields } from '@tombolbayar/protocol/node';
 import type { z } from 'zod';
 import { PayButtonError } from '../errors.ts';
 import type { GatewayCallOutcome, GatewayOperation, PayButtonEvents } from '../events.ts';

@@ -9,7 +9,7 @@
  *   `express.urlencoded()` produces) or a raw Buffer/string is still usable: the signature decides.
  *   Anything else is refused with a message that says which parser to move.
  */
-import { bodyEncoding, repeatedJsonKey, UNSUPPORTED_CONTENT_ENCODING } from '@paybutton/protocol';
+import { bodyEncoding, repeatedJsonKey, UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
 import type { Request } from 'express';
 import type { Readable, Transform } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';

@@ -4,7 +4,7 @@
  * malformed or wrong token and an unknown order are the same 404, after the same work (a lookup and
  * a constant-time comparison), so nothing can be enumerated.
  */
-import { orderNumField } from '@paybutton/protocol';
+import { orderNumField } from '@tombolbayar/protocol';
 import type { Request } from 'express';
 import type { Context } from '../context.ts';
 import { PayButtonError } from '../errors.ts';

@@ -21,7 +21,7 @@
  * here: `/notify`, status polls, `reconcile()` and the create loop (`gateway/create.ts`, whose
  * query before a retry is a `confirmOrder` too; `orders/create.ts` applies what it found).
  */
-import { parseDateTime, type QuerySuccess } from '@paybutton/protocol';
+import { parseDateTime, type QuerySuccess } from '@tombolbayar/protocol';
 import type { Context } from '../context.ts';
 import { PayButtonError } from '../errors.ts';
 import type { CallResult } from '../gateway/client.ts';

@@ -12,7 +12,7 @@
  *    or crashed request is resumed by the next request with its key, query first.
  */
 import { createHash } from 'node:crypto';
-import { parseWith, urlField, type MethodCode } from '@paybutton/protocol';
+import { parseWith, urlField, type MethodCode } from '@tombolbayar/protocol';
 import { inBackground, type Context } from '../context.ts';
 import type { ResolvedOptions } from '../options.ts';
 import { PayButtonError, isPayButtonError } from '../errors.ts';

@@ -3,7 +3,7 @@
  * `fields`, nothing else (an unknown key is named and refused: no mass assignment). No price:
  * there is no field a browser could put one in.
  */
-import { METHOD_CODES, methodOrAliasField, optionalMethodField, type MethodCode } from '@paybutton/protocol';
+import { METHOD_CODES, methodOrAliasField, optionalMethodField, type MethodCode } from '@tombolbayar/protocol';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { Context } from '../context.ts';

@@ -3,7 +3,7 @@
  * server-side twins `createPaymentLink()` / `createVaOrder()` for merchants who price in their
  * own code and show the result themselves.
  */
-import type { MethodCode } from '@paybutton/protocol';
+import type { MethodCode } from '@tombolbayar/protocol';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context.ts';
 import { PayButtonError } from '../errors.ts';

@@ -17,8 +17,8 @@
  * the reason: a merchant watching the events sees every notification the gateway will resend, and
  * why, not only the ones that were refused outright.
  */
-import { notificationOutcome, notificationSchema, parseWith } from '@paybutton/protocol';
-import { verify } from '@paybutton/protocol/node';
+import { notificationOutcome, notificationSchema, parseWith } from '@tombolbayar/protocol';
+import { verify } from '@tombolbayar/protocol/node';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context.ts';
 import { isPayButtonError } from '../errors.ts';

@@ -10,7 +10,7 @@
  * included. The element draws it in its own `<svg>`, so no server HTML or image URL reaches the
  * page and a merchant's CSP needs nothing (`img-src` included).
  */
-import { METHODS, type MethodCode } from '@paybutton/protocol';
+import { METHODS, type MethodCode } from '@tombolbayar/protocol';
 import type { RequestHandler } from 'express';
 import QRCode from 'qrcode';
 import type { Context } from '../context.ts';

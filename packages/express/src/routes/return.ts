@@ -19,7 +19,7 @@
  *
  * Every value written into the HTML goes through `escapeHtml`; the only script is `/return.js`.
  */
-import { orderNumField } from '@paybutton/protocol';
+import { orderNumField } from '@tombolbayar/protocol';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context.ts';
 import { tokensEqual } from '../ids.ts';

@@ -3,14 +3,14 @@
  * element's script-tag bundles, served from the element package's build (or next to the
  * `payButtonScript` path). Cached for a week with an ETag; for a year (`immutable`) when the URL
  * carries the file's content hash as `?v=<ETag value>`. When a bundle is missing, a 503 says what
- * to install (the plug-in depends on `@paybutton/pay-button`, whose package ships the bundles).
+ * to install (the plug-in depends on `@tombolbayar/pay-button`, whose package ships the bundles).
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { RequestHandler } from 'express';
 
-export const SCRIPT_SPECIFIER = '@paybutton/pay-button/dist/pay-button.js';
+export const SCRIPT_SPECIFIER = '@tombolbayar/pay-button/dist/pay-button.js';
 
 /** Where a bundle is expected; `undefined` when the element package is not installed. */
 export function resolveScriptPath(explicit: string | undefined, specifier = SCRIPT_SPECIFIER): string | undefined {
@@ -65,7 +65,7 @@ export function scriptHandler(source: ScriptSource, name = 'pay-button.js'): Req
         .status(503)
         .set('Cache-Control', 'no-store')
         .type('text/plain')
-        .send(`${name} was not found: install the element package (\`npm install @paybutton/pay-button\`), or point the \`payButtonScript\` option at the file, then reload.`);
+        .send(`${name} was not found: install the element package (\`npm install @tombolbayar/pay-button\`), or point the \`payButtonScript\` option at the file, then reload.`);
       return;
     }
     const etag = `"${loaded.hash}"`;

@@ -8,7 +8,7 @@
  * fits), so the public types never need the drivers' type packages.
  */
 import { resolve } from 'node:path';
-import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements, withStatementCache } from '@paybutton/store-kit';
+import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements, withStatementCache } from '@tombolbayar/store-kit';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool } from 'kysely';
 import type { PayButtonDatabase } from './schema.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The order store's hot-path queries, each compiled once (`@paybutton/store-kit`'s `prepare`): creating an order, reading it, the compare-and-set transitions and the fulfilment
+ * The order store's hot-path queries, each compiled once (`@tombolbayar/store-kit`'s `prepare`): creating an order, reading it, the compare-and-set transitions and the fulfilment
  * lease. Every write that wins returns the row it wrote (RETURNING), so its caller never reads the
  * order again. Rarely run queries (leases of stuck creations, reconcile's lists) stay in
  * `orders.ts`, built per call.
@@ -7,7 +7,7 @@
  * The gateway's facts are written with COALESCE(new, old): one statement shape whatever the gateway
  * told us, and a known value is never overwritten with null.
  */
-import { prepare, type Param } from '@paybutton/store-kit';
+import { prepare, type Param } from '@tombolbayar/store-kit';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { iso, type GatewayFacts, type NewOrder } from './order-model.ts';
 import type { OrderStatus, PayButtonDatabase } from './schema.ts';

@@ -1,5 +1,5 @@
 /** Key pairs for the tests, made once per test process (1024-bit, the family's norm). */
-import { generateKeyPair, type PemKeyPair } from '@paybutton/protocol/node';
+import { generateKeyPair, type PemKeyPair } from '@tombolbayar/protocol/node';
 
 let merchant: PemKeyPair | undefined;
 let platform: PemKeyPair | undefined;

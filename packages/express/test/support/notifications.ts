@@ -4,7 +4,7 @@
  * gateway's own genuine notification held back for the test to deliver when it likes.
  */
 import assert from 'node:assert/strict';
-import { sign } from '@paybutton/protocol/node';
+import { sign } from '@tombolbayar/protocol/node';
 import { MERCHANT_CODE, platformKeys } from './keys.ts';
 import type { Harness } from './harness.ts';
 

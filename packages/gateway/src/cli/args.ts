@@ -1,4 +1,4 @@
-/** Command-line parsing for `paybutton-gateway`: flags to a validated config, or a usage error. */
+/** Command-line parsing for `tombolbayar-gateway`: flags to a validated config, or a usage error. */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_DATA_DIR } from '../options.ts';
@@ -80,7 +80,7 @@ function commandOf(positionals: string[], values: { name?: string; 'keys-dir'?: 
   if (first === 'merchant') {
     if (second === 'list' && third === undefined) return { kind: 'merchant-list' };
     if (second === 'create') {
-      if (third === undefined) throw new UsageError('merchant create needs a merchant code: paybutton-gateway merchant create CODE');
+      if (third === undefined) throw new UsageError('merchant create needs a merchant code: tombolbayar-gateway merchant create CODE');
       if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
       return {
         kind: 'merchant-create',

@@ -1,6 +1,6 @@
 /** The CLI's one-shot commands: create a merchant, list merchants, print the platform key. */
 import { join, resolve } from 'node:path';
-import { generateKeyPair, merchantCodeField, parseWith } from '@paybutton/protocol/node';
+import { generateKeyPair, merchantCodeField, parseWith } from '@tombolbayar/protocol/node';
 import { MerchantRegistrationError, registerMerchant } from '../domain/merchants.ts';
 import { databaseIn, SQLITE_FILE_NAME, type GatewayOptions } from '../options.ts';
 import type { DatabaseConfig } from '../store/database.ts';
@@ -8,7 +8,7 @@ import { findMerchant, listMerchants } from '../store/merchants.ts';
 import { openStore } from '../store/open.ts';
 import { countOrders } from '../store/orders.ts';
 import { UsageError, type CliConfig } from './args.ts';
-import { preparePrivateFolder } from '@paybutton/store-kit';
+import { preparePrivateFolder } from '@tombolbayar/store-kit';
 import { loadOrCreatePlatformKey, writeNewFile } from './key-files.ts';
 
 export type Output = (line: string) => void;
@@ -78,7 +78,7 @@ export async function printMerchants(config: CliConfig, out: Output): Promise<vo
   try {
     const merchants = await listMerchants(database.db);
     if (merchants.length === 0) {
-      out('No merchants yet. Create one: paybutton-gateway merchant create CODE');
+      out('No merchants yet. Create one: tombolbayar-gateway merchant create CODE');
       return;
     }
     const rows = [['CODE', 'NAME', 'ORDERS', 'REGISTERED']];

@@ -2,17 +2,17 @@
 import { DEFAULT_DATA_DIR } from '../options.ts';
 import { DEFAULT_PORT } from './args.ts';
 
-export const HELP = `paybutton-gateway: a self-hostable BDPay-family payment gateway (and sandbox)
+export const HELP = `tombolbayar-gateway: a self-hostable BDPay-family payment gateway (and sandbox)
 
 Usage:
-  paybutton-gateway [serve] [options]          start the gateway
-  paybutton-gateway merchant create CODE [--name NAME] [--keys-dir DIR]
+  tombolbayar-gateway [serve] [options]          start the gateway
+  tombolbayar-gateway merchant create CODE [--name NAME] [--keys-dir DIR]
                                                create a merchant with a fresh RSA key pair,
                                                register it, and print where the keys went
-  paybutton-gateway merchant list              list registered merchants
-  paybutton-gateway platform-key               print the platform public key (PEM) that
+  tombolbayar-gateway merchant list              list registered merchants
+  tombolbayar-gateway platform-key               print the platform public key (PEM) that
                                                merchants verify platSign with
-  paybutton-gateway --help | --version
+  tombolbayar-gateway --help | --version
 
 Options:
   --port N                 port to listen on (default ${DEFAULT_PORT}, or $PORT; 0 = any free port)
@@ -36,8 +36,8 @@ Options:
   --keys-dir DIR           (merchant create) where to write the key pair (default DIR/merchants)
 
 Examples:
-  paybutton-gateway merchant create SHOP-001 --name "Toko Kopi"
-  paybutton-gateway --sandbox --time-scale 0.01
-  paybutton-gateway --database-url postgres://gw@db/gw --platform-key /etc/gw/platform.pem \\
+  tombolbayar-gateway merchant create SHOP-001 --name "Toko Kopi"
+  tombolbayar-gateway --sandbox --time-scale 0.01
+  tombolbayar-gateway --database-url postgres://gw@db/gw --platform-key /etc/gw/platform.pem \\
                     --merchant SHOP-001=/etc/gw/SHOP-001-public.pem --public-url https://pay.example.com
 `;

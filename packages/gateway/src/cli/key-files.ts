@@ -6,10 +6,10 @@
  * created 0700 but otherwise left as it is, and no parent folder is ever changed.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { preparePrivateFolder } from '@paybutton/store-kit';
+import { preparePrivateFolder } from '@tombolbayar/store-kit';
 import { createPublicKey } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { generateKeyPair } from '@paybutton/protocol/node';
+import { generateKeyPair } from '@tombolbayar/protocol/node';
 import { UsageError } from './args.ts';
 
 export const PLATFORM_PRIVATE_FILE = 'platform-private.pem';

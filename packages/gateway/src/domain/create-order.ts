@@ -4,7 +4,7 @@
  * payment code, and the insert whose unique indexes settle every race.
  */
 import { customAlphabet } from 'nanoid';
-import type { MethodCode } from '@paybutton/protocol';
+import type { MethodCode } from '@tombolbayar/protocol';
 import { uniqueViolation } from '../store/errors.ts';
 import { findMerchant } from '../store/merchants.ts';
 import { assignMethod, insertOrder } from '../store/orders.ts';

@@ -2,7 +2,7 @@
  * Typed refusals of the domain. The HTTP layer maps them to `platRespCode` (FAIL / NOTEXIST), the
  * page seam to `PageActionError`, the sandbox API to HTTP statuses. Messages never carry secrets.
  */
-import type { MethodCode, OrderStatus } from '@paybutton/protocol';
+import type { MethodCode, OrderStatus } from '@tombolbayar/protocol';
 
 export type DomainErrorCode =
   | 'order-not-found'

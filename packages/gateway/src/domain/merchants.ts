@@ -3,7 +3,7 @@
  * is refused (and never echoed), and every key is normalised to SPKI PEM.
  */
 import { createPublicKey } from 'node:crypto';
-import { merchantCodeField, parseWith } from '@paybutton/protocol';
+import { merchantCodeField, parseWith } from '@tombolbayar/protocol';
 import type { Executor } from '../store/executor.ts';
 import { upsertMerchant } from '../store/merchants.ts';
 

@@ -11,7 +11,7 @@
  * database's unique index on it is the final guard, and the caller draws again on a collision.
  */
 import { randomInt } from 'node:crypto';
-import { METHODS, type MethodCode } from '@paybutton/protocol';
+import { METHODS, type MethodCode } from '@tombolbayar/protocol';
 import { buildQrisPayload } from './qris.ts';
 
 /** Per-bank VA prefixes (ours; shaped like the biller codes those banks issue). */

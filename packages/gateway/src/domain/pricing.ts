@@ -8,7 +8,7 @@
  * receives `payMoney`. All arithmetic is on integers of rupiah; a percentage fee rounds up to the
  * next rupiah.
  */
-import { MAX_RUPIAH, METHOD_CODES, METHODS, type MethodCode, type MethodKind } from '@paybutton/protocol';
+import { MAX_RUPIAH, METHOD_CODES, METHODS, type MethodCode, type MethodKind } from '@tombolbayar/protocol';
 import { z } from 'zod';
 
 export type FeeRule =

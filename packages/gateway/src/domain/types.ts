@@ -1,5 +1,5 @@
 /** The gateway's domain objects. Amounts are integers of rupiah; times are epoch milliseconds. */
-import type { MethodCode, OrderStatus } from '@paybutton/protocol';
+import type { MethodCode, OrderStatus } from '@tombolbayar/protocol';
 
 /** Which endpoint created the order: `/gateway/pay` (`va`) or `/gateway/prepaidOrder` (`link`). */
 export type OrderKind = 'va' | 'link';

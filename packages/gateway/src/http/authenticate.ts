@@ -14,7 +14,7 @@
  * with fixed refusals (`refusals.ts`) that repeat nothing of the request; only an authenticated
  * merchant gets messages built from its request (step 5).
  */
-import { merchantCodeField, parseWith, signField, verify, type SignableFields } from '@paybutton/protocol/node';
+import { merchantCodeField, parseWith, signField, verify, type SignableFields } from '@tombolbayar/protocol/node';
 import type { z } from 'zod';
 import type { Merchant } from '../domain/types.ts';
 import type { Executor } from '../store/executor.ts';

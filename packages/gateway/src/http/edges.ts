@@ -4,7 +4,7 @@
  * fixed, signed-once answers of `refusals.ts` with a meaningful HTTP status: nothing of the request
  * is repeated (or signed), and nothing ever shows a stack trace.
  */
-import { bodyEncoding, repeatedJsonKey } from '@paybutton/protocol';
+import { bodyEncoding, repeatedJsonKey } from '@tombolbayar/protocol';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PlatformSigner } from '../notify/notification.ts';

@@ -11,7 +11,7 @@ import {
   toRupiahString,
   type CreatePaymentLinkRequest,
   type CreateVaRequest,
-} from '@paybutton/protocol';
+} from '@tombolbayar/protocol';
 import express, { type Request, type Response, type Router } from 'express';
 import { createOrder, type CreateOrderInput } from '../domain/create-order.ts';
 import { DomainError } from '../domain/errors.ts';

@@ -13,8 +13,8 @@
  * with a refusal code (`FAIL...`, `NOTEXIST...`), where those begin with two digits, an e-mail
  * address or a timestamp and contain `SUCCESS`.
  */
-import type { ResultCode } from '@paybutton/protocol';
-import { UNSUPPORTED_CONTENT_ENCODING } from '@paybutton/protocol';
+import type { ResultCode } from '@tombolbayar/protocol';
+import { UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
 import type { Response } from 'express';
 import type { PlatformSigner } from '../notify/notification.ts';
 import { signedBody, type ResponseFields } from './respond.ts';

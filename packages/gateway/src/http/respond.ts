@@ -3,7 +3,7 @@
  * `platRespMessage` and `platSign` over all the other fields, whatever the outcome:
  * a merchant can verify a FAIL just like a SUCCESS.
  */
-import { compactFields, type ResultCode } from '@paybutton/protocol';
+import { compactFields, type ResultCode } from '@tombolbayar/protocol';
 import type { Response } from 'express';
 import type { PlatformSigner } from '../notify/notification.ts';
 

@@ -7,7 +7,7 @@
  * and `payFee` are left out while no method was chosen; `vaNumber` is left out for QRIS, whose
  * payload is not an account number and exceeds the notification's 64-character `vaNumber`.
  */
-import { METHODS, NOTIFICATION_OUTCOMES, toRupiahString } from '@paybutton/protocol';
+import { METHODS, NOTIFICATION_OUTCOMES, toRupiahString } from '@tombolbayar/protocol';
 import type { FinalStatus, Order } from '../domain/types.ts';
 
 /** Signs a field map with the platform key (`platSign`). */

@@ -4,7 +4,7 @@
  * functions on top of its store and mounts the page router. Keeping the seam this narrow lets the
  * page be tested against the real gateway without knowing how orders are stored.
  */
-import type { MethodCode, OrderStatus } from '@paybutton/protocol';
+import type { MethodCode, OrderStatus } from '@tombolbayar/protocol';
 
 /** An order as the customer may see it. Amounts are integers of rupiah; times are epoch ms. */
 export interface PageOrder {

@@ -2,7 +2,7 @@
  * The page's two languages and how one is chosen for a request. Messages are plain text: the
  * templates escape them like any other value. Payment steps live in `steps.ts`.
  */
-import type { MethodKind } from '@paybutton/protocol';
+import type { MethodKind } from '@tombolbayar/protocol';
 import type { PageActionRefusal } from './deps.ts';
 
 export const LOCALES = ['en', 'id'] as const;

@@ -3,7 +3,7 @@
  * naming the field; fields that only tune the display (`lang`, `notice`) are dropped when invalid
  * rather than refused, so a stale or hand-edited link still shows the order.
  */
-import { methodOrAliasField, platOrderNumField } from '@paybutton/protocol';
+import { methodOrAliasField, platOrderNumField } from '@tombolbayar/protocol';
 import { z } from 'zod';
 import { LOCALES } from './i18n.ts';
 

@@ -13,7 +13,7 @@
  * gets the 404 page, so in production `/pay/sandbox` does not exist.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { parseWith } from '@paybutton/protocol';
+import { parseWith } from '@tombolbayar/protocol';
 import { PageActionError, type PageActionRefusal, type PaymentPageDeps } from './deps.ts';
 import { isSameOriginPost, securityHeaders } from './csp.ts';
 import { LOCALE_COOKIE, messagesFor, negotiateLocale, type Locale } from './i18n.ts';

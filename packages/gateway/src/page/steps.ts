@@ -3,7 +3,7 @@
  * own ATMs and apps show (mostly Indonesian, as customers see them) and may drift as the banks
  * update their apps; they are kept short on purpose. Every step is plain text: the page escapes it.
  */
-import { METHODS, type MethodCode } from '@paybutton/protocol';
+import { METHODS, type MethodCode } from '@tombolbayar/protocol';
 import type { Locale } from './i18n.ts';
 
 export interface StepGroup {

@@ -7,7 +7,7 @@
  * So every leaf rule here carries its own message, and `parseSandboxInput` words the two issues
  * zod words itself: an unknown field, and a body that is not an object.
  */
-import { merchantCodeField, optionalMethodField, orderNumField, platOrderNumField, type FieldIssue } from '@paybutton/protocol';
+import { merchantCodeField, optionalMethodField, orderNumField, platOrderNumField, type FieldIssue } from '@tombolbayar/protocol';
 import { z } from 'zod';
 import { fieldLabel, NUL_RULE } from '../http/authenticate.ts';
 

@@ -5,7 +5,7 @@
  * never ignored (paying a VA_BCA order "with OVO" and answering 200 would tell the merchant's
  * test something that cannot happen at a real gateway).
  */
-import type { MethodCode } from '@paybutton/protocol';
+import type { MethodCode } from '@tombolbayar/protocol';
 import type { DomainContext } from '../domain/context.ts';
 import { chooseMethod } from '../domain/create-order.ts';
 import { DOMAIN_MESSAGES, DomainError } from '../domain/errors.ts';

@@ -1,5 +1,5 @@
 /** JSON shapes of the sandbox API: readable (ISO times, string amounts), never secrets. */
-import { toRupiahString } from '@paybutton/protocol';
+import { toRupiahString } from '@tombolbayar/protocol';
 import type { Order } from '../domain/types.ts';
 import type { Delivery } from '../notify/deliveries.ts';
 

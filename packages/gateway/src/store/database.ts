@@ -4,7 +4,7 @@
  * where the engines differ (row locking) ask `engine`. A driver is loaded only when its engine is
  * chosen (`pg` is an optional peer dependency); a missing one is a `DriverMissingError` naming it.
  */
-import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements, withStatementCache } from '@paybutton/store-kit';
+import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements, withStatementCache } from '@tombolbayar/store-kit';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import type { GatewayDatabase } from './schema.ts';

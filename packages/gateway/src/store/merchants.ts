@@ -1,5 +1,5 @@
 /** Merchant rows: who may call the gateway, and with which public key their `sign` verifies. */
-import { prepare, type Param } from '@paybutton/store-kit';
+import { prepare, type Param } from '@tombolbayar/store-kit';
 import type { Kysely, Selectable } from 'kysely';
 import type { Merchant } from '../domain/types.ts';
 import type { Executor } from './executor.ts';

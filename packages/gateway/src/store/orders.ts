@@ -3,8 +3,8 @@
  * of two racing transitions exactly one wins, on SQLite and on PostgreSQL, within one process or
  * across several.
  */
-import type { MethodCode, OrderStatus } from '@paybutton/protocol';
-import { prepare, type Param } from '@paybutton/store-kit';
+import type { MethodCode, OrderStatus } from '@tombolbayar/protocol';
+import { prepare, type Param } from '@tombolbayar/store-kit';
 import type { Kysely, Selectable } from 'kysely';
 import type { FinalStatus, Order, OrderKind } from '../domain/types.ts';
 import type { Executor } from './executor.ts';

@@ -1,6 +1,6 @@
 /**
- * The `paybutton-gateway` CLI as a child process, the way an operator runs it, with one addition:
- * the loopback guard of `@paybutton/test-support` is preloaded (`node --import`), so the child's
+ * The `tombolbayar-gateway` CLI as a child process, the way an operator runs it, with one addition:
+ * the loopback guard of `@tombolbayar/test-support` is preloaded (`node --import`), so the child's
  * deliveries, which use the system resolver, can never connect beyond 127.0.0.0/8 or ::1 nor ask
  * real DNS for a name (issue 12: tests never leave the machine).
  */
@@ -8,10 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../bin/paybutton-gateway.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/tombolbayar-gateway.js', import.meta.url));
 
 /** What every child runs before the CLI: the guard, as a file URL for `--import`. */
-export const LOOPBACK_GUARD_PRELOAD = pathToFileURL(createRequire(import.meta.url).resolve('@paybutton/test-support/loopback-guard-preload')).href;
+export const LOOPBACK_GUARD_PRELOAD = pathToFileURL(createRequire(import.meta.url).resolve('@tombolbayar/test-support/loopback-guard-preload')).href;
 
 /** Node's arguments for the CLI with `args`. */
 export const cliArgs = (args: readonly string[]) => ['--import', LOOPBACK_GUARD_PRELOAD, BIN, ...args];

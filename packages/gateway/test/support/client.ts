@@ -1,5 +1,5 @@
 /** A merchant as a test drives it: signed JSON requests over real HTTP, and valid request bodies. */
-import { formatDateTime, sign, type SignableFields } from '@paybutton/protocol/node';
+import { formatDateTime, sign, type SignableFields } from '@tombolbayar/protocol/node';
 
 export interface MerchantIdentity {
   readonly merchantCode: string;

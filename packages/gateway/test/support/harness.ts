@@ -5,11 +5,11 @@
  * Tests never leave the machine (issue 12): the gateway's delivery resolves through
  * `loopbackOnlyLookup` (a fake resolver that can only ever name 127.0.0.0/8 or ::1; a test's own
  * fake zone or resolver is wrapped by it, never used alone), and the process-wide guard of
- * `@paybutton/test-support/network` stops any socket from connecting beyond loopback.
+ * `@tombolbayar/test-support/network` stops any socket from connecting beyond loopback.
  */
 import type { LookupFunction } from 'node:net';
-import { verify } from '@paybutton/protocol/node';
-import { installLoopbackGuard, loopbackOnlyLookup } from '@paybutton/test-support/network';
+import { verify } from '@tombolbayar/protocol/node';
+import { installLoopbackGuard, loopbackOnlyLookup } from '@tombolbayar/test-support/network';
 import { createGateway, type GatewayOptions, type SandboxGateway } from '../../src/index.ts';
 import { merchantClient, type MerchantIdentity } from './client.ts';
 import { freshStore, type EngineName, type FreshStore } from './engines.ts';

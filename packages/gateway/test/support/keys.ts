@@ -1,5 +1,5 @@
 /** Key pairs for tests: generated once per test process (RSA generation is the slow part). */
-import { generateKeyPair, type PemKeyPair } from '@paybutton/protocol/node';
+import { generateKeyPair, type PemKeyPair } from '@tombolbayar/protocol/node';
 
 let platform: PemKeyPair | undefined;
 const merchants = new Map<string, PemKeyPair>();

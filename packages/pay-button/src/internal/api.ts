@@ -6,7 +6,7 @@
  * {@link PayError}, never an exception of another kind and never trusted data.
  */
 
-import { RUPIAH_PATTERN } from '@paybutton/protocol/formats';
+import { RUPIAH_PATTERN } from '@tombolbayar/protocol/formats';
 
 export type OrderState = 'pending' | 'paid' | 'expired' | 'failed';
 

@@ -23,7 +23,7 @@ test('package.json points customElements, exports and files to the generated man
 
 test('the build wrote a manifest that describes both elements', () => {
   const file = new URL(pkg.customElements, root);
-  assert.ok(existsSync(file), 'custom-elements.json is missing: run `npm run build -w @paybutton/pay-button`');
+  assert.ok(existsSync(file), 'custom-elements.json is missing: run `npm run build -w @tombolbayar/pay-button`');
   const manifest = JSON.parse(readFileSync(file, 'utf8'));
   // Every module named is one the package ships (dist/, not the unshipped src/).
   for (const mod of manifest.modules) assert.ok(existsSync(new URL(mod.path, root)), `${mod.path} is not in the package`);

@@ -19,7 +19,7 @@ export type PostOutcome = Omit<AttemptResult, 'latencyMs'>;
 /** How the reading of a response body ended. */
 type BodyEnd = 'complete' | 'over-limit' | 'timeout' | 'aborted';
 
-export const USER_AGENT = 'paybutton-gateway-notifier/0.1';
+export const USER_AGENT = 'tombolbayar-gateway-notifier/0.1';
 
 function failed(errorClass: DeliveryErrorClass, detail: string, httpStatus: number | null = null, body?: Buffer): PostOutcome {
   return { acknowledged: false, httpStatus, errorClass, bodyExcerpt: body ? excerptOf(body) : '', detail };

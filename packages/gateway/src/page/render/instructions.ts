@@ -2,7 +2,7 @@
  * What the customer needs once the method is fixed: the number or code to pay to (with a copy
  * button the client script reveals), the QR image for QRIS, and the steps for that method.
  */
-import { METHODS, formatRupiah, type MethodCode } from '@paybutton/protocol';
+import { METHODS, formatRupiah, type MethodCode } from '@tombolbayar/protocol';
 import type { PageOrder } from '../deps.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { Messages } from '../i18n.ts';

@@ -4,7 +4,7 @@
  * (it works without JS), and the client script follows it after a short visible countdown that
  * the customer can stop.
  */
-import { formatRupiah } from '@paybutton/protocol';
+import { formatRupiah } from '@tombolbayar/protocol';
 import type { PageOrder } from '../deps.ts';
 import { html, safeHttpUrl, type SafeHtml } from '../html.ts';
 import { formatJakartaTime } from '../i18n.ts';

@@ -2,7 +2,7 @@
  * The method picker: one real form, one submit button per method, grouped by kind. The methods
  * and their order come from the protocol's table; there is no second list here.
  */
-import { METHOD_KINDS, methodsOfKind } from '@paybutton/protocol';
+import { METHOD_KINDS, methodsOfKind } from '@tombolbayar/protocol';
 import type { PageOrder } from '../deps.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { RenderContext } from './context.ts';

@@ -2,7 +2,7 @@
  * The order summary (product, name, amounts) and the expiry countdown. Amounts are integers of
  * rupiah, printed with the protocol's `formatRupiah`.
  */
-import { formatRupiah } from '@paybutton/protocol';
+import { formatRupiah } from '@tombolbayar/protocol';
 import type { PageOrder } from '../deps.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { formatJakartaTime } from '../i18n.ts';

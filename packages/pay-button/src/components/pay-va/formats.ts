@@ -1,6 +1,6 @@
 /**
  * The protocol's formats that only `<pay-va>` needs. The build (vite.config.ts) bundles this
- * module's copy of `@paybutton/protocol/formats` into `dist/pay-va.js`, so these cost the
+ * module's copy of `@tombolbayar/protocol/formats` into `dist/pay-va.js`, so these cost the
  * budgeted `dist/pay-button.js` nothing; everywhere else it is the protocol module itself.
  */
-export { formatRupiah, isFeeAmount, isRupiahAmount, parseDateTime } from '@paybutton/protocol/formats';
+export { formatRupiah, isFeeAmount, isRupiahAmount, parseDateTime } from '@tombolbayar/protocol/formats';

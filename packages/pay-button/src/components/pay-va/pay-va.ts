@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { formatRupiah } from './formats.ts';
-import { METHODS, resolveMethod, type MethodCode } from '@paybutton/protocol/methods';
+import { METHODS, resolveMethod, type MethodCode } from '@tombolbayar/protocol/methods';
 import { styles } from './pay-va.styles.ts';
 import { toPayError, type VaOrder } from '../../internal/api.ts';
 import { claimAttempt, dropAttempt, saveAttempt } from '../../internal/attempt-store.ts';
