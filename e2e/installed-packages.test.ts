@@ -135,6 +135,18 @@ describe('the packages as installed from their tarballs', () => {
     }
   });
 
+  it('every published package passes `npm publish --dry-run` under its own name, with public access', async () => {
+    // The registry is a closed loopback port: a dry run needs none, and a test never leaves the machine.
+    const args = ['publish', '--dry-run', '--json', '--ignore-scripts', '--registry', 'http://127.0.0.1:9/', ...PACKAGES.flatMap((name) => ['-w', name])];
+    const result = await run('npm', args, { cwd: ROOT });
+    assert.equal(result.code, 0, `npm ${args.join(' ')} failed:\n${result.output}`);
+    for (const name of PACKAGES) {
+      assert.match(result.output, new RegExp(`"id": "${name}@\\d+\\.\\d+\\.\\d+"`), `${name} would be published`);
+    }
+    assert.match(result.output, /with tag latest and public access \(dry-run\)/, 'a scoped package is published public');
+    assert.doesNotMatch(result.output, /with tag latest and (default|restricted) access/);
+  });
+
   it('every Node entry loads with plain node, through import and through require', async () => {
     const script = NODE_ENTRIES.map((entry) => `await import(${JSON.stringify(entry)});`).join('\n');
     await succeed(process.execPath, ['--input-type=module', '-e', script], { cwd: app });
