@@ -41,6 +41,7 @@ export const REFUSALS = Object.freeze({
   bodyNotJson: refusal(400, 'FAIL', 'body: must be a valid JSON object'),
   bodyTooLarge: refusal(413, 'FAIL', `body: must be at most ${BODY_LIMIT_BYTES / 1024} KB`),
   bodyRepeatedKey: refusal(400, 'FAIL', 'body: must not repeat a key (each field appears only once)'),
+  bodyReservedKey: refusal(400, 'FAIL', 'body: must not use the key __proto__, constructor or prototype'),
   bodyAborted: refusal(400, 'FAIL', 'body: the request was aborted'),
   bodyLengthMismatch: refusal(400, 'FAIL', 'body: does not match Content-Length'),
   bodyUnreadable: refusal(400, 'FAIL', 'body: could not be read (does it match its Content-Encoding and Content-Length?)'),
