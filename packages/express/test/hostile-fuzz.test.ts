@@ -264,7 +264,7 @@ describe('GET /orders/:orderNum', () => {
 // POST /notify
 
 const NOTIFY_FIELDS = ['code', 'msg', 'status', 'method', 'name', 'email', 'orderNum', 'platOrderNum', 'payMoney', 'payFee', 'vaNumber', 'merchantCode'];
-const REJECTED = /^(REJECTED (bad_signature|invalid_fields|unknown_order|amount_mismatch|merchant_mismatch|order_mismatch|not_confirmed|unreadable_body): |RETRY: )/;
+const REJECTED = /^(REJECTED (bad_signature|invalid_fields|not_matched|not_confirmed|unreadable_body): |RETRY: )/;
 
 function genuineFields(order: RealOrder): Record<string, string> {
   return {
