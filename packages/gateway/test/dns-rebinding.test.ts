@@ -65,7 +65,8 @@ describe('DNS rebinding', () => {
     const paths = [`/sandbox/orders/${platOrderNum}`, '/sandbox/deliveries', `/sandbox/deliveries?orderNum=${created.body.orderNum!}`, '/sandbox/faults', '/sandbox/clock'];
     const rebound = { host: `evil.example:${port}`, origin: `http://evil.example:${port}`, 'sec-fetch-site': 'same-origin' };
     for (const path of paths) {
-      for (const headers of [rebound, { host: `evil.example:${port}` }, { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site' }]) {
+      const refusedHeaders: Record<string, string>[] = [rebound, { host: `evil.example:${port}` }, { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site' }];
+      for (const headers of refusedHeaders) {
         const refused = await request('GET', path, headers);
         assert.equal(refused.status, 403, `${path} ${JSON.stringify(headers)}: ${refused.text}`);
         assert.ok(!refused.text.includes(platOrderNum), 'nothing of the order in the refusal');
