@@ -225,3 +225,18 @@ describe('the sandbox payment\'s method rule (methodDecision)', () => {
     }
   });
 });
+
+describe('merchant keys that cannot sign a create within 512 characters', () => {
+  test('a 4096-bit merchant public key is refused at registration, naming the sizes that work', async () => {
+    const { normalizeMerchantPublicKey, MerchantRegistrationError } = await import('../src/domain/merchants.ts');
+    const { generateKeyPairSync } = await import('node:crypto');
+    const large = generateKeyPairSync('rsa', { modulusLength: 4096, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    assert.throws(() => normalizeMerchantPublicKey(large.publicKey), (error: unknown) => {
+      assert.ok(error instanceof MerchantRegistrationError);
+      assert.equal(error.message, 'publicKey: a 4096-bit RSA key cannot sign a request within the 512-character sign of the BDPay family; use a 1024-, 2048- or 3072-bit key');
+      return true;
+    });
+    const fitting = generateKeyPairSync('rsa', { modulusLength: 3072, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    assert.match(normalizeMerchantPublicKey(fitting.publicKey), /BEGIN PUBLIC KEY/);
+  });
+});
