@@ -240,3 +240,34 @@ describe('merchant keys that cannot sign a create within 512 characters', () => 
     assert.match(normalizeMerchantPublicKey(fitting.publicKey), /BEGIN PUBLIC KEY/);
   });
 });
+
+describe('refusals before authentication, keyed on the protocol rule identifiers', () => {
+  test('each broken rule of merchantCode and sign picks its fixed refusal, whose text is the rule', async () => {
+    const { merchantCodeField, parseWith, signField } = await import('@tombolbayar/protocol');
+    const { REFUSALS, refusalForRule } = await import('../src/http/refusals.ts');
+    const cases = [
+      ['merchantCode', undefined, 'merchantCodeRequired'],
+      ['merchantCode', '', 'merchantCodeRequired'],
+      ['merchantCode', 42, 'merchantCodeNotString'],
+      ['merchantCode', null, 'merchantCodeNotString'],
+      ['merchantCode', 'abc', 'merchantCodeLength'],
+      ['merchantCode', 'm'.repeat(51), 'merchantCodeLength'],
+      ['sign', undefined, 'signRequired'],
+      ['sign', '', 'signRequired'],
+      ['sign', ['AAAA'], 'signNotString'],
+      ['sign', 'A'.repeat(513), 'signTooLong'],
+      ['sign', 'not base64!', 'signMalformed'],
+    ] as const;
+    for (const [field, input, expected] of cases) {
+      const parsed = parseWith(field === 'merchantCode' ? merchantCodeField : signField, input);
+      assert.equal(parsed.ok, false);
+      if (parsed.ok) continue;
+      const name = refusalForRule(field, parsed.issues[0]!.rule);
+      assert.equal(name, expected, `${field} = ${JSON.stringify(input)}`);
+      assert.equal(REFUSALS[name].message, `${field}: ${parsed.issues[0]!.message}`, 'the fixed text says the rule the protocol reports');
+    }
+    // A rule reworded in the protocol cannot change the choice: the choice never reads the words.
+    assert.equal(refusalForRule('sign', 'format'), 'signMalformed');
+    assert.equal(refusalForRule('merchantCode', undefined), 'merchantCodeLength');
+  });
+});

@@ -81,9 +81,13 @@ for (const [name, schema, base] of [
 }
 
 describe('method', () => {
-  it('Create VA takes exactly the 14 codes', () => {
+  it('Create VA takes the 14 codes and their aliases (BDPay\'s create-VA example sends BCA), normalised to the code', () => {
     assert.equal(parseWith(createVaRequestSchema, { ...vaRequest, method: 'EWALLET_OVO' }).ok, true);
-    for (const bad of ['BCA', 'va_bca', 'EWALLET_OVOOVO_PLACEHOLDER', '', null]) {
+    for (const [alias, code] of [['BCA', 'VA_BCA'], ['OVO', 'EWALLET_OVO'], ['QRIS', 'QRIS']] as const) {
+      const result = parseWith(createVaRequestSchema, { ...vaRequest, method: alias });
+      assert.equal(result.ok && result.value.method, code, alias);
+    }
+    for (const bad of ['bca', 'va_bca', 'EWALLET_OVOOVO_PLACEHOLDER', '', null]) {
       const result = parseWith(createVaRequestSchema, { ...vaRequest, method: bad });
       assert.equal(result.ok, false, String(bad));
       if (!result.ok) assert.match(result.message, /^method: /);

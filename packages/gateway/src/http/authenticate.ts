@@ -17,7 +17,7 @@
  * with fixed refusals (`refusals.ts`) that repeat nothing of the request; only an authenticated
  * merchant gets messages built from its request (step 5).
  */
-import { canonicalFields, merchantCodeField, parseWith, signField, verify, type SignableFields } from '@tombolbayar/protocol/node';
+import { canonicalFields, describeIssues, merchantCodeField, parseWith, signField, verify, type SignableFields } from '@tombolbayar/protocol/node';
 import type { z } from 'zod';
 import type { Merchant } from '../domain/types.ts';
 import type { Executor } from '../store/executor.ts';
@@ -66,15 +66,15 @@ export async function authenticate<S extends z.ZodType>(
 ): Promise<Authenticated<z.output<S>>> {
   if (!isPlainObject(body)) return { ok: false, refusal: 'bodyNotObject' };
   const code = parseWith(merchantCodeField, body.merchantCode);
-  if (!code.ok) return { ok: false, refusal: refusalForRule('merchantCode', code.issues[0]?.message, 'merchantCodeLength') };
+  if (!code.ok) return { ok: false, refusal: refusalForRule('merchantCode', code.issues[0]?.rule) };
   if (code.value.includes(NUL)) return { ok: false, refusal: 'merchantCodeNul' };
   const merchant = await findMerchant(db, code.value);
   if (!merchant) return { ok: false, refusal: 'merchantUnknown' };
   const signature = parseWith(signField, body.sign);
-  if (!signature.ok) return { ok: false, refusal: refusalForRule('sign', signature.issues[0]?.message, 'signMalformed') };
+  if (!signature.ok) return { ok: false, refusal: refusalForRule('sign', signature.issues[0]?.rule) };
   if (!verify(body as SignableFields, signature.value, merchant.publicKey)) return { ok: false, refusal: 'signMismatch' };
   const withNul = Object.entries(body).filter(([, value]) => typeof value === 'string' && value.includes(NUL));
-  if (withNul.length) return { ok: false, code: 'FAIL', message: [...new Set(withNul.map(([field]) => fieldLabel(field)))].map((field) => `${field}: ${NUL_RULE}`).join('; ') };
+  if (withNul.length) return { ok: false, code: 'FAIL', message: describeIssues([...new Set(withNul.map(([field]) => fieldLabel(field)))].map((field) => ({ field, message: NUL_RULE }))) };
   const parsed = parseWith(schema, canonicalFields(body));
   if (!parsed.ok) return { ok: false, code: 'FAIL', message: parsed.message };
   return { ok: true, merchant, value: parsed.value };
