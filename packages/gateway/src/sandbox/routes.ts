@@ -33,7 +33,7 @@ import { isSameOriginPost } from '../page/csp.ts';
 import { faultSettingsSchema } from './faults.ts';
 import { advanceBodySchema, deliveriesQuerySchema, parseSandboxInput, payBodySchema } from './input.ts';
 import { simulatePayment } from './simulate.ts';
-import { deliveryView, orderView } from './views.ts';
+import { deliveryJson, orderView } from './views.ts';
 
 /** A route parameter as one string (Express types allow arrays for wildcard routes). */
 function param(req: Request, name: string): string | null {
@@ -154,12 +154,12 @@ export function sandboxRouter(runtime: GatewayRuntime, deliveries: Deliveries): 
     const query = parseSandboxInput(deliveriesQuerySchema, req.query);
     if (!query.ok) return refuse(res, badInput(query.message));
     const list = await deliveries.list(query.value);
-    ok(res, 'deliveries', { deliveries: list.map(deliveryView) });
+    ok(res, 'deliveries', { deliveries: list.map(deliveryJson) });
   });
   router.post('/deliveries/:id/resend', async (req, res) => {
     const delivery = await deliveries.resend(req.params.id!);
     if (!delivery) return refuse(res, SANDBOX_REFUSALS.noSuchNotification);
-    ok(res, 'queued again', { delivery: deliveryView(delivery) });
+    ok(res, 'queued again', { delivery: deliveryJson(delivery) });
   });
 
   const db = runtime.domain.database.db;
