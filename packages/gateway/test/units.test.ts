@@ -271,3 +271,27 @@ describe('refusals before authentication, keyed on the protocol rule identifiers
     assert.equal(refusalForRule('merchantCode', undefined), 'merchantCodeLength');
   });
 });
+
+describe('sandbox faults as an injected policy', () => {
+  test('production (NO_FAULTS) plans the normal create and notification without reading the store', async () => {
+    const { NO_FAULTS, faultPolicy, STORED_FAULTS } = await import('../src/sandbox/fault-policy.ts');
+    const untouchable = new Proxy({}, { get: () => assert.fail('production must not read the fault rules') }) as never;
+    const create = await NO_FAULTS.forCreate(untouchable, 'M-TEST-001', 'ORDER-1');
+    assert.deepEqual([create.storesOrder, create.answersUnknown], [true, false]);
+    await create.hold();
+    assert.deepEqual(await NO_FAULTS.forNotification(untouchable, 'M-TEST-001', 'ORDER-1'), { drop: false, delayMs: 0, duplicate: false });
+    assert.equal(faultPolicy(false), NO_FAULTS);
+    assert.equal(faultPolicy(true), STORED_FAULTS);
+  });
+
+  test('notificationPlan, by table', async () => {
+    const { notificationPlan } = await import('../src/sandbox/fault-policy.ts');
+    const cases = [
+      [undefined, { drop: false, delayMs: 0, duplicate: false }],
+      [{}, { drop: false, delayMs: 0, duplicate: false }],
+      [{ drop: true }, { drop: true, delayMs: 0, duplicate: false }],
+      [{ delayMs: 5000, duplicate: true }, { drop: false, delayMs: 5000, duplicate: true }],
+    ] as const;
+    for (const [faults, plan] of cases) assert.deepEqual(notificationPlan(faults), plan, JSON.stringify(faults));
+  });
+});
