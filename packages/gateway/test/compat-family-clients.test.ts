@@ -243,7 +243,7 @@ for (const engine of ENGINES) {
       }
 
       test('what stays refused, and why: each a signed FAIL (or 4xx) naming the field', async () => {
-        const php = CLIENT_SHAPES.find((shape) => shape.client === 'laravel-bdpay')!;
+        const php = CLIENT_SHAPES.find((shape) => shape.json === 'php')!;
         const java = CLIENT_SHAPES.find((shape) => shape.client === 'TopPay Java demo')!;
         const fields = () => createFields(notifyUrl, { method: 'VA_BCA' });
         const cases: ReadonlyArray<readonly [string, Promise<Answer>, RegExp]> = [

@@ -44,18 +44,22 @@ const base = {
   headers: JSON_HEADERS,
 } as const satisfies Omit<ClientShape, 'client' | 'represents'>;
 
-/** The ten public clients, by the shape of what they send. */
+/**
+ * The shapes the family's public clients and documentation send, each named after where it was
+ * seen (issue 22 and the family's API pages); a shape stands for every client that writes its
+ * request that way. The last one takes every liberty at once.
+ */
 export const CLIENT_SHAPES: readonly ClientShape[] = [
-  { ...base, client: 'TopPay Java demo', represents: 'Gson text sent through new StringEntity(json): ISO-8859-1 bytes, Content-Encoding UTF-8', json: 'gson', charset: 'iso-8859-1', headers: REQUEST_RULES.headers.rule },
-  { ...base, client: 'laravel-bdpay', represents: "a PHP array of ints and date('c'), json_encode escaping /", numberFields: ['payMoney', 'expiryPeriod'], dateTime: 'iso-offset', json: 'php' },
-  { ...base, client: 'ThinkPHP client', represents: 'ints in a PHP array, json_encode escaping /', numberFields: ['payMoney', 'expiryPeriod'], json: 'php' },
-  { ...base, client: 'Klikpay PHP client', represents: 'number_format($amount, 2, ".", "") for the amount', amount: 'zero-decimals', json: 'php' },
-  { ...base, client: 'Django JayaPay/Klikpay client', represents: 'json.dumps of a dict with an int amount, the create-VA example method alias', numberFields: ['payMoney'], method: 'alias' },
-  { ...base, client: 'Laravel JayaPay', represents: 'ints and the ISO 8601 example of the payment-link page', numberFields: ['payMoney', 'expiryPeriod'], dateTime: 'iso-utc', json: 'php' },
-  { ...base, client: 'Deno JayaPay module', represents: 'a base64url signature without padding', base64: 'url-safe' },
-  { ...base, client: 'TypeScript JayaPay module', represents: 'a number amount and the method alias', numberFields: ['payMoney'], method: 'alias' },
-  { ...base, client: 'WordPress BDPay plugin', represents: 'wp_json_encode (escaping /) of an int amount, the method alias', numberFields: ['payMoney'], method: 'alias', json: 'php' },
-  { ...base, client: 'a client with every liberty at once', represents: 'numbers, ISO 8601 with an offset, alias, Latin-1, base64url, PHP escapes', numberFields: ['payMoney', 'expiryPeriod'], dateTime: 'iso-offset', method: 'alias', charset: 'iso-8859-1', base64: 'url-safe', json: 'php' },
+  { ...base, client: 'TopPay Java demo', represents: 'Gson text through new StringEntity(json): ISO-8859-1 bytes, Content-Encoding UTF-8', json: 'gson', charset: 'iso-8859-1', headers: REQUEST_RULES.headers.rule },
+  { ...base, client: 'laravel-bdpay (latest commit)', represents: "date('c') for dateTime, json_encode escaping /", dateTime: 'iso-offset', json: 'php' },
+  { ...base, client: 'a PHP client of ints (ThinkPHP, Laravel JayaPay)', represents: 'intval() amounts and minutes, sent as JSON numbers by json_encode', numberFields: ['payMoney', 'expiryPeriod'], json: 'php' },
+  { ...base, client: 'Klikpay PHP client', represents: 'number_format(amount, 2) for payMoney', amount: 'zero-decimals', json: 'php' },
+  { ...base, client: 'Klikpay client with base64url', represents: 'sign in URL-safe base64 without padding', base64: 'url-safe', json: 'php' },
+  { ...base, client: "BDPay's create-VA page example", represents: 'method BCA without its prefix, payMoney typed int64', numberFields: ['payMoney'], method: 'alias' },
+  { ...base, client: "BDPay's create-payment-link page example", represents: 'dateTime 2019-08-24T14:15:22Z (ISO 8601 in UTC)', dateTime: 'iso-utc' },
+  { ...base, client: 'WordPress BDPay plugin', represents: 'wp_json_encode escaping /', json: 'php' },
+  { ...base, client: 'Django, Deno and TypeScript JayaPay clients', represents: 'the canonical form: strings, yyyyMMddHHmmss, codes, UTF-8, standard base64', },
+  { ...base, client: 'every liberty at once', represents: 'numbers, ISO 8601 with an offset, the alias, ISO-8859-1, base64url and \\/ escapes together', numberFields: ['payMoney', 'expiryPeriod'], dateTime: 'iso-offset', method: 'alias', charset: 'iso-8859-1', base64: 'url-safe', json: 'php' },
 ];
 
 /** ISO 8601 forms of an instant: in UTC, and with the +07:00 offset PHP's `date('c')` gives in Jakarta. */
