@@ -93,7 +93,7 @@ function jsonParser(): RequestHandler {
       if (error) return next(error);
       if (!Buffer.isBuffer(req.body)) return next();
       const { text } = decodeBody(req.body);
-      if (text.trim() === '') {
+      if (text === '') {
         req.body = {};
         return next();
       }
