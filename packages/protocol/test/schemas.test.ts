@@ -175,3 +175,26 @@ describe('responses and notification', () => {
     if (!result.ok) assert.match(result.message, /^payMoney: /);
   });
 });
+
+describe('rule identifiers: what a program keys on instead of the words', () => {
+  it('each kind of failure has its RuleId, and describeIssues writes field: rule; field: rule', async () => {
+    const { amountField, describeIssues, emailField, expiryPeriodField, methodField, orderNumField, parseWith: parse } = await import('../src/index.ts');
+    const cases = [
+      [orderNumField, undefined, 'required'],
+      [orderNumField, '', 'required'],
+      [orderNumField, 42, 'type'],
+      [orderNumField, 'x'.repeat(65), 'too_long'],
+      [orderNumField, 'has space', 'format'],
+      [amountField, '15.5', 'format'],
+      [emailField, 'nope', 'format'],
+      [methodField, 'CASH', 'value'],
+      [expiryPeriodField, '10', 'rule'],
+    ] as const;
+    for (const [schema, input, rule] of cases) {
+      const result = parse(schema as never, input);
+      assert.equal(result.ok, false);
+      if (!result.ok) assert.equal(result.issues[0]!.rule, rule, `${JSON.stringify(input)}: ${result.message}`);
+    }
+    assert.equal(describeIssues([{ field: 'a', message: 'is required' }, { field: 'b.c', message: 'must be x' }]), 'a: is required; b.c: must be x');
+  });
+});
