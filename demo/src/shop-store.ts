@@ -3,6 +3,7 @@
  * apart from the plug-in's store, as a real shop keeps its order table apart from its payment
  * provider's, in an SQLite file beside the plug-in's.
  */
+import { preparePrivateSqliteFile } from '@tombolbayar/store-kit';
 import BetterSqlite3 from 'better-sqlite3';
 
 export type ShopOrderStatus = 'pending' | 'paid' | 'expired' | 'failed';
@@ -28,6 +29,8 @@ export interface ShopStore {
 }
 
 export function openShopStore(file: string): ShopStore {
+  // Customers' orders: the file (and its -wal, -shm) 0600, its folder 0700, like the plug-in's store.
+  preparePrivateSqliteFile(file, { ownsFolder: true });
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');

@@ -9,6 +9,7 @@ import { NotForSaleError, payButton, type PayButtonRouter, type QuoteRequestBody
 import express, { type Express } from 'express';
 import { z } from 'zod';
 import { CATALOG, MAX_QUANTITY, findProduct } from './catalog.ts';
+import { ownOriginOnly } from './own-origin.ts';
 import { openShopStore, type ShopStore } from './shop-store.ts';
 
 export interface ShopOptions {
@@ -147,6 +148,8 @@ export function createShop(options: ShopOptions): Shop {
   // The whole integration, server side: one line.
   app.use('/pay', payments);
 
+  // Customers' orders: for the shop's own pages only, GET included (DNS rebinding).
+  app.use('/api', ownOriginOnly(options.publicUrl));
   app.get('/api/orders', (_request, response) => {
     response.setHeader('Cache-Control', 'no-store');
     response.json(store.recent());

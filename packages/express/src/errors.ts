@@ -5,7 +5,7 @@
  * answers with (`httpStatus`). Messages say what happened and what to do; they never carry a key,
  * a signature or a value the merchant did not choose to show.
  */
-import type { FieldIssue } from '@tombolbayar/protocol';
+import { describeIssues, type FieldIssue } from '@tombolbayar/protocol';
 
 export const ERROR_CODES = {
   /** The options given to `payButton()` are wrong; thrown at start-up. */
@@ -122,6 +122,6 @@ export function isPayButtonError(error: unknown): error is PayButtonError {
 
 /** An `invalid_request` error naming each field: "item: must be at most 128 characters". */
 export function invalidRequest(issues: readonly FieldIssue[], prefix = 'Invalid request'): PayButtonError {
-  const detail = issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ');
+  const detail = describeIssues(issues);
   return new PayButtonError('invalid_request', `${prefix}: ${detail}`, { issues });
 }

@@ -4,6 +4,7 @@
  * each listener runs in its own try/catch. No event carries a key or a signature.
  */
 import { EventEmitter } from 'node:events';
+import { withEscapedText } from './event-text.ts';
 import type { OrderKind, OrderStatus } from './store/schema.ts';
 
 export type GatewayOperation = 'prepaidOrder' | 'pay' | 'query';
@@ -118,9 +119,13 @@ export interface PayButtonEventMap {
 
 export type PayButtonEventName = keyof PayButtonEventMap;
 
-/** A Node EventEmitter whose `emit` isolates listeners from each other and from the caller. */
+/**
+ * A Node EventEmitter whose `emit` isolates listeners from each other and from the caller, and
+ * escapes control characters in the payload's text (`event-text.ts`).
+ */
 export class PayButtonEvents extends EventEmitter<PayButtonEventMap> {
-  override emit<K extends PayButtonEventName>(name: K, ...args: PayButtonEventMap[K]): boolean {
+  override emit<K extends PayButtonEventName>(name: K, ...raw: PayButtonEventMap[K]): boolean {
+    const args = raw.map(withEscapedText) as PayButtonEventMap[K];
     const listeners = this.listeners(name) as Array<(...values: PayButtonEventMap[K]) => unknown>;
     for (const listener of listeners) {
       try {

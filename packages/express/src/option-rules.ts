@@ -4,7 +4,7 @@
  * reads as the list of options and what becomes of them.
  */
 import type { KeyObject } from 'node:crypto';
-import { SignatureKeyError, toPrivateKey, toPublicKey } from '@tombolbayar/protocol/node';
+import { requestKeySizeProblem, SignatureKeyError, toPrivateKey, toPublicKey } from '@tombolbayar/protocol/node';
 import { z } from 'zod';
 import { SCHEMA_NAME } from './store/database.ts';
 
@@ -15,8 +15,9 @@ export function privateKeyMessage(value: unknown): string | undefined {
   if (typeof value === 'string' && /PUBLIC KEY-----/.test(value)) return "is a public key; pass the merchant's private key (-----BEGIN PRIVATE KEY-----)";
   if (typeof value !== 'string' && !isKeyObject(value)) return 'is required: the merchant\'s RSA private key as PKCS#8 PEM (-----BEGIN PRIVATE KEY-----) or a KeyObject';
   try {
-    toPrivateKey(value);
-    return undefined;
+    // A key too large for the family's 512-character sign would fail every create: said now, at start.
+    const tooLarge = requestKeySizeProblem(toPrivateKey(value));
+    return tooLarge;
   } catch (error) {
     if (error instanceof SignatureKeyError && /RSA/.test(error.message)) return 'must be an RSA key';
     return 'is not a usable private key: give the PEM text (-----BEGIN PRIVATE KEY-----...), not a file path or a base64 fragment';

@@ -3,7 +3,7 @@
  * out: an unknown key becomes an issue on that key ("pricee: is not allowed") rather than one
  * issue on the whole body, so a typo is named where it is.
  */
-import type { FieldIssue, ParseResult } from '@tombolbayar/protocol';
+import { describeIssues, type FieldIssue, type ParseResult } from '@tombolbayar/protocol';
 import type { z } from 'zod';
 
 function fieldName(path: readonly PropertyKey[]): string {
@@ -33,7 +33,7 @@ export function parseStrict<S extends z.ZodType>(schema: S, input: unknown, unkn
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   const issues = issuesOf(result.error, unknownKeyMessage);
-  return { ok: false, issues, message: issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ') };
+  return { ok: false, issues, message: describeIssues(issues) };
 }
 
 /** True for a zod schema (v4 classic or mini): what `fields` option entries must be. */

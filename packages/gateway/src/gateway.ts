@@ -31,6 +31,7 @@ import { GatewayConfigError, resolveOptions, type GatewayOptions, type MerchantR
 import { createPaymentPageRouter } from './page/index.ts';
 import { createPageDeps } from './page-seam.ts';
 import { paymentLinkUrl, type GatewayRuntime } from './runtime.ts';
+import { faultPolicy } from './sandbox/fault-policy.ts';
 import { sandboxRouter } from './sandbox/routes.ts';
 import { simulatePayment } from './sandbox/simulate.ts';
 import { registerInternals, type Simulations } from './gateway-internals.ts';
@@ -130,6 +131,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     fees: buildFeeTable(config.fees),
     limits: buildLimitTable(config.limits),
     sandbox,
+    faults: faultPolicy(sandbox),
     sign,
     checkCallbackUrl,
     onNotificationQueued: () => worker?.nudge(),

@@ -12,5 +12,5 @@ export type { Clock } from './domain/clock.ts';
 export { DomainError, OrderNotFoundError, OrderNotPendingError, type DomainErrorCode } from './domain/errors.ts';
 export { MerchantRegistrationError } from './domain/merchants.ts';
 export type { FeeRule, AmountLimit } from './domain/pricing.ts';
-export type { Delivery, Deliveries } from './notify/deliveries.ts';
+export type { Delivery, DeliveryAttempt, Deliveries } from './notify/deliveries.ts';
 export type { NotificationState, DeliveryAttemptRecord } from './store/outbox.ts';

@@ -17,5 +17,6 @@ export { buildFeeTable, buildLimitTable, computeFee, DEFAULT_FEES, DEFAULT_LIMIT
 export { VA_PREFIXES } from './domain/payment-codes.ts';
 export { buildQrisPayload, crc16CcittFalse, hasValidCrc, parseTlv } from './domain/qris.ts';
 export { checkCallbackUrl } from './notify/delivery/index.ts';
+export { faultPolicy } from './sandbox/fault-policy.ts';
 export type { DatabaseConfig } from './store/database.ts';
 export { openStore } from './store/open.ts';

@@ -18,6 +18,7 @@ import { UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
 import { gatewayInternals } from '../src/internal.ts';
 import { uniqueOrderNum } from './support/client.ts';
 import { ENGINES } from './support/engines.ts';
+import { CLIENT_SHAPES, shapedRequest, shapedValues, type ClientShape } from './support/family-shapes.ts';
 import { familyCanonical, familyClient, familyVerify, keyConstant, REQUEST_RULES, VERIFY_RULES, type Answer, type Fields } from './support/family-client.ts';
 import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';
 import { merchantKeys } from './support/keys.ts';
@@ -203,6 +204,73 @@ for (const engine of ENGINES) {
         }
         assert.ok(requestStraddled > 0, 'some request split a character between chunks');
         assert.ok(answerStraddled > 0, 'some answer split a character between chunks');
+      });
+
+      /** Post a request as a client of `shape` writes it. */
+      async function postShaped(shape: ClientShape, path: string, values: Fields): Promise<Answer> {
+        const { body } = shapedRequest(shape, MERCHANT_CODE, merchantKeys().privateKey, values);
+        const response = await fetch(`${h.url}${path}`, { method: 'POST', headers: shape.headers, body });
+        return { status: response.status, body: (await response.json()) as Record<string, string> };
+      }
+
+      for (const shape of CLIENT_SHAPES) {
+        test(`${shape.client} (${shape.represents}): verified as sent, stored and answered canonical`, async () => {
+          const at = Date.now() - (Date.now() % 1000);
+          const canonical = createFields(notifyUrl, { method: 'VA_BCA', name: 'Müller', productDetail: 'Kopi Gayo' });
+          const answer = await postShaped(shape, '/gateway/pay', shapedValues(shape, canonical, at));
+          assert.equal(answer.status, 200);
+          assert.equal(answer.body.platRespCode, 'SUCCESS', answer.body.platRespMessage);
+          assert.ok(familyVerify(answer.body, platformKey), 'their verifier accepts our platSign');
+          assert.deepEqual(
+            [answer.body.payMoney, answer.body.method, answer.body.name],
+            ['150000', 'VA_BCA', 'Müller'],
+            'the answer holds canonical values',
+          );
+          const order = await h.gateway.findOrder(answer.body.platOrderNum!);
+          assert.deepEqual(
+            [order?.payMoney, order?.expiryPeriod, order?.method, order?.name, order?.requestDateTime],
+            [150000, 60, 'VA_BCA', 'Müller', formatDateTime(at)],
+            'the order holds canonical values',
+          );
+          const query = await postShaped(shape, '/gateway/query', shapedValues(shape, { orderNum: canonical.orderNum, queryType: 'ORDER_QUERY' }, at));
+          assert.equal(query.body.platRespCode, 'SUCCESS', query.body.platRespMessage);
+          assert.deepEqual([query.body.payMoney, query.body.method, query.body.name], ['150000', 'VA_BCA', 'Müller']);
+          assert.ok(familyVerify(query.body, platformKey));
+          const link = await postShaped(shape, '/gateway/prepaidOrder', shapedValues(shape, createFields(notifyUrl, { method: 'VA_BNI', name: 'Müller' }), at));
+          assert.equal(link.body.platRespCode, 'SUCCESS', link.body.platRespMessage);
+          assert.equal((await h.gateway.findOrder(link.body.platOrderNum!))?.method, 'VA_BNI');
+        });
+      }
+
+      test('what stays refused, and why: each a signed FAIL (or 4xx) naming the field', async () => {
+        const php = CLIENT_SHAPES.find((shape) => shape.json === 'php')!;
+        const java = CLIENT_SHAPES.find((shape) => shape.client === 'TopPay Java demo')!;
+        const fields = () => createFields(notifyUrl, { method: 'VA_BCA' });
+        const cases: ReadonlyArray<readonly [string, Promise<Answer>, RegExp]> = [
+          ['an amount with a fraction that is not zero', client.post('/gateway/pay', { ...fields(), payMoney: '150000.50' }), /^payMoney: must be a positive whole number/],
+          ['ISO 8601 without an offset (which instant?)', client.post('/gateway/pay', { ...fields(), dateTime: '2026-11-25T10:00:00' }), /^dateTime: must be a real date/],
+          ['a number with a fraction', postShaped({ ...php, numberFields: ['payMoney'] }, '/gateway/pay', { ...fields(), payMoney: '1500.5' }), /^payMoney: must be a string/],
+          ['an unknown method alias', client.post('/gateway/pay', { ...fields(), method: 'CASH' }), /^method: must be one of VA_BCA/],
+        ];
+        for (const [what, pending, message] of cases) {
+          const answer = await pending;
+          assert.equal(answer.body.platRespCode, 'FAIL', what);
+          assert.match(answer.body.platRespMessage!, message, what);
+          assert.ok(familyVerify(answer.body, platformKey), what);
+        }
+        // Java's StringEntity writes a character outside ISO-8859-1 as ?, so what arrives is not what was signed.
+        const latin1Signed = shapedRequest(java, MERCHANT_CODE, merchantKeys().privateKey, { ...fields(), name: 'Kopi ☕' });
+        const mismatch = await fetch(`${h.url}/gateway/pay`, { method: 'POST', headers: java.headers, body: Uint8Array.from(Buffer.from(latin1Signed.text.replace('☕', '?'), 'latin1')) });
+        assert.match(((await mismatch.json()) as Record<string, string>).platRespMessage!, /^sign: does not verify/);
+        // A declared charset other than UTF-8, and keys that change what an object is in JavaScript.
+        const declared = await fetch(`${h.url}/gateway/pay`, { method: 'POST', headers: { 'content-type': 'application/json; charset=iso-8859-1' }, body: latin1Signed.body });
+        assert.equal(declared.status, 415);
+        for (const key of ['__proto__', 'constructor', 'prototype']) {
+          const text = client.build(fields()).text.replace('{', `{"${key}":{"payMoney":"1"},`);
+          const reserved = await client.postText('/gateway/pay', text);
+          assert.deepEqual([reserved.status, reserved.body.platRespCode], [400, 'FAIL'], key);
+          assert.match(reserved.body.platRespMessage!, /__proto__, constructor or prototype/);
+        }
       });
 
       test('gzip and deflate bodies read like plain ones; any other encoding is refused naming the header', async () => {

@@ -16,7 +16,7 @@ type Fields = Record<string, string | null | undefined>;
 const BAD_FIELDS: readonly [string, string | undefined, RegExp][] = [
   ['method', undefined, /is required|must be one of/],
   ['method', 'VA_UNKNOWN', /must be one of VA_BCA/],
-  ['method', 'BCA', /must be one of/], // aliases are for payment links only
+  ['method', 'bca', /must be one of/], // aliases (BCA) are accepted, matched exactly
   ['orderNum', undefined, /is required/],
   ['orderNum', 'has space', /printable ASCII/],
   ['orderNum', 'x'.repeat(65), /at most 64/],
@@ -42,7 +42,7 @@ const BAD_FIELDS: readonly [string, string | undefined, RegExp][] = [
   ['expiryPeriod', '7201', /30 to 7200/],
   ['expiryPeriod', 'sixty', /30 to 7200/],
   ['dateTime', undefined, /is required/],
-  ['dateTime', '2026-01-01T12:00:00Z', /yyyyMMddHHmmss/],
+  ['dateTime', '2026-01-01T12:00:00', /yyyyMMddHHmmss/], // ISO 8601 needs an offset to name an instant
   ['dateTime', '20260230120000', /yyyyMMddHHmmss/],
 ];
 
@@ -111,7 +111,8 @@ for (const engine of ENGINES) {
       const key = merchantKeys().privateKey;
       await assertRefused('/gateway/prepaidOrder', signed(linkRequest(MERCHANT_CODE, { method: 'GOPAY' }), key), 'FAIL', /^method: must be null or one of/);
       await assertRefused('/gateway/prepaidOrder', signed(linkRequest(MERCHANT_CODE, { redirectUrl: 'javascript:alert(1)' }), key), 'FAIL', /^redirectUrl: /);
-      const numeric = { ...linkRequest(MERCHANT_CODE), payMoney: 150000 } as unknown as Record<string, string>;
+      // A whole JSON number is read as its decimal text; a fraction is not a rupiah amount.
+      const numeric = { ...linkRequest(MERCHANT_CODE), payMoney: 150000.5 } as unknown as Record<string, string>;
       await assertRefused('/gateway/prepaidOrder', signed(numeric, key), 'FAIL', /^payMoney: must be a string/);
     });
 

@@ -25,9 +25,13 @@ after(async () => {
 });
 
 function post(path: string, headers: Record<string, string>, body: string, base = h.url): Promise<{ status: number; text: string }> {
+  return request('POST', path, headers, body, base);
+}
+
+function request(method: string, path: string, headers: Record<string, string>, body?: string, base = h.url): Promise<{ status: number; text: string }> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'POST', headers }, (res) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
@@ -52,6 +56,25 @@ describe('DNS rebinding', () => {
     const second = await h.client.createLink();
     const tool = await post(`/sandbox/orders/${second.body.platOrderNum!}/fail`, { 'content-type': 'application/json' }, '{}');
     assert.equal(tool.status, 200, tool.text);
+  });
+
+  it('the sandbox API\'s reads refuse a rebound page too (notifications, orders, faults, clock)', async () => {
+    const created = await h.client.createLink();
+    const platOrderNum = created.body.platOrderNum!;
+    const port = new URL(h.url).port;
+    const paths = [`/sandbox/orders/${platOrderNum}`, '/sandbox/deliveries', `/sandbox/deliveries?orderNum=${created.body.orderNum!}`, '/sandbox/faults', '/sandbox/clock'];
+    const rebound = { host: `evil.example:${port}`, origin: `http://evil.example:${port}`, 'sec-fetch-site': 'same-origin' };
+    for (const path of paths) {
+      const refusedHeaders: Record<string, string>[] = [rebound, { host: `evil.example:${port}` }, { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site' }];
+      for (const headers of refusedHeaders) {
+        const refused = await request('GET', path, headers);
+        assert.equal(refused.status, 403, `${path} ${JSON.stringify(headers)}: ${refused.text}`);
+        assert.ok(!refused.text.includes(platOrderNum), 'nothing of the order in the refusal');
+      }
+      assert.equal((await request('GET', path, { host: `127.0.0.1:${port}` })).status, 200, `${path}: a tool`);
+      assert.equal((await request('GET', path, { host: `localhost:${port}`, 'sec-fetch-site': 'none' })).status, 200, `${path}: typed in the address bar`);
+      assert.equal((await request('GET', path, { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' })).status, 200, `${path}: the gateway's own page`);
+    }
   });
 
   it('the hosted page\'s forms refuse a rebound page', async () => {

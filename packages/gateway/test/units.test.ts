@@ -225,3 +225,73 @@ describe('the sandbox payment\'s method rule (methodDecision)', () => {
     }
   });
 });
+
+describe('merchant keys that cannot sign a create within 512 characters', () => {
+  test('a 4096-bit merchant public key is refused at registration, naming the sizes that work', async () => {
+    const { normalizeMerchantPublicKey, MerchantRegistrationError } = await import('../src/domain/merchants.ts');
+    const { generateKeyPairSync } = await import('node:crypto');
+    const large = generateKeyPairSync('rsa', { modulusLength: 4096, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    assert.throws(() => normalizeMerchantPublicKey(large.publicKey), (error: unknown) => {
+      assert.ok(error instanceof MerchantRegistrationError);
+      assert.equal(error.message, 'publicKey: a 4096-bit RSA key cannot sign a request within the 512-character sign of the BDPay family; use a 1024-, 2048- or 3072-bit key');
+      return true;
+    });
+    const fitting = generateKeyPairSync('rsa', { modulusLength: 3072, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    assert.match(normalizeMerchantPublicKey(fitting.publicKey), /BEGIN PUBLIC KEY/);
+  });
+});
+
+describe('refusals before authentication, keyed on the protocol rule identifiers', () => {
+  test('each broken rule of merchantCode and sign picks its fixed refusal, whose text is the rule', async () => {
+    const { merchantCodeField, parseWith, signField } = await import('@tombolbayar/protocol');
+    const { REFUSALS, refusalForRule } = await import('../src/http/refusals.ts');
+    const cases = [
+      ['merchantCode', undefined, 'merchantCodeRequired'],
+      ['merchantCode', '', 'merchantCodeRequired'],
+      ['merchantCode', 42, 'merchantCodeNotString'],
+      ['merchantCode', null, 'merchantCodeNotString'],
+      ['merchantCode', 'abc', 'merchantCodeLength'],
+      ['merchantCode', 'm'.repeat(51), 'merchantCodeLength'],
+      ['sign', undefined, 'signRequired'],
+      ['sign', '', 'signRequired'],
+      ['sign', ['AAAA'], 'signNotString'],
+      ['sign', 'A'.repeat(513), 'signTooLong'],
+      ['sign', 'not base64!', 'signMalformed'],
+    ] as const;
+    for (const [field, input, expected] of cases) {
+      const parsed = parseWith(field === 'merchantCode' ? merchantCodeField : signField, input);
+      assert.equal(parsed.ok, false);
+      if (parsed.ok) continue;
+      const name = refusalForRule(field, parsed.issues[0]!.rule);
+      assert.equal(name, expected, `${field} = ${JSON.stringify(input)}`);
+      assert.equal(REFUSALS[name].message, `${field}: ${parsed.issues[0]!.message}`, 'the fixed text says the rule the protocol reports');
+    }
+    // A rule reworded in the protocol cannot change the choice: the choice never reads the words.
+    assert.equal(refusalForRule('sign', 'format'), 'signMalformed');
+    assert.equal(refusalForRule('merchantCode', undefined), 'merchantCodeLength');
+  });
+});
+
+describe('sandbox faults as an injected policy', () => {
+  test('production (NO_FAULTS) plans the normal create and notification without reading the store', async () => {
+    const { NO_FAULTS, faultPolicy, STORED_FAULTS } = await import('../src/sandbox/fault-policy.ts');
+    const untouchable = new Proxy({}, { get: () => assert.fail('production must not read the fault rules') }) as never;
+    const create = await NO_FAULTS.forCreate(untouchable, 'M-TEST-001', 'ORDER-1');
+    assert.deepEqual([create.storesOrder, create.answersUnknown], [true, false]);
+    await create.hold();
+    assert.deepEqual(await NO_FAULTS.forNotification(untouchable, 'M-TEST-001', 'ORDER-1'), { drop: false, delayMs: 0, duplicate: false });
+    assert.equal(faultPolicy(false), NO_FAULTS);
+    assert.equal(faultPolicy(true), STORED_FAULTS);
+  });
+
+  test('notificationPlan, by table', async () => {
+    const { notificationPlan } = await import('../src/sandbox/fault-policy.ts');
+    const cases = [
+      [undefined, { drop: false, delayMs: 0, duplicate: false }],
+      [{}, { drop: false, delayMs: 0, duplicate: false }],
+      [{ drop: true }, { drop: true, delayMs: 0, duplicate: false }],
+      [{ delayMs: 5000, duplicate: true }, { drop: false, delayMs: 5000, duplicate: true }],
+    ] as const;
+    for (const [faults, plan] of cases) assert.deepEqual(notificationPlan(faults), plan, JSON.stringify(faults));
+  });
+});

@@ -10,3 +10,4 @@ export * from './schemas.ts';
 export * from './issues.ts';
 export * from './json-keys.ts';
 export * from './content-encoding.ts';
+export * from './liberal-forms.ts';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import {
-  amountField, dateTimeField, emailField, expiryPeriodField, feeField, merchantCodeField, methodField,
+  amountField, dateTimeField, emailField, expiryPeriodField, feeField, merchantCodeField, methodField, methodOrAliasField,
   nameField, optionalMethodField, optionalUrlField, orderNumField, phoneField, platOrderNumField,
   platSignField, productDetailField, signField, urlField,
 } from './fields.ts';
@@ -29,8 +29,11 @@ const createOrderShape = {
   sign: signField,
 };
 
-/** `POST /gateway/pay` request (spec 2.1). */
-export const createVaRequestSchema = z.object({ ...createOrderShape, method: methodField }, OBJECT_RULE);
+/**
+ * `POST /gateway/pay` request (spec 2.1): `method` a code or its un-prefixed alias (`BCA`, as the
+ * family's create-VA example sends it), normalised to the code.
+ */
+export const createVaRequestSchema = z.object({ ...createOrderShape, method: methodOrAliasField }, OBJECT_RULE);
 export type CreateVaRequest = z.infer<typeof createVaRequestSchema>;
 
 /** `POST /gateway/prepaidOrder` request (spec 2.3): `method` nullable or an alias, `redirectUrl` optional. */

@@ -134,20 +134,35 @@ function decodeBase64(signature: string): Buffer | undefined {
   return Buffer.from(unpadded, 'base64');
 }
 
-function recoverWith(key: KeyObject, signed: Buffer): Buffer | undefined {
+/**
+ * Whether `signed` opens to exactly `expected` with `key`. The block count is checked first, from
+ * the canonical string's length alone: a signer chunks by `k - 11` bytes, so any other count is
+ * refused before a single RSA operation (issue 22: 80 copies of one freely obtainable block cost 80
+ * public-key operations). Blocks are then opened one at a time and compared as they come, so a
+ * wrong block stops the work there.
+ */
+function opensTo(key: KeyObject, signed: Buffer, expected: Buffer): boolean {
   const size = keyBytes(key);
-  if (signed.length === 0 || signed.length % size !== 0) return undefined;
-  const parts: Buffer[] = [];
-  for (let offset = 0; offset < signed.length; offset += size) {
-    parts.push(publicDecrypt({ key, padding: constants.RSA_PKCS1_PADDING }, signed.subarray(offset, offset + size)));
+  if (signed.length !== expectedBlockCount(expected.length, size) * size) return false;
+  let offset = 0;
+  for (let start = 0; start < signed.length; start += size) {
+    const part = publicDecrypt({ key, padding: constants.RSA_PKCS1_PADDING }, signed.subarray(start, start + size));
+    if (!part.equals(expected.subarray(offset, offset + part.length)) || (part.length === 0 && expected.length > 0)) return false;
+    offset += part.length;
   }
-  return Buffer.concat(parts);
+  return offset === expected.length;
+}
+
+/** How many blocks a signature over `plainBytes` bytes has with a key of `size` bytes (at least one). */
+export function expectedBlockCount(plainBytes: number, size: number): number {
+  return Math.max(1, Math.ceil(plainBytes / (size - PKCS1_OVERHEAD)));
 }
 
 /**
  * True when `signature` was made over exactly these fields by the private half of one of the
  * given public keys (a list allows key rotation). Never throws: garbage, a truncated signature, a
- * wrong key or an unusable key all give false.
+ * wrong key or an unusable key all give false. Costs at most one RSA operation per block the
+ * fields' canonical string needs, per key, whatever the signature's length.
  */
 export function verify(fields: SignableFields, signature: unknown, publicKeyOrKeys: KeyInput | readonly KeyInput[]): boolean {
   if (typeof signature !== 'string' || signature.length === 0) return false;
@@ -162,8 +177,7 @@ export function verify(fields: SignableFields, signature: unknown, publicKeyOrKe
   const keys = Array.isArray(publicKeyOrKeys) ? publicKeyOrKeys : [publicKeyOrKeys as KeyInput];
   for (const candidate of keys) {
     try {
-      const recovered = recoverWith(toPublicKey(candidate), signed);
-      if (recovered && recovered.length === expected.length && recovered.equals(expected)) return true;
+      if (opensTo(toPublicKey(candidate), signed, expected)) return true;
     } catch {
       // Wrong key or corrupted block: try the next key.
     }
@@ -175,8 +189,7 @@ export function verify(fields: SignableFields, signature: unknown, publicKeyOrKe
 export function signatureLength(fields: SignableFields, keyOrBytes: KeyInput | number): number {
   const size = typeof keyOrBytes === 'number' ? keyOrBytes : keyBytes(toPrivateKeyOrPublic(keyOrBytes));
   const plainBytes = Buffer.byteLength(canonicalString(fields), 'utf8');
-  const blocks = Math.max(1, Math.ceil(plainBytes / (size - PKCS1_OVERHEAD)));
-  return Math.ceil((blocks * size) / 3) * 4;
+  return Math.ceil((expectedBlockCount(plainBytes, size) * size) / 3) * 4;
 }
 
 /**
@@ -199,6 +212,22 @@ export function maxSignableBytes(keyOrBytes: KeyInput | number): number {
   const size = typeof keyOrBytes === 'number' ? keyOrBytes : keyBytes(toPrivateKeyOrPublic(keyOrBytes));
   const blocks = Math.floor(((MAX_REQUEST_SIGN_LENGTH / 4) * 3) / size);
   return blocks * (size - PKCS1_OVERHEAD);
+}
+
+/**
+ * RSA key sizes, in bits, whose signature of a create request fits the family's 512-character
+ * `sign`: up to 3072 bits (a 4096-bit key makes one 512-byte block, 684 characters, always).
+ */
+export const REQUEST_KEY_BITS_THAT_FIT: readonly number[] = [1024, 2048, 3072];
+
+/**
+ * Undefined when this key can sign requests within the spec's 512 characters; else a message that
+ * says which sizes work (checked when a signer starts, not at its first create).
+ */
+export function requestKeySizeProblem(key: KeyInput): string | undefined {
+  const size = keyBytes(toPrivateKeyOrPublic(key));
+  if (maxSignableBytes(size) > 0) return undefined;
+  return `a ${size * 8}-bit RSA key cannot sign a request within the ${MAX_REQUEST_SIGN_LENGTH}-character sign of the BDPay family; use a ${REQUEST_KEY_BITS_THAT_FIT.join('-, ').replace(/, (\d+)$/, ' or $1')}-bit key`;
 }
 
 function toPrivateKeyOrPublic(key: KeyInput): KeyObject {

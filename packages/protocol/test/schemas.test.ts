@@ -81,9 +81,13 @@ for (const [name, schema, base] of [
 }
 
 describe('method', () => {
-  it('Create VA takes exactly the 14 codes', () => {
+  it('Create VA takes the 14 codes and their aliases (BDPay\'s create-VA example sends BCA), normalised to the code', () => {
     assert.equal(parseWith(createVaRequestSchema, { ...vaRequest, method: 'EWALLET_OVO' }).ok, true);
-    for (const bad of ['BCA', 'va_bca', 'EWALLET_OVOOVO_PLACEHOLDER', '', null]) {
+    for (const [alias, code] of [['BCA', 'VA_BCA'], ['OVO', 'EWALLET_OVO'], ['QRIS', 'QRIS']] as const) {
+      const result = parseWith(createVaRequestSchema, { ...vaRequest, method: alias });
+      assert.equal(result.ok && result.value.method, code, alias);
+    }
+    for (const bad of ['bca', 'va_bca', 'EWALLET_OVOOVO_PLACEHOLDER', '', null]) {
       const result = parseWith(createVaRequestSchema, { ...vaRequest, method: bad });
       assert.equal(result.ok, false, String(bad));
       if (!result.ok) assert.match(result.message, /^method: /);
@@ -169,5 +173,28 @@ describe('responses and notification', () => {
     const result = parseWith(notificationSchema, { ...vector.fields, payMoney: '150000.00', platSign: vector.platSign });
     assert.equal(result.ok, false);
     if (!result.ok) assert.match(result.message, /^payMoney: /);
+  });
+});
+
+describe('rule identifiers: what a program keys on instead of the words', () => {
+  it('each kind of failure has its RuleId, and describeIssues writes field: rule; field: rule', async () => {
+    const { amountField, describeIssues, emailField, expiryPeriodField, methodField, orderNumField, parseWith: parse } = await import('../src/index.ts');
+    const cases = [
+      [orderNumField, undefined, 'required'],
+      [orderNumField, '', 'required'],
+      [orderNumField, 42, 'type'],
+      [orderNumField, 'x'.repeat(65), 'too_long'],
+      [orderNumField, 'has space', 'format'],
+      [amountField, '15.5', 'format'],
+      [emailField, 'nope', 'format'],
+      [methodField, 'CASH', 'value'],
+      [expiryPeriodField, '10', 'rule'],
+    ] as const;
+    for (const [schema, input, rule] of cases) {
+      const result = parse(schema as never, input);
+      assert.equal(result.ok, false);
+      if (!result.ok) assert.equal(result.issues[0]!.rule, rule, `${JSON.stringify(input)}: ${result.message}`);
+    }
+    assert.equal(describeIssues([{ field: 'a', message: 'is required' }, { field: 'b.c', message: 'must be x' }]), 'a: is required; b.c: must be x');
   });
 });

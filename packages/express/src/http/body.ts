@@ -9,7 +9,7 @@
  *   `express.urlencoded()` produces) or a raw Buffer/string is still usable: the signature decides.
  *   Anything else is refused with a message that says which parser to move.
  */
-import { bodyEncoding, repeatedJsonKey, UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
+import { bodyEncoding, decodeBody, repeatedJsonKey, RESERVED_JSON_KEYS, reservedJsonKey, UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
 import type { Request } from 'express';
 import type { Readable, Transform } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
@@ -203,9 +203,15 @@ export class NotifyBodyError extends Error {
   }
 }
 
+/** `__proto__`, `constructor` or `prototype` as a field: refused, rather than dropped in silence. */
+function refuseReserved(key: string | undefined): void {
+  if (key !== undefined) throw new NotifyBodyError('unreadable_body', 400, `field ${key} is not allowed (__proto__, constructor and prototype are refused)`);
+}
+
 function fromForm(text: string): ReceivedFields {
   const fields: ReceivedFields = {};
   for (const [key, value] of new URLSearchParams(text)) {
+    refuseReserved(RESERVED_JSON_KEYS.includes(key) ? key : undefined);
     if (Object.prototype.hasOwnProperty.call(fields, key)) throw new NotifyBodyError('unreadable_body', 400, `field ${key} appears more than once`);
     fields[key] = value;
   }
@@ -214,6 +220,7 @@ function fromForm(text: string): ReceivedFields {
 
 function fromObject(value: unknown, what: string): ReceivedFields {
   if (!isPlainObject(value)) throw new NotifyBodyError('unreadable_body', 400, `${what} is not a flat object of fields`);
+  refuseReserved(reservedJsonKey(value));
   const fields: ReceivedFields = {};
   for (const [key, field] of Object.entries(value)) {
     if (typeof field === 'string') fields[key] = field;
@@ -254,10 +261,11 @@ export async function readNotifyFields(req: Request, limit: number): Promise<Rec
       const status = error instanceof PayButtonError ? error.httpStatus : 400;
       throw new NotifyBodyError('unreadable_body', status, error instanceof Error ? error.message : 'unreadable body');
     }
-    return parseNotifyText(raw.toString('utf8'), type);
+    // UTF-8, or ISO-8859-1 when the bytes are not UTF-8 (the protocol's one rule for bodies).
+    return parseNotifyText(decodeBody(raw).text, type);
   }
   const body: unknown = req.body;
-  if (Buffer.isBuffer(body)) return parseNotifyText(body.toString('utf8'), type);
+  if (Buffer.isBuffer(body)) return parseNotifyText(decodeBody(body).text, type);
   if (typeof body === 'string') return parseNotifyText(body, type);
   if (isPlainObject(body) && Object.keys(body).length > 0) return fromObject(body, 'the body parsed by an earlier parser');
   throw new NotifyBodyError(

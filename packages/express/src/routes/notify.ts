@@ -17,13 +17,14 @@
  * the reason: a merchant watching the events sees every notification the gateway will resend, and
  * why, not only the ones that were refused outright.
  */
-import { notificationOutcome, notificationSchema, parseWith } from '@tombolbayar/protocol';
+import { canonicalFields, notificationOutcome, notificationSchema, parseWith } from '@tombolbayar/protocol';
 import { verify } from '@tombolbayar/protocol/node';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context.ts';
 import { isPayButtonError } from '../errors.ts';
 import type { NotificationRejectReason } from '../events.ts';
 import { NotifyBodyError, readNotifyFields, type ReceivedFields } from '../http/body.ts';
+import { NO_OUTCOME_ANSWER, publicAnswerFor } from '../http/notify-answers.ts';
 import { confirmAndApply, finalStatusOf } from '../orders/confirm.ts';
 import { fulfil } from '../orders/settle.ts';
 
@@ -46,8 +47,15 @@ function notAcknowledged(context: Context, res: Response, answer: NotAcknowledge
   res.status(httpStatus).type('text/plain').send(answer.retry ? `RETRY: ${message}` : `REJECTED ${reason}: ${message}`);
 }
 
+/**
+ * Refuse a notification. A reason with a fixed public answer (`http/notify-answers.ts`) is
+ * answered with it, and `message` goes to the event only.
+ */
 function reject(context: Context, res: Response, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): void {
-  notAcknowledged(context, res, { httpStatus, reason, message, orderNum });
+  const fixed = publicAnswerFor(reason);
+  if (!fixed) return notAcknowledged(context, res, { httpStatus, reason, message, orderNum });
+  context.events.emit('notification.rejected', { reason, message, httpStatus: fixed.httpStatus, ...(orderNum ? { orderNum } : {}) });
+  res.status(fixed.httpStatus).type('text/plain').send(`REJECTED ${fixed.reason}: ${fixed.message}`);
 }
 
 export function notifyHandler(context: Context): RequestHandler {
@@ -85,12 +93,21 @@ function handleNotification(context: Context): (req: Request, res: Response) => 
       reject(context, res, 401, 'bad_signature', 'platSign does not verify over the received fields with the platform public key(s)', claimedOrder);
       return;
     }
-    const parsed = parseWith(notificationSchema, fields);
+    // The family's liberal forms (`150000.00`), mapped once the signature verified over them.
+    const parsed = parseWith(notificationSchema, canonicalFields(fields));
     if (!parsed.ok) {
       reject(context, res, 400, 'invalid_fields', parsed.message, claimedOrder);
       return;
     }
     const notification = parsed.value;
+    // code and status read together: a contradictory pair ("SUCCESS" with code "01") proves nothing.
+    // Judged before the order is looked up, so the answer says nothing about whether it exists.
+    const outcome = notificationOutcome(notification);
+    const reported = outcome === undefined ? undefined : finalStatusOf(outcome);
+    if (!reported) {
+      reject(context, res, NO_OUTCOME_ANSWER.httpStatus, 'invalid_fields', NO_OUTCOME_ANSWER.message, claimedOrder);
+      return;
+    }
     await context.ready();
     const order = await context.store.orders.get(notification.orderNum);
     if (!order) {
@@ -108,13 +125,6 @@ function handleNotification(context: Context): (req: Request, res: Response) => 
     }
     if (notification.payMoney !== order.payMoney) {
       reject(context, res, 409, 'amount_mismatch', `payMoney ${notification.payMoney} differs from the order's ${order.payMoney}; the order is unchanged`, order.orderNum);
-      return;
-    }
-    // code and status read together: a contradictory pair ("SUCCESS" with code "01") proves nothing.
-    const outcome = notificationOutcome(notification);
-    const reported = outcome === undefined ? undefined : finalStatusOf(outcome);
-    if (!reported) {
-      reject(context, res, 400, 'invalid_fields', `code ${notification.code} with status ${notification.status} reports no outcome`, order.orderNum);
       return;
     }
     let after = order;

@@ -4,6 +4,7 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { merchantCodeField, parseWith } from '@tombolbayar/protocol';
+import { requestKeySizeProblem } from '@tombolbayar/protocol/node';
 import type { Executor } from '../store/executor.ts';
 import { upsertMerchant } from '../store/merchants.ts';
 
@@ -25,6 +26,9 @@ export function normalizeMerchantPublicKey(pem: string): string {
   if (key.asymmetricKeyType !== 'rsa') throw new MerchantRegistrationError('publicKey: must be an RSA key');
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (bits < 1024) throw new MerchantRegistrationError('publicKey: must be at least 1024 bits');
+  // A key whose every signature is longer than the family's 512-character `sign` could never create an order.
+  const tooLarge = requestKeySizeProblem(key);
+  if (tooLarge) throw new MerchantRegistrationError(`publicKey: ${tooLarge}`);
   return key.export({ type: 'spki', format: 'pem' }).toString();
 }
 

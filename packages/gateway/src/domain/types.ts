@@ -25,7 +25,7 @@ export interface Order {
   readonly redirectUrl: string | null;
   /** Minutes, as requested. */
   readonly expiryPeriod: number;
-  /** The merchant's `dateTime` as sent. */
+  /** The merchant's `dateTime`, in the canonical `yyyyMMddHHmmss` Jakarta form (an ISO 8601 one converted). */
   readonly requestDateTime: string;
   readonly createdAt: number;
   readonly expiresAt: number;

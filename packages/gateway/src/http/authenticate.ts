@@ -7,14 +7,17 @@
  * 3. the merchant is registered, else NOTEXIST;
  * 4. `sign` is well-formed and verifies with the merchant's public key over the fields exactly as
  *    received (unknown fields included, so nothing unsigned slips through), else FAIL `sign`;
- * 5. every field passes the request schema, else FAIL naming each field and its rule (U+0000 is
+ * 5. the family clients' liberal forms are mapped to canonical values (the protocol's
+ *    `canonicalFields`: whole JSON numbers, `.00` amounts, ISO 8601 `dateTime`), after the
+ *    signature verified over what the client sent and before anything is validated or stored;
+ * 6. every field passes the request schema, else FAIL naming each field and its rule (U+0000 is
  *    refused in any field first, and in merchantCode already at step 2).
  *
  * So a caller without the merchant's key learns nothing about the field rules. Steps 1 to 4 answer
  * with fixed refusals (`refusals.ts`) that repeat nothing of the request; only an authenticated
  * merchant gets messages built from its request (step 5).
  */
-import { merchantCodeField, parseWith, signField, verify, type SignableFields } from '@tombolbayar/protocol/node';
+import { canonicalFields, describeIssues, merchantCodeField, parseWith, signField, verify, type SignableFields } from '@tombolbayar/protocol/node';
 import type { z } from 'zod';
 import type { Merchant } from '../domain/types.ts';
 import type { Executor } from '../store/executor.ts';
@@ -63,16 +66,16 @@ export async function authenticate<S extends z.ZodType>(
 ): Promise<Authenticated<z.output<S>>> {
   if (!isPlainObject(body)) return { ok: false, refusal: 'bodyNotObject' };
   const code = parseWith(merchantCodeField, body.merchantCode);
-  if (!code.ok) return { ok: false, refusal: refusalForRule('merchantCode', code.issues[0]?.message, 'merchantCodeLength') };
+  if (!code.ok) return { ok: false, refusal: refusalForRule('merchantCode', code.issues[0]?.rule) };
   if (code.value.includes(NUL)) return { ok: false, refusal: 'merchantCodeNul' };
   const merchant = await findMerchant(db, code.value);
   if (!merchant) return { ok: false, refusal: 'merchantUnknown' };
   const signature = parseWith(signField, body.sign);
-  if (!signature.ok) return { ok: false, refusal: refusalForRule('sign', signature.issues[0]?.message, 'signMalformed') };
+  if (!signature.ok) return { ok: false, refusal: refusalForRule('sign', signature.issues[0]?.rule) };
   if (!verify(body as SignableFields, signature.value, merchant.publicKey)) return { ok: false, refusal: 'signMismatch' };
   const withNul = Object.entries(body).filter(([, value]) => typeof value === 'string' && value.includes(NUL));
-  if (withNul.length) return { ok: false, code: 'FAIL', message: [...new Set(withNul.map(([field]) => fieldLabel(field)))].map((field) => `${field}: ${NUL_RULE}`).join('; ') };
-  const parsed = parseWith(schema, body);
+  if (withNul.length) return { ok: false, code: 'FAIL', message: describeIssues([...new Set(withNul.map(([field]) => fieldLabel(field)))].map((field) => ({ field, message: NUL_RULE }))) };
+  const parsed = parseWith(schema, canonicalFields(body));
   if (!parsed.ok) return { ok: false, code: 'FAIL', message: parsed.message };
   return { ok: true, merchant, value: parsed.value };
 }

@@ -4,11 +4,11 @@
  * fixed, signed-once answers of `refusals.ts` with a meaningful HTTP status: nothing of the request
  * is repeated (or signed), and nothing ever shows a stack trace.
  */
-import { bodyEncoding, repeatedJsonKey } from '@tombolbayar/protocol';
+import { bodyEncoding, decodeBody, repeatedJsonKey, reservedJsonKey } from '@tombolbayar/protocol';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PlatformSigner } from '../notify/notification.ts';
-import { RepeatedJsonKeyError } from './json-keys.ts';
+import { RepeatedJsonKeyError, ReservedJsonKeyError } from './json-keys.ts';
 import { BODY_LIMIT_BYTES, sendRefusal, type RefusalName } from './refusals.ts';
 
 export { BODY_LIMIT_BYTES };
@@ -63,16 +63,55 @@ export function jsonBody(sign: PlatformSigner): RequestHandler[] {
   return [contentEncoding(sign), jsonParser()];
 }
 
+/** The `charset` parameter of a Content-Type, lower-cased and unquoted; undefined when absent. */
+function charsetOf(header: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(header ?? '');
+  return match ? match[1]!.toLowerCase() : undefined;
+}
+
+/** A client error `errorHandler` answers by its body-parser `type`. */
+function parserError(type: string, message: string): Error {
+  return Object.assign(new Error(message), { type, status: 400 });
+}
+
+/**
+ * The JSON body: raw bytes (inflated, within the limit), read as text by the protocol's
+ * `decodeBody` (UTF-8, or ISO-8859-1 when the bytes are not UTF-8: a Java client's
+ * `new StringEntity(json)`), then parsed strictly (an object or array), no key repeated and none
+ * of `__proto__`, `constructor`, `prototype`. A declared charset other than UTF-8 is refused: the
+ * signature is over UTF-8 text.
+ */
 function jsonParser(): RequestHandler {
-  return express.json({
-    limit: BODY_LIMIT_BYTES,
-    strict: true,
-    type: 'application/json',
-    verify: (_req, _res, raw) => {
-      const key = repeatedJsonKey(raw.toString('utf8'));
-      if (key !== undefined) throw new RepeatedJsonKeyError(key);
-    },
-  });
+  const raw = express.raw({ limit: BODY_LIMIT_BYTES, type: 'application/json' });
+  return (req, res, next) => {
+    const charset = charsetOf(req.headers['content-type']);
+    if (charset !== undefined && !/^utf-?8$/.test(charset) && mediaType(req.headers['content-type']) === 'application/json') {
+      req.resume();
+      return next(parserError('charset.unsupported', 'unsupported charset'));
+    }
+    raw(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      if (!Buffer.isBuffer(req.body)) return next();
+      const { text } = decodeBody(req.body);
+      if (text === '') {
+        req.body = {};
+        return next();
+      }
+      if (!/^[\s]*[{[]/.test(text)) return next(parserError('entity.parse.failed', 'not a JSON object or array'));
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return next(parserError('entity.parse.failed', 'invalid JSON'));
+      }
+      const repeated = repeatedJsonKey(text);
+      if (repeated !== undefined) return next(new RepeatedJsonKeyError(repeated));
+      const reserved = reservedJsonKey(value);
+      if (reserved !== undefined) return next(new ReservedJsonKeyError(reserved));
+      req.body = value;
+      next();
+    });
+  };
 }
 
 /** 400 when a route that needs a body got none (the JSON parser would make that `{}`). */
@@ -114,12 +153,13 @@ const CLIENT_ERRORS: Record<string, RefusalName> = {
 };
 
 /**
- * What a client error without a known body-parser `type` was about: a repeated JSON key, a path
+ * What a client error without a known body-parser `type` was about: a repeated or reserved JSON key, a path
  * parameter the router could not percent-decode, or a body that could not be read (a
  * Content-Encoding whose data does not decode, a stream cut short).
  */
 function clientRefusal(error: unknown): RefusalName {
   if (error instanceof RepeatedJsonKeyError) return 'bodyRepeatedKey';
+  if (error instanceof ReservedJsonKeyError) return 'bodyReservedKey';
   if (error instanceof URIError) return 'pathEncoding';
   return 'bodyUnreadable';
 }

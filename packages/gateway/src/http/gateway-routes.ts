@@ -17,8 +17,6 @@ import { createOrder, type CreateOrderInput } from '../domain/create-order.ts';
 import { DomainError } from '../domain/errors.ts';
 import { readOrder, withExpiryApplied } from '../domain/transitions.ts';
 import type { Merchant, Order, OrderKind } from '../domain/types.ts';
-import { effectiveFaults, type CreateFaults } from '../sandbox/faults.ts';
-import { findFaultRules } from '../store/faults.ts';
 import { findOrderByOrderNum } from '../store/orders.ts';
 import { paymentLinkUrl, type GatewayRuntime } from '../runtime.ts';
 import { authenticate } from './authenticate.ts';
@@ -29,8 +27,6 @@ import { sendSigned } from './respond.ts';
 
 const SUCCESS_MESSAGE = 'success';
 const UNKNOWN_MESSAGE = 'the outcome is unknown (sandbox fault): query the order before retrying';
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function toCreateInput(kind: OrderKind, merchant: Merchant, request: CreateVaRequest | CreatePaymentLinkRequest): CreateOrderInput {
   return {
@@ -63,19 +59,15 @@ function createdFields(runtime: GatewayRuntime, req: Request, order: Order): Rec
   };
 }
 
-async function createFaultsFor(runtime: GatewayRuntime, merchantCode: string, orderNum: string): Promise<CreateFaults | undefined> {
-  if (!runtime.sandbox) return undefined;
-  return effectiveFaults(await findFaultRules(runtime.domain.database.db, merchantCode, orderNum)).create;
-}
-
 function createHandler(runtime: GatewayRuntime, kind: OrderKind) {
   const schema = kind === 'va' ? createVaRequestSchema : createPaymentLinkRequestSchema;
   return async (req: Request, res: Response) => {
     const auth = await authenticate(runtime.domain.database.db, req.body, schema);
     if (!auth.ok) return auth.refusal ? sendRefusal(res, runtime.sign, auth.refusal) : sendSigned(res, runtime.sign, auth.code, auth.message);
-    const faults = await createFaultsFor(runtime, auth.merchant.merchantCode, auth.value.orderNum);
-    if (faults?.respond === 'UNKNOWN' && faults.orderCreated === false) {
-      if (faults.delayMs) await sleep(faults.delayMs);
+    // The fault policy's plan (sandbox/fault-policy.ts): the normal one in production.
+    const plan = await runtime.domain.faults.forCreate(runtime.domain.database.db, auth.merchant.merchantCode, auth.value.orderNum);
+    if (!plan.storesOrder) {
+      await plan.hold();
       return sendSigned(res, runtime.sign, 'UNKNOWN', UNKNOWN_MESSAGE);
     }
     let order: Order;
@@ -89,8 +81,8 @@ function createHandler(runtime: GatewayRuntime, kind: OrderKind) {
       message: 'order created',
       fields: { platOrderNum: order.platOrderNum, orderNum: order.orderNum, merchantCode: order.merchantCode, kind, paymentMethod: order.method },
     });
-    if (faults?.delayMs) await sleep(faults.delayMs);
-    if (faults?.respond === 'UNKNOWN') return sendSigned(res, runtime.sign, 'UNKNOWN', UNKNOWN_MESSAGE);
+    await plan.hold();
+    if (plan.answersUnknown) return sendSigned(res, runtime.sign, 'UNKNOWN', UNKNOWN_MESSAGE);
     sendSigned(res, runtime.sign, 'SUCCESS', SUCCESS_MESSAGE, createdFields(runtime, req, order));
   };
 }

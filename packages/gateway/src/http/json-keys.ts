@@ -14,3 +14,16 @@ export class RepeatedJsonKeyError extends Error {
     super(`the JSON body repeats the key ${JSON.stringify(key.slice(0, 64))}`);
   }
 }
+
+/**
+ * `__proto__`, `constructor` or `prototype` as a key (the protocol's `RESERVED_JSON_KEYS`): no
+ * message of the family has one, and each changes what an object is in JavaScript. 400
+ * (`bodyReservedKey`), rather than dropped in silence.
+ */
+export class ReservedJsonKeyError extends Error {
+  readonly type = 'entity.reserved.key';
+  readonly status = 400;
+  constructor(readonly key: string) {
+    super(`the JSON body uses the reserved key ${key}`);
+  }
+}

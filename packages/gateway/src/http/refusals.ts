@@ -13,7 +13,7 @@
  * with a refusal code (`FAIL...`, `NOTEXIST...`), where those begin with two digits, an e-mail
  * address or a timestamp and contain `SUCCESS`.
  */
-import type { ResultCode } from '@tombolbayar/protocol';
+import type { ResultCode, RuleId } from '@tombolbayar/protocol';
 import { UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
 import type { Response } from 'express';
 import type { PlatformSigner } from '../notify/notification.ts';
@@ -41,6 +41,7 @@ export const REFUSALS = Object.freeze({
   bodyNotJson: refusal(400, 'FAIL', 'body: must be a valid JSON object'),
   bodyTooLarge: refusal(413, 'FAIL', `body: must be at most ${BODY_LIMIT_BYTES / 1024} KB`),
   bodyRepeatedKey: refusal(400, 'FAIL', 'body: must not repeat a key (each field appears only once)'),
+  bodyReservedKey: refusal(400, 'FAIL', 'body: must not use the key __proto__, constructor or prototype'),
   bodyAborted: refusal(400, 'FAIL', 'body: the request was aborted'),
   bodyLengthMismatch: refusal(400, 'FAIL', 'body: does not match Content-Length'),
   bodyUnreadable: refusal(400, 'FAIL', 'body: could not be read (does it match its Content-Encoding and Content-Length?)'),
@@ -82,11 +83,18 @@ export function sendRefusal(res: Response, sign: PlatformSigner, name: RefusalNa
 }
 
 /**
- * The fixed refusal for a field rule the caller broke before it was authenticated, by the rule's
- * message (a closed set: the protocol's `merchantCode` and `sign` rules); `fallback` for any other.
+ * The fixed refusal for each rule of `merchantCode` and `sign` a caller can break before it is
+ * authenticated, keyed on the protocol's rule identifiers (`RuleId`), never on the rule's words: a
+ * reworded message cannot change which refusal is sent. `format` of `merchantCode` has no rule
+ * (its only rules are type and length); anything unlisted answers the field's general refusal.
  */
-export function refusalForRule(field: 'merchantCode' | 'sign', ruleMessage: string | undefined, fallback: RefusalName): RefusalName {
-  const wanted = `${field}: ${ruleMessage ?? ''}`;
-  const found = (Object.keys(REFUSALS) as RefusalName[]).find((name) => REFUSALS[name].message === wanted);
-  return found ?? fallback;
+const PRE_AUTH_REFUSALS: Readonly<Record<'merchantCode' | 'sign', Partial<Record<RuleId, RefusalName>> & { readonly otherwise: RefusalName }>> = {
+  merchantCode: { required: 'merchantCodeRequired', type: 'merchantCodeNotString', too_short: 'merchantCodeLength', too_long: 'merchantCodeLength', otherwise: 'merchantCodeLength' },
+  sign: { required: 'signRequired', type: 'signNotString', too_long: 'signTooLong', format: 'signMalformed', otherwise: 'signMalformed' },
+};
+
+/** The fixed refusal for a rule of `merchantCode` or `sign` the caller broke before it was authenticated. */
+export function refusalForRule(field: 'merchantCode' | 'sign', rule: RuleId | undefined): RefusalName {
+  const table = PRE_AUTH_REFUSALS[field];
+  return (rule !== undefined ? table[rule] : undefined) ?? table.otherwise;
 }

@@ -1,5 +1,10 @@
-/** The delivery log as the gateway's API and the sandbox show it: notifications with their attempts. */
+/**
+ * The delivery log as the gateway's API and the sandbox show it: notifications with their
+ * attempts, as views. The outbox's bookkeeping (leases, the worker that made an attempt, the round
+ * count, row times) stays in the store: what a caller reads cannot change with how it is kept.
+ */
 import type { Clock } from '../domain/clock.ts';
+import type { FinalStatus } from '../domain/types.ts';
 import type { Database } from '../store/database.ts';
 import {
   findNotification,
@@ -9,10 +14,73 @@ import {
   type DeliveryAttemptRecord,
   type NotificationFilter,
   type NotificationRecord,
+  type NotificationState,
 } from '../store/outbox.ts';
 
-export interface Delivery extends NotificationRecord {
-  readonly attempts: readonly DeliveryAttemptRecord[];
+/** One attempt to deliver a notification, as a caller sees it. */
+export interface DeliveryAttempt {
+  /** 1 for the first attempt. */
+  readonly number: number;
+  /** Epoch milliseconds. */
+  readonly attemptedAt: number;
+  /** The merchant answered HTTP 200 `SUCCESS`. */
+  readonly acknowledged: boolean;
+  /** null when no HTTP answer came (refused address, timeout, connection error). */
+  readonly httpStatus: number | null;
+  readonly latencyMs: number;
+  /** Why it failed, as a class (`timeout`, `refused-address`, ...); null when answered. */
+  readonly errorClass: string | null;
+  /** The start of the merchant's answer. */
+  readonly bodyExcerpt: string;
+  readonly detail: string | null;
+}
+
+/** A notification and its attempts, as a caller sees it (never the outbox row). */
+export interface Delivery {
+  readonly id: string;
+  readonly platOrderNum: string;
+  readonly merchantCode: string;
+  readonly orderNum: string;
+  /** The final state it tells. */
+  readonly event: FinalStatus;
+  /** The merchant's `notifyUrl` it is sent to. */
+  readonly url: string;
+  /** The signed form fields, exactly as every attempt sends them. */
+  readonly fields: Readonly<Record<string, string>>;
+  readonly state: NotificationState;
+  /** The sandbox fault applied to it, if any. */
+  readonly fault: string | null;
+  readonly attemptCount: number;
+  /** When the next attempt is due (epoch ms); null once it is no longer pending. */
+  readonly nextAttemptAt: number | null;
+  readonly createdAt: number;
+  readonly deliveredAt: number | null;
+  readonly attempts: readonly DeliveryAttempt[];
+}
+
+function attemptView(attempt: DeliveryAttemptRecord): DeliveryAttempt {
+  const { number, attemptedAt, acknowledged, httpStatus, latencyMs, errorClass, bodyExcerpt, detail } = attempt;
+  return { number, attemptedAt, acknowledged, httpStatus, latencyMs, errorClass, bodyExcerpt, detail };
+}
+
+/** The view of a notification row and its attempts. */
+export function deliveryView(record: NotificationRecord, attempts: readonly DeliveryAttemptRecord[]): Delivery {
+  return {
+    id: record.id,
+    platOrderNum: record.platOrderNum,
+    merchantCode: record.merchantCode,
+    orderNum: record.orderNum,
+    event: record.event,
+    url: record.url,
+    fields: record.fields,
+    state: record.state,
+    fault: record.fault,
+    attemptCount: record.attemptCount,
+    nextAttemptAt: record.state === 'pending' ? record.nextAttemptAt : null,
+    createdAt: record.createdAt,
+    deliveredAt: record.deliveredAt,
+    attempts: attempts.map(attemptView),
+  };
 }
 
 export interface Deliveries {
@@ -26,7 +94,7 @@ export interface Deliveries {
 export function createDeliveries(database: Database, clock: Clock, afterResend: () => void): Deliveries {
   async function withAttempts(records: NotificationRecord[]): Promise<Delivery[]> {
     const attempts = await listAttempts(database.db, records.map((record) => record.id));
-    return records.map((record) => ({ ...record, attempts: attempts.filter((attempt) => attempt.notificationId === record.id) }));
+    return records.map((record) => deliveryView(record, attempts.filter((attempt) => attempt.notificationId === record.id)));
   }
   return {
     async list(filter = {}) {

@@ -1,18 +1,17 @@
 /**
- * Writing a notification into the outbox, inside the transaction that changed the order's state.
- * In the sandbox this is where the notification fault rules take effect.
+ * Writing a notification into the outbox, inside the transaction that changed the order's state,
+ * as the fault policy plans it (`sandbox/fault-policy.ts`: the normal plan in production).
  */
 import { nanoid } from 'nanoid';
 import type { FinalStatus, Order } from '../domain/types.ts';
 import type { Executor } from '../store/executor.ts';
-import { findFaultRules } from '../store/faults.ts';
+import type { FaultPolicy } from '../sandbox/fault-policy.ts';
 import { insertNotification } from '../store/outbox.ts';
-import { effectiveFaults } from '../sandbox/faults.ts';
 import { signedNotificationFields, type PlatformSigner } from './notification.ts';
 
 export interface EnqueueContext {
   readonly sign: PlatformSigner;
-  readonly sandbox: boolean;
+  readonly faults: FaultPolicy;
 }
 
 /** Insert the outbox row(s) for the order's new state; returns how many will be delivered. */
@@ -24,7 +23,7 @@ export async function enqueueNotification(
   context: EnqueueContext,
 ): Promise<number> {
   const fields = signedNotificationFields(order, event, context.sign);
-  const faults = context.sandbox ? effectiveFaults(await findFaultRules(trx, order.merchantCode, order.orderNum)).notifications : undefined;
+  const plan = await context.faults.forNotification(trx, order.merchantCode, order.orderNum);
   const base = {
     platOrderNum: order.platOrderNum,
     merchantCode: order.merchantCode,
@@ -33,14 +32,13 @@ export async function enqueueNotification(
     url: order.notifyUrl,
     fields,
   };
-  if (faults?.drop) {
+  if (plan.drop) {
     await insertNotification(trx, { ...base, id: nanoid(), state: 'dropped', fault: 'drop', nextAttemptAt: now }, now);
     return 0;
   }
-  const delay = faults?.delayMs ?? 0;
-  const nextAttemptAt = now + delay;
-  await insertNotification(trx, { ...base, id: nanoid(), state: 'pending', fault: delay > 0 ? 'delay' : null, nextAttemptAt }, now);
-  if (!faults?.duplicate) return 1;
+  const nextAttemptAt = now + plan.delayMs;
+  await insertNotification(trx, { ...base, id: nanoid(), state: 'pending', fault: plan.delayMs > 0 ? 'delay' : null, nextAttemptAt }, now);
+  if (!plan.duplicate) return 1;
   await insertNotification(trx, { ...base, id: nanoid(), state: 'pending', fault: 'duplicate', nextAttemptAt }, now);
   return 2;
 }

@@ -13,7 +13,7 @@
  * gets the 404 page, so in production `/pay/sandbox` does not exist.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { parseWith } from '@tombolbayar/protocol';
+import { describeIssue, parseWith } from '@tombolbayar/protocol';
 import { PageActionError, type PageActionRefusal, type PaymentPageDeps } from './deps.ts';
 import { isSameOriginPost, securityHeaders } from './csp.ts';
 import { LOCALE_COOKIE, messagesFor, negotiateLocale, type Locale } from './i18n.ts';
@@ -105,7 +105,7 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
 
   pay.get('/', async (req, res) => {
     const query = parseWith(pageQuerySchema, req.query);
-    if (!query.ok) return sendError(req, res, 400, 'bad-request', query.issues.map((i) => `${i.field}: ${i.message}`));
+    if (!query.ok) return sendError(req, res, 400, 'bad-request', query.issues.map(describeIssue));
     const { orderNum, lang, notice } = query.value;
     if (lang) {
       res.cookie(LOCALE_COOKIE, lang, { path: `${req.baseUrl}`, maxAge: YEAR_SECONDS * 1000, sameSite: 'lax', httpOnly: true, secure: req.secure });
@@ -153,7 +153,7 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
 
   pay.post('/method', sameOrigin, form, async (req, res) => {
     const body = parseWith(chooseMethodBodySchema, req.body ?? {});
-    if (!body.ok) return sendError(req, res, 400, 'bad-request', body.issues.map((i) => `${i.field}: ${i.message}`));
+    if (!body.ok) return sendError(req, res, 400, 'bad-request', body.issues.map(describeIssue));
     const { orderNum, method } = body.value;
     await act(req, res, orderNum, () => deps.chooseMethod(orderNum, method));
   });
@@ -161,7 +161,7 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
   if (sandbox && sandboxDeps) {
     pay.post('/sandbox', sameOrigin, form, async (req, res) => {
       const body = parseWith(sandboxBodySchema, req.body ?? {});
-      if (!body.ok) return sendError(req, res, 400, 'bad-request', body.issues.map((i) => `${i.field}: ${i.message}`));
+      if (!body.ok) return sendError(req, res, 400, 'bad-request', body.issues.map(describeIssue));
       const { orderNum, action } = body.value;
       await act(req, res, orderNum, () => sandboxDeps[action](orderNum));
     });

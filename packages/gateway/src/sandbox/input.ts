@@ -7,7 +7,7 @@
  * So every leaf rule here carries its own message, and `parseSandboxInput` words the two issues
  * zod words itself: an unknown field, and a body that is not an object.
  */
-import { merchantCodeField, optionalMethodField, orderNumField, platOrderNumField, type FieldIssue } from '@tombolbayar/protocol';
+import { describeIssues, merchantCodeField, optionalMethodField, orderNumField, platOrderNumField, type FieldIssue } from '@tombolbayar/protocol';
 import { z } from 'zod';
 import { fieldLabel, NUL_RULE } from '../http/authenticate.ts';
 
@@ -34,13 +34,8 @@ export function parseSandboxInput<S extends z.ZodType>(schema: S, input: unknown
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   const seen = new Set<string>();
-  const parts: string[] = [];
-  for (const issue of result.error.issues.flatMap(issuesOf)) {
-    if (seen.has(issue.field)) continue;
-    seen.add(issue.field);
-    parts.push(`${issue.field}: ${issue.message}`);
-  }
-  return { ok: false, message: parts.join('; ') };
+  const first = result.error.issues.flatMap(issuesOf).filter((issue) => !seen.has(issue.field) && seen.add(issue.field));
+  return { ok: false, message: describeIssues(first) };
 }
 
 /** A rule's message, or `is required` when the field is missing. */

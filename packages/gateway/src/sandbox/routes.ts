@@ -17,7 +17,8 @@
  *
  * Answers: `{platRespCode: "SUCCESS", platRespMessage, ...data}`; refusals `{platRespCode,
  * platRespMessage}` with 400 (bad input), 404 (no such order/notification) or 409 (wrong state).
- * A POST, PUT or DELETE a browser sends from another site is refused with 403 (`refuseCrossSite`).
+ * Any request a browser sends from another site or another host name (DNS rebinding), reads
+ * included, is refused with 403 (`refuseCrossSite`).
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { DomainError } from '../domain/errors.ts';
@@ -32,7 +33,7 @@ import { isSameOriginPost } from '../page/csp.ts';
 import { faultSettingsSchema } from './faults.ts';
 import { advanceBodySchema, deliveriesQuerySchema, parseSandboxInput, payBodySchema } from './input.ts';
 import { simulatePayment } from './simulate.ts';
-import { deliveryView, orderView } from './views.ts';
+import { deliveryJson, orderView } from './views.ts';
 
 /** A route parameter as one string (Express types allow arrays for wildcard routes). */
 function param(req: Request, name: string): string | null {
@@ -77,16 +78,21 @@ const CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
- * The sandbox API changes orders and takes no credentials, so a page on another site must not
- * drive it: a cross-site form (or a no-cors fetch) POSTs without a CORS preflight, and a body-less
- * one passes the JSON content-type check. Browsers say where a request comes from
- * (`Sec-Fetch-Site`, `Origin`), and the page's own same-origin rule judges it; tools (curl, a
- * merchant's server, tests) send neither header and pass.
+ * The sandbox API changes orders and takes no credentials, and its reads show every notification
+ * (names, e-mails, `platSign`), orders (phone, `redirectUrl` with its token), faults and the
+ * clock: so every request, on every method, GET included, must come from the gateway itself
+ * (issue 22). A cross-site form (or a no-cors fetch) POSTs without a CORS preflight, and a
+ * DNS-rebinding page reads with a `Host` and `Origin` that agree. Browsers say where a request
+ * comes from (`Sec-Fetch-Site`, `Origin`), and the page's own same-origin rule judges it against
+ * the gateway's configured origins, `Host` included; on a read, `Sec-Fetch-Site: none` (a person
+ * typing the URL) counts as no header. Tools (curl, a merchant's server, tests) send neither
+ * header and pass on `Host` alone.
  */
 const refuseCrossSite = (runtime: GatewayRuntime) => (req: Request, res: Response, next: NextFunction): void => {
-  if (!CHANGING_METHODS.has(req.method)) return next();
+  const secFetchSite = firstOf(req.headers['sec-fetch-site']);
+  const typed = !CHANGING_METHODS.has(req.method) && secFetchSite === 'none';
   const sameOrigin = isSameOriginPost({
-    secFetchSite: firstOf(req.headers['sec-fetch-site']),
+    secFetchSite: typed ? undefined : secFetchSite,
     origin: firstOf(req.headers.origin),
     host: req.headers.host,
     ownOrigins: runtime.ownOrigins(req),
@@ -148,12 +154,12 @@ export function sandboxRouter(runtime: GatewayRuntime, deliveries: Deliveries): 
     const query = parseSandboxInput(deliveriesQuerySchema, req.query);
     if (!query.ok) return refuse(res, badInput(query.message));
     const list = await deliveries.list(query.value);
-    ok(res, 'deliveries', { deliveries: list.map(deliveryView) });
+    ok(res, 'deliveries', { deliveries: list.map(deliveryJson) });
   });
   router.post('/deliveries/:id/resend', async (req, res) => {
     const delivery = await deliveries.resend(req.params.id!);
     if (!delivery) return refuse(res, SANDBOX_REFUSALS.noSuchNotification);
-    ok(res, 'queued again', { delivery: deliveryView(delivery) });
+    ok(res, 'queued again', { delivery: deliveryJson(delivery) });
   });
 
   const db = runtime.domain.database.db;

@@ -30,7 +30,8 @@ export function orderView(order: Order, url: string | null) {
   };
 }
 
-export function deliveryView(delivery: Delivery) {
+/** A delivery as the sandbox API answers it (ISO times). */
+export function deliveryJson(delivery: Delivery) {
   return {
     id: delivery.id,
     platOrderNum: delivery.platOrderNum,
@@ -42,7 +43,7 @@ export function deliveryView(delivery: Delivery) {
     fault: delivery.fault,
     fields: delivery.fields,
     attemptCount: delivery.attemptCount,
-    nextAttemptAt: delivery.state === 'pending' ? iso(delivery.nextAttemptAt) : null,
+    nextAttemptAt: iso(delivery.nextAttemptAt),
     createdAt: iso(delivery.createdAt),
     deliveredAt: iso(delivery.deliveredAt),
     attempts: delivery.attempts.map((attempt) => ({

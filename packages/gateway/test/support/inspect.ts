@@ -13,3 +13,14 @@ export async function countRows(store: FreshStore, table: 'orders' | 'notificati
     await database.close();
   }
 }
+
+/** The lease a notification's row holds (bookkeeping the public `Delivery` view does not show). */
+export async function notificationLease(store: FreshStore, id: string): Promise<{ readonly leaseOwner: string | null; readonly leaseUntil: number | null } | undefined> {
+  const database = openDatabase(store.database);
+  try {
+    const row = await database.db.selectFrom('notifications').select(['lease_owner', 'lease_until']).where('id', '=', id).executeTakeFirst();
+    return row ? { leaseOwner: row.lease_owner, leaseUntil: row.lease_until === null ? null : Number(row.lease_until) } : undefined;
+  } finally {
+    await database.close();
+  }
+}

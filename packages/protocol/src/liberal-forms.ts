@@ -1,0 +1,120 @@
+/**
+ * What the family's public clients send that is not our canonical wire form, and the one place
+ * that maps it (issue 22). The gateway and the plug-in's `/notify` apply these rules only after the
+ * signature verified over the fields exactly as received, so the client's own text is what was
+ * checked; the canonical values are what is then validated, stored and answered.
+ *
+ * Accepted, each mapped to the canonical form:
+ * - a JSON number that is a whole number (`"payMoney": 150000`, PHP clients): its decimal text,
+ *   which is also what such a client signed;
+ * - an amount written with zero decimals (`"150000.00"`, a Klikpay client): the whole number;
+ *   a fraction that is not zero stays refused (rupiah have no cents on the wire);
+ * - `dateTime` in ISO 8601 with an offset (`2019-08-24T14:15:22Z`, `date('c')`): the same instant
+ *   as `yyyyMMddHHmmss` in Jakarta time; without an offset the instant is ambiguous and refused;
+ * - a body that is not valid UTF-8 (a Java client's `new StringEntity(json)` sends ISO-8859-1):
+ *   read as ISO-8859-1, which is what that client's strings were.
+ *
+ * Browser-safe and dependency-free.
+ */
+import { formatDateTime } from './formats.ts';
+
+/** Fields holding an amount of rupiah, where `.00` is read as the whole number. */
+export const AMOUNT_FIELDS: readonly string[] = ['payMoney', 'payFee'];
+
+/** Fields holding a request's `dateTime`, where ISO 8601 with an offset is read as Jakarta time. */
+export const DATE_TIME_FIELDS: readonly string[] = ['dateTime'];
+
+const ZERO_DECIMALS = /^(\d{1,12})\.0{1,2}$/;
+
+/** ISO 8601 / RFC 3339 date and time with a `Z` or numeric offset, optional fractional seconds. */
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * The instant an ISO 8601 date-time with an offset names, or undefined when it is not of that shape
+ * or names no real moment (month 13, 30 February, offset beyond ±14:00).
+ */
+export function parseIsoDateTime(value: string): Date | undefined {
+  const match = ISO_DATE_TIME.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const zone = match[7]!;
+  let offsetMinutes = 0;
+  if (zone.toUpperCase() !== 'Z') {
+    const digits = zone.replace(':', '');
+    offsetMinutes = (digits.startsWith('-') ? -1 : 1) * (Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5)));
+    if (Math.abs(offsetMinutes) > 14 * 60 || Number(digits.slice(3, 5)) > 59) return undefined;
+  }
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(utc);
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+  return new Date(utc - offsetMinutes * 60_000);
+}
+
+/** One value in its canonical form (or as it was, for the schema to judge). */
+function canonicalValue(field: string, value: unknown): unknown {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : value;
+  if (typeof value !== 'string') return value;
+  if (AMOUNT_FIELDS.includes(field)) {
+    const whole = ZERO_DECIMALS.exec(value);
+    if (whole) return whole[1]!;
+  }
+  if (DATE_TIME_FIELDS.includes(field)) {
+    const instant = parseIsoDateTime(value);
+    if (instant) return formatDateTime(instant);
+  }
+  return value;
+}
+
+/**
+ * The fields with every liberal form mapped to its canonical value; anything else unchanged (the
+ * schema then refuses what is wrong, naming the field). Call it after the signature verified over
+ * `fields` as received, never before: the client signed its own text.
+ */
+export function canonicalFields<T extends Readonly<Record<string, unknown>>>(fields: T): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(fields)) out[field] = canonicalValue(field, value);
+  return out;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** A body's text and how it was read. */
+export interface DecodedBody {
+  readonly text: string;
+  readonly charset: 'utf-8' | 'iso-8859-1';
+}
+
+/**
+ * A request body's text: UTF-8 when the bytes are valid UTF-8 (always tried first), else
+ * ISO-8859-1, the charset of a Java client that sends its JSON through `new StringEntity(json)`.
+ * Any byte sequence is valid ISO-8859-1, so a body is never unreadable here; a body in another
+ * charset simply fails its signature.
+ */
+export function decodeBody(bytes: Uint8Array): DecodedBody {
+  try {
+    return { text: strictUtf8.decode(bytes), charset: 'utf-8' };
+  } catch {
+    // TextDecoder('latin1') is windows-1252 (bytes 0x80-0x9f differ): map each byte to its code point.
+    let text = '';
+    for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+    return { text, charset: 'iso-8859-1' };
+  }
+}
+
+/**
+ * Keys no message of the family has and that change what an object is in JavaScript: refused
+ * wherever a body is read (a notification carrying `__proto__` was silently dropped, issue 22).
+ */
+export const RESERVED_JSON_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
+/** The first reserved key of a parsed JSON value, at any depth, or undefined. */
+export function reservedJsonKey(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const key of Object.keys(value)) {
+    if (RESERVED_JSON_KEYS.includes(key)) return key;
+    const nested = reservedJsonKey((value as Record<string, unknown>)[key]);
+    if (nested !== undefined) return nested;
+  }
+  return undefined;
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { generateKeyPairSync } from 'node:crypto';
+import { countPublicDecrypts } from '@tombolbayar/test-support/rsa';
+import {
+  canonicalFields, canonicalString, decodeBody, parseIsoDateTime, requestKeySizeProblem, reservedJsonKey, sign, verify,
+} from '../src/node.ts';
+import { loadVectors } from './vectors.ts';
+
+describe('canonicalFields: the family clients liberal forms, mapped', () => {
+  const cases: ReadonlyArray<readonly [string, Record<string, unknown>, Record<string, unknown>]> = [
+    ['whole JSON numbers as their decimal text', { payMoney: 150000, expiryPeriod: 1200 }, { payMoney: '150000', expiryPeriod: '1200' }],
+    ['an amount with zero decimals as the whole number', { payMoney: '150000.00', payFee: '4000.0' }, { payMoney: '150000', payFee: '4000' }],
+    ['an amount with a real fraction unchanged (refused by the schema)', { payMoney: '150000.50' }, { payMoney: '150000.50' }],
+    ['zero decimals only on amount fields', { orderNum: '12.00' }, { orderNum: '12.00' }],
+    ['ISO 8601 UTC as Jakarta time', { dateTime: '2019-08-24T14:15:22Z' }, { dateTime: '20190824211522' }],
+    ["PHP date('c') with an offset", { dateTime: '2026-11-25T10:00:00+07:00' }, { dateTime: '20261125100000' }],
+    ['an offset without a colon and fractional seconds', { dateTime: '2026-11-25T03:00:00.123+0000' }, { dateTime: '20261125100000' }],
+    ['ISO 8601 without an offset unchanged (ambiguous: refused by the schema)', { dateTime: '2026-11-25T10:00:00' }, { dateTime: '2026-11-25T10:00:00' }],
+    ['the canonical form unchanged', { dateTime: '20261125100000', payMoney: '150000' }, { dateTime: '20261125100000', payMoney: '150000' }],
+    ['a fraction or negative number unchanged (refused by the schema)', { payMoney: 1.5, expiryPeriod: -60 }, { payMoney: 1.5, expiryPeriod: -60 }],
+    ['other types unchanged', { name: null, method: true }, { name: null, method: true }],
+  ];
+  for (const [what, input, expected] of cases) {
+    it(what, () => assert.deepEqual(canonicalFields(input), expected));
+  }
+
+  it('parseIsoDateTime refuses what names no real moment', () => {
+    for (const value of ['2026-02-30T10:00:00Z', '2026-13-01T10:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T10:00:00+15:00', '2026-01-01T10:00:00+07:60', '20260101100000']) {
+      assert.equal(parseIsoDateTime(value), undefined, value);
+    }
+  });
+
+  it('a PHP client signing numbers verifies over the text it sent, before any mapping', () => {
+    const { merchant } = loadVectors();
+    const sent = { merchantCode: 'S820190101', payMoney: 150000, expiryPeriod: 1200, dateTime: '2019-08-24T14:15:22Z' };
+    // PHP's implode() of the ksorted values: numbers as their decimal text.
+    const theirCanonical = '2019-08-24T14:15:22Z' + '1200' + 'S820190101' + '150000';
+    assert.equal(canonicalString(sent), theirCanonical);
+    const signature = sign(sent, merchant.privateKey);
+    assert.ok(verify(sent, signature, merchant.publicKey));
+    assert.equal(verify(canonicalFields(sent) as Record<string, string>, signature, merchant.publicKey), false, 'the mapped values are not what was signed');
+  });
+});
+
+describe('decodeBody: UTF-8 first, ISO-8859-1 only when the bytes are not UTF-8', () => {
+  it('valid UTF-8 reads as UTF-8, even where it would also be Latin-1', () => {
+    assert.deepEqual(decodeBody(Buffer.from('{"name":"Müller ☕"}', 'utf8')), { text: '{"name":"Müller ☕"}', charset: 'utf-8' });
+    assert.deepEqual(decodeBody(Buffer.from('Ã¼', 'utf8')), { text: 'Ã¼', charset: 'utf-8' });
+  });
+  it('a Java StringEntity body (Latin-1 bytes) reads as the strings the client had', () => {
+    assert.deepEqual(decodeBody(Buffer.from('{"name":"Müller"}', 'latin1')), { text: '{"name":"Müller"}', charset: 'iso-8859-1' });
+    assert.equal(decodeBody(Buffer.from([0x80, 0x9f, 0xff])).text, '\u0080\u009f\u00ff', 'every byte is its code point (not windows-1252)');
+  });
+});
+
+describe('reservedJsonKey', () => {
+  it('finds __proto__, constructor and prototype at any depth', () => {
+    assert.equal(reservedJsonKey(JSON.parse('{"a":"1","__proto__":{"x":1}}')), '__proto__');
+    assert.equal(reservedJsonKey(JSON.parse('{"a":{"constructor":"1"}}')), 'constructor');
+    assert.equal(reservedJsonKey(JSON.parse('[{"prototype":"1"}]')), 'prototype');
+    assert.equal(reservedJsonKey(JSON.parse('{"proto":"1","Constructor":"2"}')), undefined);
+  });
+});
+
+describe('verify: the block count is bounded by the canonical string before any RSA operation', () => {
+  const { platform } = loadVectors();
+  const fields = { code: '00', orderNum: 'ORDER-1', payMoney: '150000', status: 'SUCCESS' };
+  const oneBlock = sign(fields, platform.privateKey);
+  const eighty = Buffer.concat(Array.from({ length: 80 }, () => Buffer.from(oneBlock, 'base64'))).toString('base64');
+
+  it('a 1-block signature costs one public-key operation; 80 copies of it cost none', async () => {
+    const single = await countPublicDecrypts(() => verify(fields, oneBlock, platform.publicKey));
+    assert.deepEqual([single.result, single.count], [true, 1]);
+    const repeated = await countPublicDecrypts(() => verify(fields, eighty, platform.publicKey));
+    assert.equal(repeated.result, false);
+    assert.ok(repeated.count <= single.count * 1.5, `80 blocks cost ${repeated.count} operations, 1 block ${single.count}`);
+    const rotating = await countPublicDecrypts(() => verify(fields, eighty, [platform.publicKey, platform.publicKey]));
+    assert.equal(rotating.count, 0, 'two keys during a rotation: still none');
+  });
+
+  it('a long canonical string padded with copied blocks stops at the first wrong block', async () => {
+    // Exactly 80 chunks of 117 bytes: the count matches, so the blocks themselves are opened.
+    const long = { ...fields, productDetail: 'x'.repeat(80 * 117 - canonicalString(fields).length) };
+    const { count, result } = await countPublicDecrypts(() => verify(long, eighty, platform.publicKey));
+    assert.deepEqual([result, count], [false, 1]);
+  });
+});
+
+describe('requestKeySizeProblem: key sizes that cannot sign a create within 512 characters', () => {
+  it('a 4096-bit key is refused naming the sizes that work; 1024 to 3072 bits pass', () => {
+    const { merchant } = loadVectors();
+    assert.equal(requestKeySizeProblem(merchant.privateKey), undefined);
+    for (const bits of [2048, 3072]) {
+      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: bits });
+      assert.equal(requestKeySizeProblem(privateKey), undefined, `${bits}`);
+    }
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 4096 });
+    assert.equal(
+      requestKeySizeProblem(privateKey),
+      'a 4096-bit RSA key cannot sign a request within the 512-character sign of the BDPay family; use a 1024-, 2048- or 3072-bit key',
+    );
+  });
+});
