@@ -167,7 +167,7 @@ const optionsSchema = z
     expiryPeriod: z.number({ error: 'must be a number of minutes from 30 to 7200' }).int().min(30, { error: 'must be at least 30 minutes' }).max(7200, { error: 'must be at most 7200 minutes' }).optional(),
     orderNumPrefix: z.string().regex(/^[A-Z0-9]{0,8}$/, { error: 'must be 0 to 8 upper-case letters or digits' }).optional(),
     fields: z
-      .record(z.string(), z.custom<z.ZodType>(isZodSchema, { error: 'must be a zod schema' }), { error: 'must be an object of zod schemas' })
+      .record(z.string(), z.custom<z.ZodType>(isZodSchema, { error: 'must be a zod 4 schema (zod 3 schemas are not supported: install zod@4)' }), { error: 'must be an object of zod schemas' })
       .superRefine((fields, ctx) => {
         for (const name of Object.keys(fields)) {
           if ((RESERVED_FIELDS as readonly string[]).includes(name)) {

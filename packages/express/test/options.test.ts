@@ -103,7 +103,7 @@ describe('payButton() options', () => {
   test("merchant fields must be zod schemas and cannot redefine the router's own", () => {
     assert.ok(resolveOptions({ ...valid(), fields: { quantity: z.number().int().min(1) } }).fields.quantity);
     assert.match(configError({ ...valid(), fields: { item: z.string() } }).message, /cannot redefine the router's own fields/);
-    assert.match(configError({ ...valid(), fields: { quantity: 'number' } }).message, /fields\.quantity: must be a zod schema/);
+    assert.match(configError({ ...valid(), fields: { quantity: 'number' } }).message, /fields\.quantity: must be a zod 4 schema \(zod 3 schemas are not supported: install zod@4\)/);
   });
 
   test('defaults are documented values', () => {
