@@ -4,7 +4,9 @@
  *     import { payButton } from '@tombolbayar/express';
  *     app.use('/pay', payButton({ gatewayUrl, merchantCode, privateKey, platformPublicKey, publicUrl, quote, onPaid }));
  */
-export { payButton, type PayButtonRouter } from './router.ts';
+export { payButton, type PayButtonRouter, type ReadyReport } from './router.ts';
+export type { SelfCheckReport, SelfCheckProblem } from './self-check.ts';
+export type { LoggerLike } from './logging/logger.ts';
 export type { PayButtonOptions, QuoteFunction, QuoteRequestBody, OnPaidFunction, PaidContext } from './options.ts';
 export type { QuoteResult } from './quote.ts';
 export { PayButtonError, NotForSaleError, isPayButtonError, type PayButtonErrorCode } from './errors.ts';

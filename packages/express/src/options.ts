@@ -15,6 +15,7 @@ import type { QuoteResult } from './quote.ts';
 import { DEFAULT_SQLITE_FILE, type DatabaseOption } from './store/database.ts';
 import type { Order } from './public-order.ts';
 import { tuningOf } from './internal/tuning.ts';
+import { isLoggerLike, sharedDefaultLogger, SILENT_LOGGER, type LoggerLike } from './logging/logger.ts';
 import { isZodSchema, parseStrict } from './validation.ts';
 
 /** What the browser sent, parsed: the reserved fields plus the merchant's own `fields`. */
@@ -95,6 +96,19 @@ export interface PayButtonOptions {
   readonly statusRefreshMs?: number | false;
   /** Path of the element's script-tag bundle, if not the installed `@tombolbayar/pay-button`. */
   readonly payButtonScript?: string;
+  /**
+   * Where the plug-in says what happens and what went wrong (every warning, refused notification,
+   * gateway failure and `onPaid` failure, with its cause): any pino-compatible logger, e.g.
+   * `logger.child({ module: 'pay' })`, or `false` for none. Default: pino to standard output,
+   * human-readable in a terminal, JSON lines otherwise (`LOG_LEVEL` sets the level).
+   */
+  readonly logger?: LoggerLike | false;
+  /**
+   * At start, ask the gateway once (a signed query for an order that cannot exist) and log whether
+   * it is reachable, knows the merchant, accepts its key and signs with the platform key given.
+   * Default `true`; `ready()` resolves with the verdict.
+   */
+  readonly selfCheck?: boolean;
   /** The clock (ms since epoch); for tests and simulations. */
   readonly now?: () => number;
 }
@@ -131,6 +145,8 @@ export interface ResolvedOptions {
   readonly statusRefreshMs: number | false;
   readonly fulfilmentLeaseMs: number;
   readonly payButtonScript: string | undefined;
+  readonly logger: LoggerLike;
+  readonly selfCheck: boolean;
   readonly now: () => number;
 }
 
@@ -190,6 +206,8 @@ const optionsSchema = z
     notifyBodyLimitBytes: z.number().int().min(1024, { error: 'must be at least 1024 bytes' }).max(1_048_576, { error: 'must be at most 1 MiB' }).optional(),
     statusRefreshMs: z.union([z.literal(false), z.number().int().min(0).max(3_600_000)], { error: 'must be false or a number of milliseconds' }).optional(),
     payButtonScript: z.string().min(1).optional(),
+    logger: z.union([z.literal(false), z.custom<LoggerLike>(isLoggerLike)], { error: 'must be a pino-compatible logger (with debug, info, warn and error methods) or false' }).optional(),
+    selfCheck: z.boolean({ error: 'must be true or false' }).optional(),
     now: fn('must be a function returning milliseconds since the epoch').optional(),
   })
   .strict();
@@ -251,6 +269,8 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     statusRefreshMs: options.statusRefreshMs ?? 10_000,
     fulfilmentLeaseMs: tuning.fulfilmentLeaseMs,
     payButtonScript: options.payButtonScript,
+    logger: options.logger === false ? SILENT_LOGGER : ((options.logger as LoggerLike | undefined) ?? sharedDefaultLogger()),
+    selfCheck: options.selfCheck ?? true,
     now: (options.now as (() => number) | undefined) ?? Date.now,
   };
 }

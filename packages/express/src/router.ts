@@ -17,6 +17,7 @@ import { insecureGatewayWarning } from './gateway/channel.ts';
 import { GatewayClient } from './gateway/client.ts';
 import { createTransport } from './gateway/http.ts';
 import { createLimiter, errorHandler, methodNotAllowed, originGuard } from './http/guards.ts';
+import { logEvents } from './logging/event-log.ts';
 import { resolveOptions, type PayButtonOptions } from './options.ts';
 import { callbackBase } from './orders/create.ts';
 import { reconcile, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
@@ -28,6 +29,7 @@ import { qrHandler } from './routes/qr.ts';
 import { returnContinueHandler, returnPageHandler, returnScriptHandler } from './routes/return.ts';
 import { scriptHandler, scriptSource } from './routes/script.ts';
 import { statusHandler } from './routes/status.ts';
+import { startSelfCheck, type SelfCheckReport } from './self-check.ts';
 import { createStore } from './store/index.ts';
 import { toPublicOrder, type Order } from './public-order.ts';
 
@@ -43,10 +45,19 @@ export interface PayButtonRouter extends Router {
   getOrder(orderNum: string): Promise<Order | undefined>;
   /** Ask the gateway about pending orders past expiry and stuck creations; re-run failed `onPaid`. */
   reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
-  /** Resolves once the store is open and migrated (requests wait for it on their own). */
-  ready(): Promise<void>;
+  /**
+   * Resolves once the store is open and migrated and the start-up check has run (requests wait for
+   * the store on their own and never for the check): `gateway` is the check's verdict, `undefined`
+   * with `selfCheck: false`. Rejects when the store cannot be opened.
+   */
+  ready(): Promise<ReadyReport>;
   /** Waits for background work, then closes the store (if the router opened it) and the sockets. */
   close(): Promise<void>;
+}
+
+/** What `ready()` resolves with. */
+export interface ReadyReport {
+  readonly gateway: SelfCheckReport | undefined;
 }
 
 function method(value: string | null | undefined, required: boolean): MethodCode | null {
@@ -64,6 +75,7 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
   // notifyUrl and redirectUrl must pass the protocol's URL rule: checked before anything is opened.
   const base = callbackBase(resolved);
   const events = new PayButtonEvents();
+  logEvents(events, resolved.logger);
   if (resolved.insecureGatewayUrl) {
     // Opted in (allowInsecureGatewayUrl): said once in the process's log, and to the listeners,
     // which are attached after payButton() returns, so on the next turn of the event loop.
@@ -94,6 +106,10 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
     }));
   // Start migrating now; a failure is reported to the requests that need the store.
   ready().catch(() => {});
+  const probe = { gatewayUrl: resolved.gatewayUrl, merchantCode: resolved.merchantCode, privateKey: resolved.privateKey, platformPublicKeys: resolved.platformPublicKeys,
+    paymentPageOrigins: resolved.paymentPageOrigins, transport, now: resolved.now, timeoutMs: resolved.timeoutMs };
+  const stopping = new AbortController();
+  const startupCheck = resolved.selfCheck ? startSelfCheck(resolved, probe, events, stopping.signal) : Promise.resolve(undefined);
 
   const context: Context = {
     options: resolved,
@@ -169,9 +185,13 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
       return stored && toPublicOrder(stored);
     },
     reconcile: (reconcileOptions?: ReconcileOptions) => reconcile(context, reconcileOptions),
-    ready,
+    ready: async (): Promise<ReadyReport> => {
+      const [gateway] = await Promise.all([startupCheck, ready()]);
+      return { gateway };
+    },
     close: () =>
       (closing ??= (async () => {
+        stopping.abort(); // the start-up check, if still asking, reports nothing after close()
         await Promise.allSettled([...context.inflight.values(), ...context.confirming.values(), ...context.background]);
         transport.close();
         await store.close();

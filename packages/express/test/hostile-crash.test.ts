@@ -139,6 +139,8 @@ test('kill -9 of the gateway with deliveries in flight: after a restart of the C
     const shopUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const fulfilled: string[] = [];
     router = payButton({
+      logger: false,
+      selfCheck: false,
       gatewayUrl,
       merchantCode: MERCHANT_CODE,
       privateKey: merchantKeys().privateKey,

@@ -89,6 +89,8 @@ export async function startShop(setup: ShopSetup = {}): Promise<HostileShop> {
   const shopFile = join(dir, 'orders.sqlite');
   const onPaidCalls: string[] = [];
   const router = payButton(withTuning({
+    logger: false,
+    selfCheck: false,
     gatewayUrl: proxy?.url ?? gatewayUrl,
     paymentPageOrigins: [new URL(gatewayUrl).origin],
     merchantCode: MERCHANT_CODE,
@@ -170,6 +172,8 @@ export async function runMerchantServer(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.port, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const router = payButton(withTuning({
+    logger: false,
+    selfCheck: false,
     gatewayUrl: config.gatewayUrl,
     merchantCode: config.merchantCode,
     privateKey: readFileSync(config.privateKeyFile, 'utf8'),

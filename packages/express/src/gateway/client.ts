@@ -88,7 +88,7 @@ export class GatewayClient {
     if (!result.ok) return result;
     const answer = result.value as CreatePaymentLinkSuccess;
     const mismatch = this.mismatch(answer, fields);
-    if (mismatch) return this.fail('prepaidOrder', fields.orderNum, attempt, result.started, { kind: 'invalid_response' }, 'gateway_response_invalid', mismatch);
+    if (mismatch) return this.fail('prepaidOrder', fields.orderNum, attempt, result.started, { kind: 'invalid_response', why: 'mismatch' }, 'gateway_response_invalid', mismatch);
     if (!this.urlAllowed(answer.url)) {
       return this.fail('prepaidOrder', fields.orderNum, attempt, result.started, { kind: 'result', code: 'FAIL' }, 'gateway_url_untrusted',
         `The payment link is not on an allowed payment-page origin (${this.config.paymentPageOrigins.join(', ')}); it was not given to the customer.`);
@@ -103,7 +103,7 @@ export class GatewayClient {
     if (!result.ok) return result;
     const answer = result.value as CreateVaSuccess;
     const mismatch = this.mismatch(answer, fields) ?? (answer.method !== fields.method ? `method is ${answer.method}, ${fields.method} was asked` : undefined);
-    if (mismatch) return this.fail('pay', fields.orderNum, attempt, result.started, { kind: 'invalid_response' }, 'gateway_response_invalid', mismatch);
+    if (mismatch) return this.fail('pay', fields.orderNum, attempt, result.started, { kind: 'invalid_response', why: 'mismatch' }, 'gateway_response_invalid', mismatch);
     this.report('pay', fields.orderNum, attempt, result.started, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
     return { ok: true, value: answer };
   }
@@ -115,10 +115,10 @@ export class GatewayClient {
     if (!result.ok) return result;
     const answer = result.value as QuerySuccess;
     if (answer.orderNum !== orderNum) {
-      return this.fail('query', orderNum, attempt, result.started, { kind: 'invalid_response' }, 'gateway_response_invalid', `the answer is about order ${answer.orderNum}`);
+      return this.fail('query', orderNum, attempt, result.started, { kind: 'invalid_response', why: 'mismatch' }, 'gateway_response_invalid', `the answer is about order ${answer.orderNum}`);
     }
     if (answer.url !== undefined && !this.urlAllowed(answer.url)) {
-      return this.fail('query', orderNum, attempt, result.started, { kind: 'invalid_response' }, 'gateway_url_untrusted', 'The payment link is not on an allowed payment-page origin.');
+      return this.fail('query', orderNum, attempt, result.started, { kind: 'invalid_response', why: 'mismatch' }, 'gateway_url_untrusted', 'The payment link is not on an allowed payment-page origin.');
     }
     this.report('query', orderNum, attempt, result.started, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
     return { ok: true, value: answer };
@@ -177,7 +177,7 @@ export class GatewayClient {
       if (!transient && !signed) {
         // A 4xx is a definitive refusal only when the gateway signed it; one from a proxy, a WAF
         // or a forger decides nothing, so it is handled like any answer that does not verify.
-        return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid',
+        return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'unsigned' }, 'gateway_response_invalid',
           `the gateway answered HTTP ${response.status} without a platSign that verifies; it is not taken as a refusal`, undefined, 'http_error', response.status);
       }
       return this.fail(operation, orderNum, attempt, started, { kind: 'http', status: response.status, retryAfterMs }, transient ? 'gateway_unavailable' : 'gateway_refused', `the gateway answered HTTP ${response.status}${detail}`, undefined, 'http_error', response.status);
@@ -186,24 +186,24 @@ export class GatewayClient {
     try {
       json = JSON.parse(response.body);
     } catch {
-      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', 'the gateway answered with something that is not JSON');
+      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'malformed' }, 'gateway_response_invalid', 'the gateway answered with something that is not JSON');
     }
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', 'the gateway answered with JSON that is not an object');
+      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'malformed' }, 'gateway_response_invalid', 'the gateway answered with JSON that is not an object');
     }
     const fields = json as Record<string, unknown>;
     // Authenticity first: over every received field, before any of them is looked at. An answer
     // without a signature decides nothing either: an unsigned FAIL or NOTEXIST would otherwise
     // fail an order for good on the word of whoever sits on the path.
     if (typeof fields.platSign !== 'string' || fields.platSign === '') {
-      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', 'the answer carries no platSign, so nothing in it is trusted');
+      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'unsigned' }, 'gateway_response_invalid', 'the answer carries no platSign, so nothing in it is trusted');
     }
     if (!this.verifies(fields)) {
-      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', "the answer's platSign does not verify with the platform public key(s)");
+      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'bad_signature' }, 'gateway_response_invalid', "the answer's platSign does not verify with the platform public key(s)");
     }
     const parsed = parseWith(schema, fields);
     if (!parsed.ok) {
-      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response' }, 'gateway_response_invalid', `the answer does not match the protocol: ${parsed.message}`);
+      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'malformed' }, 'gateway_response_invalid', `the answer does not match the protocol: ${parsed.message}`);
     }
     const value = parsed.value as { platRespCode: string; platRespMessage: string };
     if (value.platRespCode === 'SUCCESS') return { ok: true, value: parsed.value, started };
@@ -220,7 +220,7 @@ export class GatewayClient {
       ERROR: { code: 'gateway_unknown_outcome', outcome: 'error', text: `The gateway reported an internal error: ${message}` },
     };
     const { code, outcome, text } = mapping[resultCode];
-    return this.fail(operation, orderNum, attempt, started, { kind: 'result', code: resultCode }, code, text, resultCode, outcome, 200);
+    return this.fail(operation, orderNum, attempt, started, { kind: 'result', code: resultCode, message }, code, text, resultCode, outcome, 200);
   }
 
   /** True when `platSign` verifies over every other received field with a configured platform key. */

@@ -11,11 +11,19 @@
 /** What one create try produced, before any interpretation. */
 export type AttemptOutcome =
   | { readonly kind: 'success' }
-  | { readonly kind: 'result'; readonly code: 'FAIL' | 'NOTEXIST' | 'UNKNOWN' | 'ERROR' }
+  | { readonly kind: 'result'; readonly code: 'FAIL' | 'NOTEXIST' | 'UNKNOWN' | 'ERROR'; /** The gateway's signed `platRespMessage`. */ readonly message?: string }
   | { readonly kind: 'http'; readonly status: number; readonly retryAfterMs?: number | undefined }
   | { readonly kind: 'timeout'; readonly maybeReceived: boolean }
   | { readonly kind: 'network'; readonly maybeReceived: boolean }
-  | { readonly kind: 'invalid_response' };
+  | { readonly kind: 'invalid_response'; readonly why?: InvalidResponseReason };
+
+/**
+ * Why an answer was not trusted: `unsigned` (no platSign, or a non-200 without one: not the
+ * gateway, or something in between), `bad_signature` (a platSign the platform key(s) do not
+ * verify), `malformed` (not JSON, not an object, not the protocol's shape), `mismatch` (about
+ * another order, amount or method, or a payment page on an origin not allowed).
+ */
+export type InvalidResponseReason = 'unsigned' | 'bad_signature' | 'malformed' | 'mismatch';
 
 export type Decision =
   /** The order exists at the gateway: done. */

@@ -10,6 +10,13 @@ import type { Context } from '../context.ts';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
 import { STATUS_TOKEN_HEADER } from '../ids.ts';
 
+/** Distinct refused origins logged per router, so a flood of them cannot flood the log. */
+const MAX_REPORTED_ORIGINS = 100;
+
+/** True for a serialized origin (`https://shop.example`, `http://localhost:3000`), nothing else. */
+function isOrigin(value: string): boolean {
+  return URL.canParse(value) && new URL(value).origin === value;
+}
 
 function setCors(res: Response, origin: string): void {
   res.vary('Origin');
@@ -26,12 +33,20 @@ function setCors(res: Response, origin: string): void {
  * Requests with neither header come from non-browser clients, which CSRF cannot use.
  */
 export function originGuard(context: Context): RequestHandler {
+  const allowed = [...context.options.browserOrigins].join(', ');
+  const reported = new Set<string>();
   return (req, res, next) => {
     const origin = req.get('origin');
     res.vary('Origin');
     if (origin !== undefined) {
       if (!context.options.browserOrigins.has(origin)) {
-        next(new PayButtonError('origin_not_allowed', `Requests from ${origin === 'null' ? 'an opaque origin' : 'this origin'} are not allowed; add it to allowedOrigins if it is yours.`));
+        const named = isOrigin(origin) ? origin : undefined;
+        // Said once per origin in the merchant's log (a page on localhost instead of 127.0.0.1 is the usual cause).
+        if (named && !reported.has(named) && reported.size < MAX_REPORTED_ORIGINS) {
+          reported.add(named);
+          context.events.emit('warning', { code: 'origin_not_allowed', message: `refused a request from a page on ${named}: allowed origins are ${allowed} (publicUrl and allowedOrigins)` });
+        }
+        next(new PayButtonError('origin_not_allowed', `Requests from ${named ?? (origin === 'null' ? 'an opaque origin' : 'this origin')} are not allowed (allowed: ${allowed}); add it to allowedOrigins if it is yours.`));
         return;
       }
       if (origin !== context.options.publicUrl.origin) setCors(res, origin);

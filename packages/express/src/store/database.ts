@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements, withStatementCache } from '@tombolbayar/store-kit';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool } from 'kysely';
 import type { PayButtonDatabase } from './schema.ts';
+import { PayButtonError } from '../errors.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -38,11 +39,17 @@ export const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<void> } {
   const path = file === ':memory:' ? file : resolve(file);
-  // Folder 0700, files 0600: the store holds customers' personal data and status tokens. The
-  // default folder is the plug-in's own, tightened even if an older version made it wider.
-  if (path !== ':memory:') preparePrivateSqliteFile(path, { ownsFolder: file === DEFAULT_SQLITE_FILE });
   const BetterSqlite3 = loadSqliteDriver();
-  const sqlite = new BetterSqlite3(path);
+  let sqlite: InstanceType<typeof BetterSqlite3>;
+  try {
+    // Folder 0700, files 0600: the store holds customers' personal data and status tokens. The
+    // default folder is the plug-in's own, tightened even if an older version made it wider.
+    if (path !== ':memory:') preparePrivateSqliteFile(path, { ownsFolder: file === DEFAULT_SQLITE_FILE });
+    sqlite = new BetterSqlite3(path);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new PayButtonError('config_invalid', `database: cannot open the SQLite file ${path} (${reason}); choose a file in a folder this process can create and write: database: { kind: 'sqlite', file }`, { cause: error });
+  }
   // WAL: readers beside the writer; busy_timeout: a second process waits instead of failing.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

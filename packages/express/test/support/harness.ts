@@ -167,6 +167,8 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
   let failuresLeft = setup.onPaidFailures ?? 0;
   const database = setup.database ?? { kind: 'sqlite', file: join(dir, 'orders.sqlite') };
   const router = payButton(withTuning({
+    logger: false,
+    selfCheck: false,
     gatewayUrl: proxy?.url ?? rewriter?.url ?? gatewayUrl,
     merchantCode: MERCHANT_CODE,
     privateKey: merchantKeys().privateKey,

@@ -14,6 +14,9 @@ export function validOptions(dir: string, extra: Partial<PayButtonOptions> = {})
     database: { kind: 'sqlite', file: join(dir, 'orders.sqlite') },
     quote: () => ({ payMoney: 1000, productDetail: 'x', name: 'y', email: 'a@b.co', phone: '0811' }),
     onPaid: () => {},
+    // Tests of the options say nothing to the terminal and ask no gateway at start.
+    logger: false,
+    selfCheck: false,
     ...extra,
   };
 }
