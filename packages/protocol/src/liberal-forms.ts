@@ -101,20 +101,3 @@ export function decodeBody(bytes: Uint8Array): DecodedBody {
     return { text, charset: 'iso-8859-1' };
   }
 }
-
-/**
- * Keys no message of the family has and that change what an object is in JavaScript: refused
- * wherever a body is read (a notification carrying `__proto__` was silently dropped, issue 22).
- */
-export const RESERVED_JSON_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
-
-/** The first reserved key of a parsed JSON value, at any depth, or undefined. */
-export function reservedJsonKey(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const key of Object.keys(value)) {
-    if (RESERVED_JSON_KEYS.includes(key)) return key;
-    const nested = reservedJsonKey((value as Record<string, unknown>)[key]);
-    if (nested !== undefined) return nested;
-  }
-  return undefined;
-}

@@ -9,7 +9,7 @@
  *   `express.urlencoded()` produces) or a raw Buffer/string is still usable: the signature decides.
  *   Anything else is refused with a message that says which parser to move.
  */
-import { bodyEncoding, decodeBody, repeatedJsonKey, RESERVED_JSON_KEYS, reservedJsonKey, UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
+import { bodyEncoding, decodeBody, jsonTextProblem, MAX_JSON_DEPTH, RESERVED_JSON_KEYS, reservedJsonKey, UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
 import type { Request } from 'express';
 import type { Readable, Transform } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
@@ -177,9 +177,14 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
   return parseJson(await readRaw(req, limit));
 }
 
+const TOO_DEEP = `must not nest objects or arrays more than ${MAX_JSON_DEPTH} deep`;
+
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) throw new PayButtonError('invalid_request', 'body: is required (a JSON object)', { issues: [{ field: 'body', message: 'is required (a JSON object)' }] });
   const text = raw.toString('utf8');
+  // Depth before anything builds or walks the value; a repeated key after the syntax is known good.
+  const problem = jsonTextProblem(text);
+  if (problem?.kind === 'too_deep') throw invalidRequest([{ field: 'body', message: TOO_DEEP }]);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -187,9 +192,8 @@ function parseJson(raw: Buffer): unknown {
     throw new PayButtonError('invalid_request', 'body: is not valid JSON', { issues: [{ field: 'body', message: 'is not valid JSON' }] });
   }
   // JSON.parse keeps the last of a repeated key; anything in front of us may have read the first.
-  const repeated = repeatedJsonKey(text);
-  if (repeated !== undefined) {
-    throw invalidRequest([{ field: repeated.slice(0, 64), message: 'must appear only once' }]);
+  if (problem?.kind === 'repeated_key') {
+    throw invalidRequest([{ field: problem.key.slice(0, 64), message: 'must appear only once' }]);
   }
   return value;
 }
@@ -212,7 +216,7 @@ function fromForm(text: string): ReceivedFields {
   const fields: ReceivedFields = {};
   for (const [key, value] of new URLSearchParams(text)) {
     refuseReserved(RESERVED_JSON_KEYS.includes(key) ? key : undefined);
-    if (Object.prototype.hasOwnProperty.call(fields, key)) throw new NotifyBodyError('unreadable_body', 400, `field ${key} appears more than once`);
+    if (Object.prototype.hasOwnProperty.call(fields, key)) throw new NotifyBodyError('unreadable_body', 400, `field ${key.slice(0, 64)} appears more than once`);
     fields[key] = value;
   }
   return fields;
@@ -226,21 +230,22 @@ function fromObject(value: unknown, what: string): ReceivedFields {
     if (typeof field === 'string') fields[key] = field;
     else if (typeof field === 'number' && Number.isFinite(field)) fields[key] = String(field);
     else if (field === null) continue;
-    else throw new NotifyBodyError('unreadable_body', 400, `field ${key} is not a string`);
+    else throw new NotifyBodyError('unreadable_body', 400, `field ${key.slice(0, 64)} is not a string`);
   }
   return fields;
 }
 
 function parseNotifyText(text: string, type: string): ReceivedFields {
   if (type === 'application/json' || type.endsWith('+json')) {
+    const problem = jsonTextProblem(text);
+    if (problem?.kind === 'too_deep') throw new NotifyBodyError('unreadable_body', 400, `the JSON body ${TOO_DEEP}`);
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       throw new NotifyBodyError('unreadable_body', 400, 'the JSON body does not parse');
     }
-    const repeated = repeatedJsonKey(text);
-    if (repeated !== undefined) throw new NotifyBodyError('unreadable_body', 400, `field ${repeated.slice(0, 64)} appears more than once`);
+    if (problem?.kind === 'repeated_key') throw new NotifyBodyError('unreadable_body', 400, `field ${problem.key.slice(0, 64)} appears more than once`);
     return fromObject(json, 'the JSON body');
   }
   return fromForm(text);

@@ -4,7 +4,7 @@
  * fixed, signed-once answers of `refusals.ts` with a meaningful HTTP status: nothing of the request
  * is repeated (or signed), and nothing ever shows a stack trace.
  */
-import { bodyEncoding, decodeBody, repeatedJsonKey, reservedJsonKey } from '@tombolbayar/protocol';
+import { bodyEncoding, decodeBody, jsonTextProblem, reservedJsonKey } from '@tombolbayar/protocol';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PlatformSigner } from '../notify/notification.ts';
@@ -56,8 +56,8 @@ function contentEncoding(sign: PlatformSigner): RequestHandler {
 }
 
 /**
- * JSON bodies up to 64 KB (after inflating), no key repeated; syntax, size and repeat errors reach
- * `errorHandler`.
+ * JSON bodies up to 64 KB (after inflating), nested at most 32 deep, no key repeated or reserved;
+ * syntax, size, depth and key errors reach `errorHandler`.
  */
 export function jsonBody(sign: PlatformSigner): RequestHandler[] {
   return [contentEncoding(sign), jsonParser()];
@@ -77,8 +77,8 @@ function parserError(type: string, message: string): Error {
 /**
  * The JSON body: raw bytes (inflated, within the limit), read as text by the protocol's
  * `decodeBody` (UTF-8, or ISO-8859-1 when the bytes are not UTF-8: a Java client's
- * `new StringEntity(json)`), then parsed strictly (an object or array), no key repeated and none
- * of `__proto__`, `constructor`, `prototype`. A declared charset other than UTF-8 is refused: the
+ * `new StringEntity(json)`), then parsed strictly (an object or array, nested at most
+ * `MAX_JSON_DEPTH` deep), no key repeated and none of `__proto__`, `constructor`, `prototype`. A declared charset other than UTF-8 is refused: the
  * signature is over UTF-8 text.
  */
 function jsonParser(): RequestHandler {
@@ -98,14 +98,16 @@ function jsonParser(): RequestHandler {
         return next();
       }
       if (!/^[\s]*[{[]/.test(text)) return next(parserError('entity.parse.failed', 'not a JSON object or array'));
+      // Depth first, before anything builds or walks the value (the protocol's MAX_JSON_DEPTH).
+      const problem = jsonTextProblem(text);
+      if (problem?.kind === 'too_deep') return next(parserError('entity.too.deep', 'nested too deep'));
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch {
         return next(parserError('entity.parse.failed', 'invalid JSON'));
       }
-      const repeated = repeatedJsonKey(text);
-      if (repeated !== undefined) return next(new RepeatedJsonKeyError(repeated));
+      if (problem?.kind === 'repeated_key') return next(new RepeatedJsonKeyError(problem.key));
       const reserved = reservedJsonKey(value);
       if (reserved !== undefined) return next(new ReservedJsonKeyError(reserved));
       req.body = value;
@@ -145,6 +147,7 @@ interface BodyParserError {
 /** Body-parser failures by type: what the client did wrong, as a fixed refusal. */
 const CLIENT_ERRORS: Record<string, RefusalName> = {
   'entity.parse.failed': 'bodyNotJson',
+  'entity.too.deep': 'bodyTooDeep',
   'entity.too.large': 'bodyTooLarge',
   'encoding.unsupported': 'contentEncoding',
   'charset.unsupported': 'charsetNotUtf8',

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { jsonTextProblem, MAX_JSON_DEPTH, repeatedJsonKey, reservedJsonKey, type JsonTextProblem } from '../src/index.ts';
+
+const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + '"x"' + '}'.repeat(depth);
+const TOO_DEEP: JsonTextProblem = { kind: 'too_deep', maxDepth: MAX_JSON_DEPTH };
+
+describe('jsonTextProblem: repeated keys and nesting, found in one linear pass', () => {
+  const cases: ReadonlyArray<readonly [string, string, JsonTextProblem | undefined]> = [
+    ['a flat message', '{"payMoney":"150000","orderNum":"A-1"}', undefined],
+    ['a repeated key', '{"payMoney":"1","payMoney":"2"}', { kind: 'repeated_key', key: 'payMoney' }],
+    ['a repeat written with an escape', '{"payMoney":"1","pay\\u004doney":"2"}', { kind: 'repeated_key', key: 'payMoney' }],
+    ['the same key in two objects', '[{"a":"1"},{"a":"2"}]', undefined],
+    ['a key-like string value', '{"a":"b","c":"b"}', undefined],
+    ['brackets inside strings do not count', `{"a":"${'['.repeat(100)}"}`, undefined],
+    [`arrays ${MAX_JSON_DEPTH} deep`, nestedArrays(MAX_JSON_DEPTH), undefined],
+    [`arrays ${MAX_JSON_DEPTH + 1} deep`, nestedArrays(MAX_JSON_DEPTH + 1), TOO_DEEP],
+    [`objects ${MAX_JSON_DEPTH} deep`, nestedObjects(MAX_JSON_DEPTH), undefined],
+    [`objects ${MAX_JSON_DEPTH + 1} deep`, nestedObjects(MAX_JSON_DEPTH + 1), TOO_DEEP],
+    ['32 000 levels of arrays (a 64 KB body)', nestedArrays(32_000), TOO_DEEP],
+    ['unclosed brackets, as deep', '['.repeat(MAX_JSON_DEPTH + 1), TOO_DEEP],
+    ['a repeat before the depth is exceeded is found first', `{"a":"1","a":${nestedArrays(MAX_JSON_DEPTH + 5)}}`, { kind: 'repeated_key', key: 'a' }],
+    ['depth still counted after an unreadable key', `{"\\x":${nestedArrays(MAX_JSON_DEPTH)}}`, TOO_DEEP],
+  ];
+  for (const [what, text, expected] of cases) {
+    it(what, () => assert.deepEqual(jsonTextProblem(text), expected));
+  }
+
+  it('repeatedJsonKey does not bound the depth', () => {
+    assert.equal(repeatedJsonKey(nestedArrays(10_000)), undefined);
+    assert.equal(repeatedJsonKey(`${'['.repeat(10_000)}{"k":"1","k":"2"}${']'.repeat(10_000)}`), 'k');
+  });
+});
+
+describe('reservedJsonKey', () => {
+  it('finds __proto__, constructor and prototype at any depth', () => {
+    assert.equal(reservedJsonKey(JSON.parse('{"a":"1","__proto__":{"x":1}}')), '__proto__');
+    assert.equal(reservedJsonKey(JSON.parse('{"a":{"constructor":"1"}}')), 'constructor');
+    assert.equal(reservedJsonKey(JSON.parse('[{"prototype":"1"}]')), 'prototype');
+    assert.equal(reservedJsonKey(JSON.parse('{"proto":"1","Constructor":"2"}')), undefined);
+  });
+
+  it('walks a value nested deeper than the call stack without throwing (an earlier parser gave it)', () => {
+    // JSON.parse is iterative in V8; a recursive walk of this throws RangeError.
+    const deep = (inner: string) => JSON.parse('{"a":'.repeat(100_000) + inner + '}'.repeat(100_000)) as unknown;
+    assert.equal(reservedJsonKey(deep('"x"')), undefined);
+    assert.equal(reservedJsonKey(deep('{"constructor":"1"}')), 'constructor');
+    assert.equal(reservedJsonKey(JSON.parse(nestedArrays(200_000))), undefined);
+  });
+});
