@@ -21,6 +21,29 @@ export type JsonTextProblem =
   | { readonly kind: 'repeated_key'; readonly key: string }
   | { readonly kind: 'too_deep'; readonly maxDepth: number };
 
+/** What is wrong with a JSON body: its shape, its syntax, or a reserved key. */
+export type JsonBodyProblem = JsonTextProblem | { readonly kind: 'syntax' } | { readonly kind: 'reserved_key'; readonly key: string };
+
+/**
+ * A JSON body's value, read by every rule here in the one order every reader uses: nesting first
+ * (before anything builds or walks the value), then syntax, then a repeated key (`JSON.parse` keeps
+ * the last; anything in front of us may have read the first), then a reserved key at any depth.
+ */
+export function readJsonText(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: JsonBodyProblem } {
+  const shape = jsonTextProblem(text);
+  if (shape?.kind === 'too_deep') return { ok: false, problem: shape };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: { kind: 'syntax' } };
+  }
+  if (shape) return { ok: false, problem: shape };
+  const reserved = reservedJsonKey(value);
+  if (reserved !== undefined) return { ok: false, problem: { kind: 'reserved_key', key: reserved } };
+  return { ok: true, value };
+}
+
 /**
  * The first repeated key (compared after unescaping, as `JSON.parse` compares them) or the first
  * nesting beyond `maxDepth`, whichever comes first in the text; undefined when neither. Linear and

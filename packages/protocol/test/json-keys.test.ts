@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonTextProblem, MAX_JSON_DEPTH, repeatedJsonKey, reservedJsonKey, type JsonTextProblem } from '../src/index.ts';
+import { jsonTextProblem, MAX_JSON_DEPTH, readJsonText, repeatedJsonKey, reservedJsonKey, type JsonBodyProblem, type JsonTextProblem } from '../src/index.ts';
 
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + '"x"' + '}'.repeat(depth);
@@ -48,4 +48,23 @@ describe('reservedJsonKey', () => {
     assert.equal(reservedJsonKey(deep('{"constructor":"1"}')), 'constructor');
     assert.equal(reservedJsonKey(JSON.parse(nestedArrays(200_000))), undefined);
   });
+});
+
+describe('readJsonText: every rule, in the one order every reader uses', () => {
+  const cases: ReadonlyArray<readonly [string, string, JsonBodyProblem | undefined]> = [
+    ['a flat message', '{"payMoney":"150000"}', undefined],
+    ['a syntax error', '{"payMoney":', { kind: 'syntax' }],
+    ['too deep, even when it would not parse', `{"a":${'['.repeat(MAX_JSON_DEPTH + 1)}`, TOO_DEEP],
+    ['a syntax error before a repeated key is judged', '{"a":"1","a":', { kind: 'syntax' }],
+    ['a repeated key', '{"a":"1","a":"2"}', { kind: 'repeated_key', key: 'a' }],
+    ['a repeated reserved key is a repeat', '{"__proto__":"1","__proto__":"2"}', { kind: 'repeated_key', key: '__proto__' }],
+    ['a reserved key, nested', '{"a":{"constructor":"1"}}', { kind: 'reserved_key', key: 'constructor' }],
+  ];
+  for (const [what, text, expected] of cases) {
+    it(what, () => {
+      const read = readJsonText(text);
+      assert.deepEqual(read.ok ? undefined : read.problem, expected);
+    });
+  }
+  it('gives the parsed value when nothing is wrong', () => assert.deepEqual(readJsonText('{"a":["1"]}'), { ok: true, value: { a: ['1'] } }));
 });

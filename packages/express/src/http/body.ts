@@ -9,7 +9,7 @@
  *   `express.urlencoded()` produces) or a raw Buffer/string is still usable: the signature decides.
  *   Anything else is refused with a message that says which parser to move.
  */
-import { bodyEncoding, decodeBody, jsonTextProblem, MAX_JSON_DEPTH, RESERVED_JSON_KEYS, reservedJsonKey, UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
+import { bodyEncoding, decodeBody, MAX_JSON_DEPTH, readJsonText, RESERVED_JSON_KEYS, reservedJsonKey, UNSUPPORTED_CONTENT_ENCODING, type JsonBodyProblem } from '@tombolbayar/protocol';
 import type { Request } from 'express';
 import type { Readable, Transform } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
@@ -179,23 +179,25 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
 
 const TOO_DEEP = `must not nest objects or arrays more than ${MAX_JSON_DEPTH} deep`;
 
+/** The 400 naming what is wrong with a browser route's JSON body (the protocol's `readJsonText`). */
+function jsonBodyError(problem: JsonBodyProblem): PayButtonError {
+  switch (problem.kind) {
+    case 'syntax':
+      return new PayButtonError('invalid_request', 'body: is not valid JSON', { issues: [{ field: 'body', message: 'is not valid JSON' }] });
+    case 'too_deep':
+      return invalidRequest([{ field: 'body', message: TOO_DEEP }]);
+    case 'repeated_key':
+      return invalidRequest([{ field: problem.key.slice(0, 64), message: 'must appear only once' }]);
+    case 'reserved_key':
+      return invalidRequest([{ field: problem.key, message: 'is not allowed' }]);
+  }
+}
+
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) throw new PayButtonError('invalid_request', 'body: is required (a JSON object)', { issues: [{ field: 'body', message: 'is required (a JSON object)' }] });
-  const text = raw.toString('utf8');
-  // Depth before anything builds or walks the value; a repeated key after the syntax is known good.
-  const problem = jsonTextProblem(text);
-  if (problem?.kind === 'too_deep') throw invalidRequest([{ field: 'body', message: TOO_DEEP }]);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new PayButtonError('invalid_request', 'body: is not valid JSON', { issues: [{ field: 'body', message: 'is not valid JSON' }] });
-  }
-  // JSON.parse keeps the last of a repeated key; anything in front of us may have read the first.
-  if (problem?.kind === 'repeated_key') {
-    throw invalidRequest([{ field: problem.key.slice(0, 64), message: 'must appear only once' }]);
-  }
-  return value;
+  const read = readJsonText(raw.toString('utf8'));
+  if (!read.ok) throw jsonBodyError(read.problem);
+  return read.value;
 }
 
 /** A notification's fields as received: every value a string (numbers from JSON are stringified). */
@@ -208,14 +210,14 @@ export class NotifyBodyError extends Error {
 }
 
 /** `__proto__`, `constructor` or `prototype` as a field: refused, rather than dropped in silence. */
-function refuseReserved(key: string | undefined): void {
-  if (key !== undefined) throw new NotifyBodyError('unreadable_body', 400, `field ${key} is not allowed (__proto__, constructor and prototype are refused)`);
+function reservedFieldError(key: string): NotifyBodyError {
+  return new NotifyBodyError('unreadable_body', 400, `field ${key} is not allowed (__proto__, constructor and prototype are refused)`);
 }
 
 function fromForm(text: string): ReceivedFields {
   const fields: ReceivedFields = {};
   for (const [key, value] of new URLSearchParams(text)) {
-    refuseReserved(RESERVED_JSON_KEYS.includes(key) ? key : undefined);
+    if (RESERVED_JSON_KEYS.includes(key)) throw reservedFieldError(key);
     if (Object.prototype.hasOwnProperty.call(fields, key)) throw new NotifyBodyError('unreadable_body', 400, `field ${key.slice(0, 64)} appears more than once`);
     fields[key] = value;
   }
@@ -224,7 +226,8 @@ function fromForm(text: string): ReceivedFields {
 
 function fromObject(value: unknown, what: string): ReceivedFields {
   if (!isPlainObject(value)) throw new NotifyBodyError('unreadable_body', 400, `${what} is not a flat object of fields`);
-  refuseReserved(reservedJsonKey(value));
+  const reserved = reservedJsonKey(value);
+  if (reserved !== undefined) throw reservedFieldError(reserved);
   const fields: ReceivedFields = {};
   for (const [key, field] of Object.entries(value)) {
     if (typeof field === 'string') fields[key] = field;
@@ -235,18 +238,25 @@ function fromObject(value: unknown, what: string): ReceivedFields {
   return fields;
 }
 
+/** Why a JSON notification cannot be read (the protocol's `readJsonText`), as `/notify` words it. */
+function notifyJsonError(problem: JsonBodyProblem): NotifyBodyError {
+  switch (problem.kind) {
+    case 'syntax':
+      return new NotifyBodyError('unreadable_body', 400, 'the JSON body does not parse');
+    case 'too_deep':
+      return new NotifyBodyError('unreadable_body', 400, `the JSON body ${TOO_DEEP}`);
+    case 'repeated_key':
+      return new NotifyBodyError('unreadable_body', 400, `field ${problem.key.slice(0, 64)} appears more than once`);
+    case 'reserved_key':
+      return reservedFieldError(problem.key);
+  }
+}
+
 function parseNotifyText(text: string, type: string): ReceivedFields {
   if (type === 'application/json' || type.endsWith('+json')) {
-    const problem = jsonTextProblem(text);
-    if (problem?.kind === 'too_deep') throw new NotifyBodyError('unreadable_body', 400, `the JSON body ${TOO_DEEP}`);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new NotifyBodyError('unreadable_body', 400, 'the JSON body does not parse');
-    }
-    if (problem?.kind === 'repeated_key') throw new NotifyBodyError('unreadable_body', 400, `field ${problem.key.slice(0, 64)} appears more than once`);
-    return fromObject(json, 'the JSON body');
+    const read = readJsonText(text);
+    if (!read.ok) throw notifyJsonError(read.problem);
+    return fromObject(read.value, 'the JSON body');
   }
   return fromForm(text);
 }

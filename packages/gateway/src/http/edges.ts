@@ -4,7 +4,7 @@
  * fixed, signed-once answers of `refusals.ts` with a meaningful HTTP status: nothing of the request
  * is repeated (or signed), and nothing ever shows a stack trace.
  */
-import { bodyEncoding, decodeBody, jsonTextProblem, reservedJsonKey } from '@tombolbayar/protocol';
+import { bodyEncoding, decodeBody, readJsonText, type JsonBodyProblem } from '@tombolbayar/protocol';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PlatformSigner } from '../notify/notification.ts';
@@ -74,12 +74,26 @@ function parserError(type: string, message: string): Error {
   return Object.assign(new Error(message), { type, status: 400 });
 }
 
+/** The error `errorHandler` answers for a body the protocol's `readJsonText` refused. */
+function bodyError(problem: JsonBodyProblem): Error {
+  switch (problem.kind) {
+    case 'syntax':
+      return parserError('entity.parse.failed', 'invalid JSON');
+    case 'too_deep':
+      return parserError('entity.too.deep', 'nested too deep');
+    case 'repeated_key':
+      return new RepeatedJsonKeyError(problem.key);
+    case 'reserved_key':
+      return new ReservedJsonKeyError(problem.key);
+  }
+}
+
 /**
  * The JSON body: raw bytes (inflated, within the limit), read as text by the protocol's
  * `decodeBody` (UTF-8, or ISO-8859-1 when the bytes are not UTF-8: a Java client's
- * `new StringEntity(json)`), then parsed strictly (an object or array, nested at most
- * `MAX_JSON_DEPTH` deep), no key repeated and none of `__proto__`, `constructor`, `prototype`. A declared charset other than UTF-8 is refused: the
- * signature is over UTF-8 text.
+ * `new StringEntity(json)`), then read by the protocol's `readJsonText` (an object or array,
+ * nested at most `MAX_JSON_DEPTH` deep, no key repeated, none of `__proto__`, `constructor`,
+ * `prototype`). A declared charset other than UTF-8 is refused: the signature is over UTF-8 text.
  */
 function jsonParser(): RequestHandler {
   const raw = express.raw({ limit: BODY_LIMIT_BYTES, type: 'application/json' });
@@ -98,19 +112,9 @@ function jsonParser(): RequestHandler {
         return next();
       }
       if (!/^[\s]*[{[]/.test(text)) return next(parserError('entity.parse.failed', 'not a JSON object or array'));
-      // Depth first, before anything builds or walks the value (the protocol's MAX_JSON_DEPTH).
-      const problem = jsonTextProblem(text);
-      if (problem?.kind === 'too_deep') return next(parserError('entity.too.deep', 'nested too deep'));
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        return next(parserError('entity.parse.failed', 'invalid JSON'));
-      }
-      if (problem?.kind === 'repeated_key') return next(new RepeatedJsonKeyError(problem.key));
-      const reserved = reservedJsonKey(value);
-      if (reserved !== undefined) return next(new ReservedJsonKeyError(reserved));
-      req.body = value;
+      const read = readJsonText(text);
+      if (!read.ok) return next(bodyError(read.problem));
+      req.body = read.value;
       next();
     });
   };
