@@ -25,6 +25,36 @@ describe('canonicalFields: the family clients liberal forms, mapped', () => {
     it(what, () => assert.deepEqual(canonicalFields(input), expected));
   }
 
+  it('offsets at the ends of the range, any zone: the same instant in Jakarta (no DST there)', () => {
+    const table: ReadonlyArray<readonly [string, string]> = [
+      ['2026-11-25T10:00:00+14:00', '20261125030000'],
+      ['2026-11-25T10:00:00-12:00', '20261126050000'],
+      // 02:30 does not exist in New York that night; with its offset written it is still one instant.
+      ['2026-03-08T02:30:00-05:00', '20260308143000'],
+      ['2026-11-25t10:00:00z', '20261125170000'],
+      ['2026-12-31T23:59:59-12:00', '20270101185959'],
+    ];
+    for (const [iso, jakarta] of table) assert.equal(canonicalFields({ dateTime: iso }).dateTime, jakarta, iso);
+  });
+
+  it('a leap second, a year beyond four digits or an unknown sign stays as sent (the schema refuses it)', () => {
+    for (const value of ['2016-12-31T23:59:60Z', '+002026-11-25T10:00:00Z', '2026-11-25T10:00:00\u221207:00', '2026-11-25 10:00:00+07']) {
+      assert.equal(canonicalFields({ dateTime: value }).dateTime, value, value);
+    }
+  });
+
+  it('a JSON number: what is stored is exactly the text the signature was verified over, or it stays refused', () => {
+    // The signature is checked over String(n) (canonicalString); a number the schema takes is that text.
+    for (const token of ['150000', '150000.0', '1.5e5', '1E5', '-0', '150000.5', '-150000', '9007199254740993', '1e21']) {
+      const sent = JSON.parse(`{"payMoney":${token}}`) as { payMoney: number };
+      const mapped = canonicalFields(sent).payMoney;
+      if (typeof mapped === 'string') assert.equal(mapped, canonicalString(sent), token);
+      else assert.equal(mapped, sent.payMoney, `${token} stays a number: refused by the schema`);
+    }
+    assert.equal(canonicalFields(JSON.parse('{"payMoney":-150000}')).payMoney, -150000);
+    assert.equal(canonicalFields(JSON.parse('{"payMoney":9007199254740993}')).payMoney, 2 ** 53, 'beyond 2^53: not mapped');
+  });
+
   it('parseIsoDateTime refuses what names no real moment', () => {
     for (const value of ['2026-02-30T10:00:00Z', '2026-13-01T10:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T10:00:00+15:00', '2026-01-01T10:00:00+07:60', '20260101100000']) {
       assert.equal(parseIsoDateTime(value), undefined, value);
