@@ -28,8 +28,13 @@ export type JsonBodyProblem = JsonTextProblem | { readonly kind: 'syntax' } | { 
  * A JSON body's value, read by every rule here in the one order every reader uses: nesting first
  * (before anything builds or walks the value), then syntax, then a repeated key (`JSON.parse` keeps
  * the last; anything in front of us may have read the first), then a reserved key at any depth.
+ * `reservedKeys: 'leave'` is for a reader whose strict schema names every key it does not know,
+ * reserved ones among them (the plug-in's browser routes): it names them all, not only the first.
  */
-export function readJsonText(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: JsonBodyProblem } {
+export function readJsonText(
+  text: string,
+  options: { readonly reservedKeys?: 'refuse' | 'leave' } = {},
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: JsonBodyProblem } {
   const shape = jsonTextProblem(text);
   if (shape?.kind === 'too_deep') return { ok: false, problem: shape };
   let value: unknown;
@@ -39,7 +44,7 @@ export function readJsonText(text: string): { readonly ok: true; readonly value:
     return { ok: false, problem: { kind: 'syntax' } };
   }
   if (shape) return { ok: false, problem: shape };
-  const reserved = reservedJsonKey(value);
+  const reserved = options.reservedKeys === 'leave' ? undefined : reservedJsonKey(value);
   if (reserved !== undefined) return { ok: false, problem: { kind: 'reserved_key', key: reserved } };
   return { ok: true, value };
 }

@@ -66,5 +66,9 @@ describe('readJsonText: every rule, in the one order every reader uses', () => {
       assert.deepEqual(read.ok ? undefined : read.problem, expected);
     });
   }
+  it('leaves reserved keys to a strict schema when asked, every other rule still applies', () => {
+    assert.deepEqual(readJsonText('{"__proto__":{"a":"1"}}', { reservedKeys: 'leave' }).ok, true);
+    assert.deepEqual(readJsonText(`{"__proto__":${'['.repeat(MAX_JSON_DEPTH + 1)}`, { reservedKeys: 'leave' }), { ok: false, problem: TOO_DEEP });
+  });
   it('gives the parsed value when nothing is wrong', () => assert.deepEqual(readJsonText('{"a":["1"]}'), { ok: true, value: { a: ['1'] } }));
 });

@@ -189,14 +189,15 @@ function jsonBodyError(problem: JsonBodyProblem): PayButtonError {
       return invalidRequest([{ field: 'body', message: TOO_DEEP }]);
     case 'repeated_key':
       return invalidRequest([{ field: problem.key.slice(0, 64), message: 'must appear only once' }]);
-    case 'reserved_key':
+    case 'reserved_key': // not asked for: the strict schema names it
       return invalidRequest([{ field: problem.key, message: 'is not allowed' }]);
   }
 }
 
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) throw new PayButtonError('invalid_request', 'body: is required (a JSON object)', { issues: [{ field: 'body', message: 'is required (a JSON object)' }] });
-  const read = readJsonText(raw.toString('utf8'));
+  // Reserved keys are left to the route's strict schema, which names them with every other unknown key.
+  const read = readJsonText(raw.toString('utf8'), { reservedKeys: 'leave' });
   if (!read.ok) throw jsonBodyError(read.problem);
   return read.value;
 }
