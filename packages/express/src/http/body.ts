@@ -8,7 +8,7 @@
  *   reads the raw stream here, with `Content-Encoding` read liberally (`EncodingPolicy`), and
  *   `notify-body.ts` makes the fields of it (or of what an earlier parser left).
  */
-import { bodyEncoding, MAX_JSON_DEPTH, readJsonText, UNSUPPORTED_CONTENT_ENCODING, type JsonBodyProblem } from '@tombolbayar/protocol';
+import { bodyEncoding, contentTypeOf, isUtf8Charset, MAX_JSON_DEPTH, readJsonText, UNSUPPORTED_CONTENT_ENCODING, type JsonBodyProblem } from '@tombolbayar/protocol';
 import type { Request } from 'express';
 import type { Readable, Transform } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
@@ -117,15 +117,9 @@ export function readRaw(req: Request, limit: number, policy: EncodingPolicy = 'i
   });
 }
 
-/** The media type of the request's Content-Type, lower-cased, without parameters. */
+/** The media type of the request's Content-Type, lower-cased, without parameters (the protocol's rule). */
 export function mediaType(req: Request): string {
-  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-/** The `charset` parameter of Content-Type, lower-cased and unquoted; undefined when absent. */
-function charsetOf(req: Request): string | undefined {
-  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(req.headers['content-type'] ?? '');
-  return match ? match[1]!.toLowerCase() : undefined;
+  return contentTypeOf(req.headers['content-type']).mediaType;
 }
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -168,8 +162,8 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
     req.resume();
     throw new PayButtonError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}.`);
   }
-  const charset = charsetOf(req);
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+  const { charset } = contentTypeOf(req.headers['content-type']);
+  if (charset !== undefined && !isUtf8Charset(charset)) {
     // The body is read as UTF-8; another declared charset would be silently misread.
     req.resume();
     throw new PayButtonError('unsupported_media_type', `Content-Type: charset must be utf-8 (got ${charset.slice(0, 40)}).`);

@@ -4,7 +4,7 @@
  * fixed, signed-once answers of `refusals.ts` with a meaningful HTTP status: nothing of the request
  * is repeated (or signed), and nothing ever shows a stack trace.
  */
-import { bodyEncoding, decodeBody, readJsonText, type JsonBodyProblem } from '@tombolbayar/protocol';
+import { bodyEncoding, contentTypeOf, decodeBody, isUtf8Charset, readJsonText, type JsonBodyProblem } from '@tombolbayar/protocol';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PlatformSigner } from '../notify/notification.ts';
@@ -14,10 +14,6 @@ import { BODY_LIMIT_BYTES, sendRefusal, type RefusalName } from './refusals.ts';
 export { BODY_LIMIT_BYTES };
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-function mediaType(header: string | undefined): string {
-  return (header ?? '').split(';')[0]!.trim().toLowerCase();
-}
 
 function carriesBody(headers: Record<string, string | string[] | undefined>): boolean {
   const length = headers['content-length'];
@@ -32,7 +28,7 @@ export function requireJson(sign: PlatformSigner, options: { bodyRequired: boole
   return (req, res, next) => {
     if (!BODY_METHODS.has(req.method)) return next();
     if (!options.bodyRequired && !carriesBody(req.headers)) return next();
-    if (mediaType(req.headers['content-type']) === 'application/json') return next();
+    if (contentTypeOf(req.headers['content-type']).mediaType === 'application/json') return next();
     sendRefusal(res, sign, 'contentTypeNotJson');
   };
 }
@@ -61,12 +57,6 @@ function contentEncoding(sign: PlatformSigner): RequestHandler {
  */
 export function jsonBody(sign: PlatformSigner): RequestHandler[] {
   return [contentEncoding(sign), jsonParser()];
-}
-
-/** The `charset` parameter of a Content-Type, lower-cased and unquoted; undefined when absent. */
-function charsetOf(header: string | undefined): string | undefined {
-  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(header ?? '');
-  return match ? match[1]!.toLowerCase() : undefined;
 }
 
 /** A client error `errorHandler` answers by its body-parser `type`. */
@@ -98,8 +88,8 @@ function bodyError(problem: JsonBodyProblem): Error {
 function jsonParser(): RequestHandler {
   const raw = express.raw({ limit: BODY_LIMIT_BYTES, type: 'application/json' });
   return (req, res, next) => {
-    const charset = charsetOf(req.headers['content-type']);
-    if (charset !== undefined && !/^utf-?8$/.test(charset) && mediaType(req.headers['content-type']) === 'application/json') {
+    const { mediaType, charset } = contentTypeOf(req.headers['content-type']);
+    if (charset !== undefined && !isUtf8Charset(charset) && mediaType === 'application/json') {
       req.resume();
       return next(parserError('charset.unsupported', 'unsupported charset'));
     }
