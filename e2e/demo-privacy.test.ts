@@ -66,6 +66,12 @@ describe('the demo shop keeps its customers to itself', () => {
       [{ host: undefined, origin: undefined, secFetchSite: undefined }, false],
       [{ host: 'shop.example', origin: 'https://evil.example', secFetchSite: undefined }, false],
       [{ host: 'shop.example', origin: undefined, secFetchSite: 'same-site' }, false],
+      // DNS-rebinding shapes of the name: not the shop's.
+      [{ host: 'shop.example.', origin: undefined, secFetchSite: 'same-origin' }, false],
+      [{ host: 'shop.example:443', origin: undefined, secFetchSite: 'same-origin' }, false],
+      [{ host: 'shop.example:8443', origin: undefined, secFetchSite: 'same-origin' }, false],
+      [{ host: 'evil@shop.example', origin: undefined, secFetchSite: 'same-origin' }, false],
+      [{ host: '', origin: undefined, secFetchSite: undefined }, false],
     ];
     for (const [request, expected] of cases) assert.equal(isOwnRequest(request, origins), expected, JSON.stringify(request));
   });

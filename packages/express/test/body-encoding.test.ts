@@ -12,7 +12,8 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import { UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
 import express from 'express';
 import { PayButtonError } from '../src/errors.ts';
-import { NotifyBodyError, readJsonBody, readNotifyFields } from '../src/http/body.ts';
+import { readJsonBody } from '../src/http/body.ts';
+import { NotifyBodyError, readNotifyFields } from '../src/http/notify-body.ts';
 
 const LIMIT = 4096;
 const FIELDS = { code: '00', msg: 'SUCCESS', name: 'Budi Santoso — 北京 kopi', orderNum: 'ORD-1', payMoney: '150000' };

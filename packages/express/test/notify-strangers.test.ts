@@ -5,6 +5,8 @@
  * - a sender whose `platSign` verifies (another merchant of the same gateway can make one) reads
  *   one fixed text per class: nothing stored, and an unknown order looks like a mismatching one;
  * - `__proto__`, `constructor`, `prototype` are refused with 400, not dropped and answered SUCCESS;
+ * - a body nested past the protocol's MAX_JSON_DEPTH is refused with 400 naming the body, at
+ *   `/notify` and at create, also when an earlier parser built it (no stack overflow, no 500);
  * - event text that came from outside has its control characters escaped;
  * - a Latin-1 body and a `.00` amount read as the family's clients write them;
  * - a merchant key too large for the 512-character `sign` is refused at start.
@@ -15,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
-import { canonicalString } from '@tombolbayar/protocol/node';
+import { canonicalString, MAX_JSON_DEPTH } from '@tombolbayar/protocol/node';
 import { countPublicDecrypts } from '@tombolbayar/test-support/rsa';
 import { PayButtonError } from '../src/index.ts';
 import { resolveOptions } from '../src/options.ts';
@@ -128,6 +130,39 @@ describe('reserved keys, escaped events', () => {
     const [event] = rejected(shop);
     assert.equal(event!.orderNum, 'A\\u000d\\u000aB\\u0000C\\u2028');
     assert.ok(!/[\r\n\u0000]/.test(event!.orderNum!));
+  });
+});
+
+describe('bodies nested deeper than MAX_JSON_DEPTH', () => {
+  const arrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+  const TOO_DEEP = `must not nest objects or arrays more than ${MAX_JSON_DEPTH} deep`;
+  const MIB = 1_048_576;
+
+  test('at /notify and at create: 400 naming the body, never a 500', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false, notifyBodyLimitBytes: MIB, bodyLimitBytes: MIB } });
+    const order = await createOrder(shop);
+    const genuine = await paidAtGateway(shop, order);
+    for (const depth of [MAX_JSON_DEPTH + 1, 100_000]) {
+      const text = JSON.stringify(genuine).replace('{', `{"extra":${arrays(depth)},`);
+      const answer = await fetch(`${shop.mountUrl}/notify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+      assert.deepEqual([answer.status, await answer.text()], [400, `REJECTED unreadable_body: the JSON body ${TOO_DEEP}`], `depth ${depth}`);
+      const created = await shop.post('/links', `{"item":"kopi","extra":${arrays(depth)}}`);
+      assert.equal(created.status, 400, `create, depth ${depth}: ${JSON.stringify(created.body)}`);
+      assert.deepEqual(created.body.error.issues, [{ field: 'body', message: TOO_DEEP }]);
+    }
+    assert.equal(await statusOf(shop, order), 'pending');
+    assert.equal(shop.eventsNamed('warning').length, 0, 'no internal error');
+  });
+
+  test("at /notify behind the app's own express.json(): 400, never a 500", async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false }, parsers: 'json' });
+    const order = await createOrder(shop);
+    const genuine = await paidAtGateway(shop, order);
+    // Within express.json()'s 100 KB, parsed by it; our walk of what it built must not overflow.
+    const text = JSON.stringify(genuine).replace('{', `{"extra":${arrays(40_000)},`);
+    const answer = await fetch(`${shop.mountUrl}/notify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    assert.deepEqual([answer.status, await answer.text()], [400, 'REJECTED unreadable_body: field extra is not a string']);
+    assert.equal(shop.eventsNamed('warning').length, 0, 'no internal error');
   });
 });
 

@@ -41,6 +41,20 @@ function request(method: string, path: string, headers: Record<string, string>, 
   });
 }
 
+/** A request with its target written as given (origin-form or absolute-form), to the harness's socket. */
+function rawRequest(method: string, target: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  const url = new URL(h.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: target, method, headers, setHost: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('DNS rebinding', () => {
   it('the sandbox API refuses a rebound page, and still serves the gateway\'s own origins and tools', async () => {
     const created = await h.client.createLink();
@@ -74,6 +88,25 @@ describe('DNS rebinding', () => {
       assert.equal((await request('GET', path, { host: `127.0.0.1:${port}` })).status, 200, `${path}: a tool`);
       assert.equal((await request('GET', path, { host: `localhost:${port}`, 'sec-fetch-site': 'none' })).status, 200, `${path}: typed in the address bar`);
       assert.equal((await request('GET', path, { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' })).status, 200, `${path}: the gateway's own page`);
+    }
+  });
+
+  it('a read judges the Host header as sent: a trailing dot or an absolute-form target does not get around it', async () => {
+    const port = new URL(h.url).port;
+    const cases: Array<[string, Record<string, string>, number]> = [
+      ['/sandbox/clock', { host: `localhost.:${port}` }, 403],
+      ['/sandbox/clock', { host: `LOCALHOST:${port}` }, 200],
+      ['/sandbox/clock', { host: 'localhost' }, 403],
+      ['/sandbox/clock', { host: `localhost:${Number(port) + 1}` }, 403],
+      ['/sandbox/clock', { host: `[::1]:${port}`, 'sec-fetch-site': 'same-origin' }, 200],
+      // Absolute-form targets (what a proxy is sent): the Host header still decides.
+      [`http://127.0.0.1:${port}/sandbox/clock`, { host: `evil.example:${port}` }, 403],
+      [`http://evil.example:${port}/sandbox/clock`, { host: `evil.example:${port}`, 'sec-fetch-site': 'same-origin' }, 403],
+      [`http://evil.example:${port}/sandbox/clock`, { host: `127.0.0.1:${port}` }, 200],
+    ];
+    for (const [target, headers, status] of cases) {
+      const answer = await rawRequest('GET', target, headers);
+      assert.equal(answer.status, status, `${target} ${JSON.stringify(headers)}: ${answer.text.slice(0, 120)}`);
     }
   });
 

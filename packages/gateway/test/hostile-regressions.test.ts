@@ -12,14 +12,17 @@
  *   running, so the worker never woke again and every later notification waited for a restart
  *   (fixed in src/notify/worker.ts);
  * - G5: closing a gateway whose SQLite checkpoint thread was still running could leave `close()`
- *   pending forever (fixed in src/store/checkpointer.ts).
+ *   pending forever (fixed in src/store/checkpointer.ts);
+ * - G6: a body of nested objects or arrays within the 64 KB limit (`[[[[...`, 32 000 levels) made
+ *   the reserved-key walk overflow the call stack: 500 at every JSON route, sandbox included
+ *   (fixed with the protocol's jsonTextProblem and MAX_JSON_DEPTH, an iterative reservedJsonKey).
  */
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { formatDateTime, repeatedJsonKey } from '@tombolbayar/protocol/node';
+import { formatDateTime, MAX_JSON_DEPTH, repeatedJsonKey } from '@tombolbayar/protocol/node';
 import { signed, vaRequest } from './support/client.ts';
 import { ENGINES, type EngineName } from './support/engines.ts';
 import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';
@@ -98,6 +101,22 @@ describe('regressions (engine-independent)', () => {
     const malformed = await send(h.url, '/sandbox/orders/%ZZ/pay', { method: 'POST' });
     assert.equal(malformed.status, 400);
     assertNames(malformed, 'path');
+  });
+
+  test('G6: a body nested past MAX_JSON_DEPTH is refused with 400 naming the body, at every JSON route, not a 500', async () => {
+    const arrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    const objects = (depth: number) => '{"a":'.repeat(depth) + '"x"' + '}'.repeat(depth);
+    const bodies = [arrays(32_000), `{"merchantCode":"${MERCHANT_CODE}","extra":${arrays(20_000)}}`, objects(10_000), arrays(MAX_JSON_DEPTH + 1)];
+    const routes: Array<[string, string]> = [['POST', '/gateway/pay'], ['POST', '/gateway/prepaidOrder'], ['POST', '/gateway/query'], ['POST', '/sandbox/clock/advance'], ['PUT', `/sandbox/faults/${MERCHANT_CODE}`]];
+    for (const [method, path] of routes) {
+      for (const body of bodies) {
+        const answer = await send(h.url, path, { method, headers: { 'content-type': 'application/json' }, body });
+        assert.equal(answer.status, 400, `${method} ${path} (${body.length} bytes): HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
+        assert.equal(answer.json?.platRespMessage, `body: must not nest objects or arrays more than ${MAX_JSON_DEPTH} deep`);
+      }
+    }
+    // At the bound it is read as usual: the merchant's signature or the sandbox's rules judge it.
+    assertNames(await postJsonText(h.url, '/gateway/pay', `{"merchantCode":"${MERCHANT_CODE}","extra":${arrays(MAX_JSON_DEPTH - 1)}}`), 'sign');
   });
 
   test('repeatedJsonKey: the first key repeated within one object, after unescaping, at any depth', () => {

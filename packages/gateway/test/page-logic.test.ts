@@ -133,6 +133,27 @@ describe('form POST provenance', () => {
     ];
     for (const [request, expected] of table) assert.equal(isSameOriginPost(request), expected, JSON.stringify(request));
   });
+
+  it('compares the Host as a browser writes it: DNS-rebinding shapes of a name are not ours', () => {
+    const own = ['https://gw.example:8443', 'http://[::1]:4010', 'http://localhost'];
+    const rebound = { secFetchSite: 'same-origin', origin: undefined, ownOrigins: own } as const;
+    const table: Array<[string, boolean]> = [
+      ['gw.example:8443', true],
+      ['GW.Example:8443', true],
+      ['[::1]:4010', true],
+      ['localhost', true],
+      ['localhost:80', false],
+      ['gw.example.:8443', false],
+      ['gw.example', false],
+      ['gw.example:9999', false],
+      ['[0:0:0:0:0:0:0:1]:4010', false],
+      ['evil@gw.example:8443', false],
+      ['gw.example:8443, evil.example', false],
+      ['evil.example:8443', false],
+      ['', false],
+    ];
+    for (const [host, expected] of table) assert.equal(isSameOriginPost({ ...rebound, host }), expected, host);
+  });
 });
 
 describe('input schemas', () => {

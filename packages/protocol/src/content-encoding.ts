@@ -3,7 +3,8 @@
  * plug-in's `/notify`. The family's public clients are sloppy here (a Java client sends
  * `Content-Encoding: UTF-8`, a character set, not an encoding), so a header naming UTF-8 reads as
  * no encoding; gzip and deflate are inflated by the caller (the size limit counts inflated bytes);
- * anything else is refused. Browser-safe and dependency-free.
+ * anything else is refused. `Content-Type` is read here too, the same way for every body reader.
+ * Browser-safe and dependency-free.
  */
 
 /** What the body reader must do with the bytes. */
@@ -27,4 +28,21 @@ export function bodyEncoding(header: string | readonly string[] | undefined): Bo
   if (/^gzip$/i.test(value)) return 'gzip';
   if (/^deflate$/i.test(value)) return 'deflate';
   return undefined;
+}
+
+/** A `Content-Type` header's media type (lower-cased, `''` when absent) and `charset` parameter (lower-cased, unquoted). */
+export interface ContentType {
+  readonly mediaType: string;
+  readonly charset: string | undefined;
+}
+
+/** The parts of a `Content-Type` header that a body reader judges. */
+export function contentTypeOf(header: string | undefined): ContentType {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(header ?? '');
+  return { mediaType: (header ?? '').split(';')[0]!.trim().toLowerCase(), charset: match ? match[1]!.toLowerCase() : undefined };
+}
+
+/** Whether a declared charset names UTF-8 (either spelling). */
+export function isUtf8Charset(charset: string): boolean {
+  return UTF8_NAME.test(charset);
 }

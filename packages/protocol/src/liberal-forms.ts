@@ -5,8 +5,11 @@
  * checked; the canonical values are what is then validated, stored and answered.
  *
  * Accepted, each mapped to the canonical form:
- * - a JSON number that is a whole number (`"payMoney": 150000`, PHP clients): its decimal text,
- *   which is also what such a client signed;
+ * - a JSON number that is a whole number from 0 to 2^53 - 1 (`"payMoney": 150000`, PHP clients):
+ *   `String(n)`, the very text `canonicalString` checks the signature over, so what is stored is
+ *   what was verified (`150000.0` and `1.5e5` are 150000, as PHP's `implode()` writes a float
+ *   150000.0); a fraction, a negative number or one beyond 2^53 stays a number, refused by the
+ *   schema;
  * - an amount written with zero decimals (`"150000.00"`, a Klikpay client): the whole number;
  *   a fraction that is not zero stays refused (rupiah have no cents on the wire);
  * - `dateTime` in ISO 8601 with an offset (`2019-08-24T14:15:22Z`, `date('c')`): the same instant
@@ -100,21 +103,4 @@ export function decodeBody(bytes: Uint8Array): DecodedBody {
     for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
     return { text, charset: 'iso-8859-1' };
   }
-}
-
-/**
- * Keys no message of the family has and that change what an object is in JavaScript: refused
- * wherever a body is read (a notification carrying `__proto__` was silently dropped, issue 22).
- */
-export const RESERVED_JSON_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
-
-/** The first reserved key of a parsed JSON value, at any depth, or undefined. */
-export function reservedJsonKey(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const key of Object.keys(value)) {
-    if (RESERVED_JSON_KEYS.includes(key)) return key;
-    const nested = reservedJsonKey((value as Record<string, unknown>)[key]);
-    if (nested !== undefined) return nested;
-  }
-  return undefined;
 }

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { generateKeyPairSync } from 'node:crypto';
 import { countPublicDecrypts } from '@tombolbayar/test-support/rsa';
 import {
-  canonicalFields, canonicalString, decodeBody, parseIsoDateTime, requestKeySizeProblem, reservedJsonKey, sign, verify,
+  canonicalFields, canonicalString, decodeBody, parseIsoDateTime, requestKeySizeProblem, sign, verify,
 } from '../src/node.ts';
 import { loadVectors } from './vectors.ts';
 
@@ -24,6 +24,36 @@ describe('canonicalFields: the family clients liberal forms, mapped', () => {
   for (const [what, input, expected] of cases) {
     it(what, () => assert.deepEqual(canonicalFields(input), expected));
   }
+
+  it('offsets at the ends of the range, any zone: the same instant in Jakarta (no DST there)', () => {
+    const table: ReadonlyArray<readonly [string, string]> = [
+      ['2026-11-25T10:00:00+14:00', '20261125030000'],
+      ['2026-11-25T10:00:00-12:00', '20261126050000'],
+      // 02:30 does not exist in New York that night; with its offset written it is still one instant.
+      ['2026-03-08T02:30:00-05:00', '20260308143000'],
+      ['2026-11-25t10:00:00z', '20261125170000'],
+      ['2026-12-31T23:59:59-12:00', '20270101185959'],
+    ];
+    for (const [iso, jakarta] of table) assert.equal(canonicalFields({ dateTime: iso }).dateTime, jakarta, iso);
+  });
+
+  it('a leap second, a year beyond four digits or an unknown sign stays as sent (the schema refuses it)', () => {
+    for (const value of ['2016-12-31T23:59:60Z', '+002026-11-25T10:00:00Z', '2026-11-25T10:00:00\u221207:00', '2026-11-25 10:00:00+07']) {
+      assert.equal(canonicalFields({ dateTime: value }).dateTime, value, value);
+    }
+  });
+
+  it('a JSON number: what is stored is exactly the text the signature was verified over, or it stays refused', () => {
+    // The signature is checked over String(n) (canonicalString); a number the schema takes is that text.
+    for (const token of ['150000', '150000.0', '1.5e5', '1E5', '-0', '150000.5', '-150000', '9007199254740993', '1e21']) {
+      const sent = JSON.parse(`{"payMoney":${token}}`) as { payMoney: number };
+      const mapped = canonicalFields(sent).payMoney;
+      if (typeof mapped === 'string') assert.equal(mapped, canonicalString(sent), token);
+      else assert.equal(mapped, sent.payMoney, `${token} stays a number: refused by the schema`);
+    }
+    assert.equal(canonicalFields(JSON.parse('{"payMoney":-150000}')).payMoney, -150000);
+    assert.equal(canonicalFields(JSON.parse('{"payMoney":9007199254740993}')).payMoney, 2 ** 53, 'beyond 2^53: not mapped');
+  });
 
   it('parseIsoDateTime refuses what names no real moment', () => {
     for (const value of ['2026-02-30T10:00:00Z', '2026-13-01T10:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T10:00:00+15:00', '2026-01-01T10:00:00+07:60', '20260101100000']) {
@@ -51,15 +81,6 @@ describe('decodeBody: UTF-8 first, ISO-8859-1 only when the bytes are not UTF-8'
   it('a Java StringEntity body (Latin-1 bytes) reads as the strings the client had', () => {
     assert.deepEqual(decodeBody(Buffer.from('{"name":"Müller"}', 'latin1')), { text: '{"name":"Müller"}', charset: 'iso-8859-1' });
     assert.equal(decodeBody(Buffer.from([0x80, 0x9f, 0xff])).text, '\u0080\u009f\u00ff', 'every byte is its code point (not windows-1252)');
-  });
-});
-
-describe('reservedJsonKey', () => {
-  it('finds __proto__, constructor and prototype at any depth', () => {
-    assert.equal(reservedJsonKey(JSON.parse('{"a":"1","__proto__":{"x":1}}')), '__proto__');
-    assert.equal(reservedJsonKey(JSON.parse('{"a":{"constructor":"1"}}')), 'constructor');
-    assert.equal(reservedJsonKey(JSON.parse('[{"prototype":"1"}]')), 'prototype');
-    assert.equal(reservedJsonKey(JSON.parse('{"proto":"1","Constructor":"2"}')), undefined);
   });
 });
 

@@ -4,12 +4,11 @@
  *
  * - Browser routes take JSON. If a global `express.json()` already parsed it, that object is used
  *   (it is checked by zod anyway); otherwise the raw stream is read here, within the route's limit.
- * - `/notify` takes the gateway's form-urlencoded (or JSON) body. It needs the exact fields, so it
- *   reads the raw stream, with `Content-Encoding` read liberally (`EncodingPolicy`); if a parser consumed it first, a flat object of strings (what
- *   `express.urlencoded()` produces) or a raw Buffer/string is still usable: the signature decides.
- *   Anything else is refused with a message that says which parser to move.
+ * - `/notify` takes the gateway's form-urlencoded (or JSON) body and needs the exact fields: it
+ *   reads the raw stream here, with `Content-Encoding` read liberally (`EncodingPolicy`), and
+ *   `notify-body.ts` makes the fields of it (or of what an earlier parser left).
  */
-import { bodyEncoding, decodeBody, repeatedJsonKey, RESERVED_JSON_KEYS, reservedJsonKey, UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
+import { bodyEncoding, contentTypeOf, isUtf8Charset, MAX_JSON_DEPTH, readJsonText, UNSUPPORTED_CONTENT_ENCODING, type JsonBodyProblem } from '@tombolbayar/protocol';
 import type { Request } from 'express';
 import type { Readable, Transform } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
@@ -118,17 +117,12 @@ export function readRaw(req: Request, limit: number, policy: EncodingPolicy = 'i
   });
 }
 
-function mediaType(req: Request): string {
-  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+/** The media type of the request's Content-Type, lower-cased, without parameters (the protocol's rule). */
+export function mediaType(req: Request): string {
+  return contentTypeOf(req.headers['content-type']).mediaType;
 }
 
-/** The `charset` parameter of Content-Type, lower-cased and unquoted; undefined when absent. */
-function charsetOf(req: Request): string | undefined {
-  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(req.headers['content-type'] ?? '');
-  return match ? match[1]!.toLowerCase() : undefined;
-}
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 
 /**
@@ -168,8 +162,8 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
     req.resume();
     throw new PayButtonError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}.`);
   }
-  const charset = charsetOf(req);
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+  const { charset } = contentTypeOf(req.headers['content-type']);
+  if (charset !== undefined && !isUtf8Charset(charset)) {
     // The body is read as UTF-8; another declared charset would be silently misread.
     req.resume();
     throw new PayButtonError('unsupported_media_type', `Content-Type: charset must be utf-8 (got ${charset.slice(0, 40)}).`);
@@ -177,101 +171,27 @@ export async function readJsonBody(req: Request, limit: number): Promise<unknown
   return parseJson(await readRaw(req, limit));
 }
 
+/** The rule a body nested past the protocol's `MAX_JSON_DEPTH` breaks. */
+export const TOO_DEEP = `must not nest objects or arrays more than ${MAX_JSON_DEPTH} deep`;
+
+/** The 400 naming what is wrong with a browser route's JSON body (the protocol's `readJsonText`). */
+function jsonBodyError(problem: JsonBodyProblem): PayButtonError {
+  switch (problem.kind) {
+    case 'syntax':
+      return new PayButtonError('invalid_request', 'body: is not valid JSON', { issues: [{ field: 'body', message: 'is not valid JSON' }] });
+    case 'too_deep':
+      return invalidRequest([{ field: 'body', message: TOO_DEEP }]);
+    case 'repeated_key':
+      return invalidRequest([{ field: problem.key.slice(0, 64), message: 'must appear only once' }]);
+    case 'reserved_key': // not asked for: the strict schema names it
+      return invalidRequest([{ field: problem.key, message: 'is not allowed' }]);
+  }
+}
+
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) throw new PayButtonError('invalid_request', 'body: is required (a JSON object)', { issues: [{ field: 'body', message: 'is required (a JSON object)' }] });
-  const text = raw.toString('utf8');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new PayButtonError('invalid_request', 'body: is not valid JSON', { issues: [{ field: 'body', message: 'is not valid JSON' }] });
-  }
-  // JSON.parse keeps the last of a repeated key; anything in front of us may have read the first.
-  const repeated = repeatedJsonKey(text);
-  if (repeated !== undefined) {
-    throw invalidRequest([{ field: repeated.slice(0, 64), message: 'must appear only once' }]);
-  }
-  return value;
-}
-
-/** A notification's fields as received: every value a string (numbers from JSON are stringified). */
-export type ReceivedFields = Record<string, string>;
-
-export class NotifyBodyError extends Error {
-  constructor(readonly reason: 'body_consumed' | 'unreadable_body', readonly httpStatus: number, message: string) {
-    super(message);
-  }
-}
-
-/** `__proto__`, `constructor` or `prototype` as a field: refused, rather than dropped in silence. */
-function refuseReserved(key: string | undefined): void {
-  if (key !== undefined) throw new NotifyBodyError('unreadable_body', 400, `field ${key} is not allowed (__proto__, constructor and prototype are refused)`);
-}
-
-function fromForm(text: string): ReceivedFields {
-  const fields: ReceivedFields = {};
-  for (const [key, value] of new URLSearchParams(text)) {
-    refuseReserved(RESERVED_JSON_KEYS.includes(key) ? key : undefined);
-    if (Object.prototype.hasOwnProperty.call(fields, key)) throw new NotifyBodyError('unreadable_body', 400, `field ${key} appears more than once`);
-    fields[key] = value;
-  }
-  return fields;
-}
-
-function fromObject(value: unknown, what: string): ReceivedFields {
-  if (!isPlainObject(value)) throw new NotifyBodyError('unreadable_body', 400, `${what} is not a flat object of fields`);
-  refuseReserved(reservedJsonKey(value));
-  const fields: ReceivedFields = {};
-  for (const [key, field] of Object.entries(value)) {
-    if (typeof field === 'string') fields[key] = field;
-    else if (typeof field === 'number' && Number.isFinite(field)) fields[key] = String(field);
-    else if (field === null) continue;
-    else throw new NotifyBodyError('unreadable_body', 400, `field ${key} is not a string`);
-  }
-  return fields;
-}
-
-function parseNotifyText(text: string, type: string): ReceivedFields {
-  if (type === 'application/json' || type.endsWith('+json')) {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new NotifyBodyError('unreadable_body', 400, 'the JSON body does not parse');
-    }
-    const repeated = repeatedJsonKey(text);
-    if (repeated !== undefined) throw new NotifyBodyError('unreadable_body', 400, `field ${repeated.slice(0, 64)} appears more than once`);
-    return fromObject(json, 'the JSON body');
-  }
-  return fromForm(text);
-}
-
-/** Read a notification's fields from the raw body, or from what an earlier parser left. */
-export async function readNotifyFields(req: Request, limit: number): Promise<ReceivedFields> {
-  const type = mediaType(req);
-  if (type && type !== 'application/x-www-form-urlencoded' && type !== 'application/json' && !type.endsWith('+json') && type !== 'text/plain') {
-    req.resume();
-    throw new NotifyBodyError('unreadable_body', 415, `content type ${type} is not a notification (expected application/x-www-form-urlencoded)`);
-  }
-  if (!bodyConsumed(req)) {
-    let raw: Buffer;
-    try {
-      raw = await readRaw(req, limit, 'liberal');
-    } catch (error) {
-      const status = error instanceof PayButtonError ? error.httpStatus : 400;
-      throw new NotifyBodyError('unreadable_body', status, error instanceof Error ? error.message : 'unreadable body');
-    }
-    // UTF-8, or ISO-8859-1 when the bytes are not UTF-8 (the protocol's one rule for bodies).
-    return parseNotifyText(decodeBody(raw).text, type);
-  }
-  const body: unknown = req.body;
-  if (Buffer.isBuffer(body)) return parseNotifyText(decodeBody(body).text, type);
-  if (typeof body === 'string') return parseNotifyText(body, type);
-  if (isPlainObject(body) && Object.keys(body).length > 0) return fromObject(body, 'the body parsed by an earlier parser');
-  throw new NotifyBodyError(
-    'body_consumed',
-    500,
-    'The notification body was consumed by a body parser that ran before payButton() and left nothing usable. ' +
-      'Mount payButton() before global body parsers (app.use("/pay", payButton(...)) first), or exclude its /notify route from them.',
-  );
+  // Reserved keys are left to the route's strict schema, which names them with every other unknown key.
+  const read = readJsonText(raw.toString('utf8'), { reservedKeys: 'leave' });
+  if (!read.ok) throw jsonBodyError(read.problem);
+  return read.value;
 }

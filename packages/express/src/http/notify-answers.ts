@@ -3,8 +3,10 @@
  * (issue 22). A valid `platSign` proves little: another merchant of the same gateway can get one
  * made. So these answers are one fixed text per class, with nothing of the stored order in them,
  * and an order that does not exist looks the same as one whose fields do not match (no 404 versus
- * 409): a stranger learns neither whether an order exists nor its amount. The precise reason and
- * the details go to the `notification.rejected` event only (the merchant's logs).
+ * 409): a stranger learns neither whether an order exists nor its amount. Only a sender who
+ * already holds all of `orderNum`, `platOrderNum` and `payMoney` (the customer's payment page shows
+ * them) reaches the gateway's answer, `not_confirmed`. The precise reason and the details go to
+ * the `notification.rejected` event only (the merchant's logs).
  */
 import type { NotificationRejectReason } from '../events.ts';
 

@@ -23,7 +23,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context.ts';
 import { isPayButtonError } from '../errors.ts';
 import type { NotificationRejectReason } from '../events.ts';
-import { NotifyBodyError, readNotifyFields, type ReceivedFields } from '../http/body.ts';
+import { NotifyBodyError, readNotifyFields, type ReceivedFields } from '../http/notify-body.ts';
 import { NO_OUTCOME_ANSWER, publicAnswerFor } from '../http/notify-answers.ts';
 import { confirmAndApply, finalStatusOf } from '../orders/confirm.ts';
 import { fulfil } from '../orders/settle.ts';

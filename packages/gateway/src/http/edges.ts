@@ -4,7 +4,7 @@
  * fixed, signed-once answers of `refusals.ts` with a meaningful HTTP status: nothing of the request
  * is repeated (or signed), and nothing ever shows a stack trace.
  */
-import { bodyEncoding, decodeBody, repeatedJsonKey, reservedJsonKey } from '@tombolbayar/protocol';
+import { bodyEncoding, contentTypeOf, decodeBody, isUtf8Charset, readJsonText, type JsonBodyProblem } from '@tombolbayar/protocol';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PlatformSigner } from '../notify/notification.ts';
@@ -14,10 +14,6 @@ import { BODY_LIMIT_BYTES, sendRefusal, type RefusalName } from './refusals.ts';
 export { BODY_LIMIT_BYTES };
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-function mediaType(header: string | undefined): string {
-  return (header ?? '').split(';')[0]!.trim().toLowerCase();
-}
 
 function carriesBody(headers: Record<string, string | string[] | undefined>): boolean {
   const length = headers['content-length'];
@@ -32,7 +28,7 @@ export function requireJson(sign: PlatformSigner, options: { bodyRequired: boole
   return (req, res, next) => {
     if (!BODY_METHODS.has(req.method)) return next();
     if (!options.bodyRequired && !carriesBody(req.headers)) return next();
-    if (mediaType(req.headers['content-type']) === 'application/json') return next();
+    if (contentTypeOf(req.headers['content-type']).mediaType === 'application/json') return next();
     sendRefusal(res, sign, 'contentTypeNotJson');
   };
 }
@@ -56,17 +52,11 @@ function contentEncoding(sign: PlatformSigner): RequestHandler {
 }
 
 /**
- * JSON bodies up to 64 KB (after inflating), no key repeated; syntax, size and repeat errors reach
- * `errorHandler`.
+ * JSON bodies up to 64 KB (after inflating), nested at most 32 deep, no key repeated or reserved;
+ * syntax, size, depth and key errors reach `errorHandler`.
  */
 export function jsonBody(sign: PlatformSigner): RequestHandler[] {
   return [contentEncoding(sign), jsonParser()];
-}
-
-/** The `charset` parameter of a Content-Type, lower-cased and unquoted; undefined when absent. */
-function charsetOf(header: string | undefined): string | undefined {
-  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(header ?? '');
-  return match ? match[1]!.toLowerCase() : undefined;
 }
 
 /** A client error `errorHandler` answers by its body-parser `type`. */
@@ -74,18 +64,32 @@ function parserError(type: string, message: string): Error {
   return Object.assign(new Error(message), { type, status: 400 });
 }
 
+/** The error `errorHandler` answers for a body the protocol's `readJsonText` refused. */
+function bodyError(problem: JsonBodyProblem): Error {
+  switch (problem.kind) {
+    case 'syntax':
+      return parserError('entity.parse.failed', 'invalid JSON');
+    case 'too_deep':
+      return parserError('entity.too.deep', 'nested too deep');
+    case 'repeated_key':
+      return new RepeatedJsonKeyError(problem.key);
+    case 'reserved_key':
+      return new ReservedJsonKeyError(problem.key);
+  }
+}
+
 /**
  * The JSON body: raw bytes (inflated, within the limit), read as text by the protocol's
  * `decodeBody` (UTF-8, or ISO-8859-1 when the bytes are not UTF-8: a Java client's
- * `new StringEntity(json)`), then parsed strictly (an object or array), no key repeated and none
- * of `__proto__`, `constructor`, `prototype`. A declared charset other than UTF-8 is refused: the
- * signature is over UTF-8 text.
+ * `new StringEntity(json)`), then read by the protocol's `readJsonText` (an object or array,
+ * nested at most `MAX_JSON_DEPTH` deep, no key repeated, none of `__proto__`, `constructor`,
+ * `prototype`). A declared charset other than UTF-8 is refused: the signature is over UTF-8 text.
  */
 function jsonParser(): RequestHandler {
   const raw = express.raw({ limit: BODY_LIMIT_BYTES, type: 'application/json' });
   return (req, res, next) => {
-    const charset = charsetOf(req.headers['content-type']);
-    if (charset !== undefined && !/^utf-?8$/.test(charset) && mediaType(req.headers['content-type']) === 'application/json') {
+    const { mediaType, charset } = contentTypeOf(req.headers['content-type']);
+    if (charset !== undefined && !isUtf8Charset(charset) && mediaType === 'application/json') {
       req.resume();
       return next(parserError('charset.unsupported', 'unsupported charset'));
     }
@@ -98,17 +102,9 @@ function jsonParser(): RequestHandler {
         return next();
       }
       if (!/^[\s]*[{[]/.test(text)) return next(parserError('entity.parse.failed', 'not a JSON object or array'));
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        return next(parserError('entity.parse.failed', 'invalid JSON'));
-      }
-      const repeated = repeatedJsonKey(text);
-      if (repeated !== undefined) return next(new RepeatedJsonKeyError(repeated));
-      const reserved = reservedJsonKey(value);
-      if (reserved !== undefined) return next(new ReservedJsonKeyError(reserved));
-      req.body = value;
+      const read = readJsonText(text);
+      if (!read.ok) return next(bodyError(read.problem));
+      req.body = read.value;
       next();
     });
   };
@@ -145,6 +141,7 @@ interface BodyParserError {
 /** Body-parser failures by type: what the client did wrong, as a fixed refusal. */
 const CLIENT_ERRORS: Record<string, RefusalName> = {
   'entity.parse.failed': 'bodyNotJson',
+  'entity.too.deep': 'bodyTooDeep',
   'entity.too.large': 'bodyTooLarge',
   'encoding.unsupported': 'contentEncoding',
   'charset.unsupported': 'charsetNotUtf8',

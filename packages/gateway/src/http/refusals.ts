@@ -14,7 +14,7 @@
  * address or a timestamp and contain `SUCCESS`.
  */
 import type { ResultCode, RuleId } from '@tombolbayar/protocol';
-import { UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
+import { MAX_JSON_DEPTH, UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
 import type { Response } from 'express';
 import type { PlatformSigner } from '../notify/notification.ts';
 import { signedBody, type ResponseFields } from './respond.ts';
@@ -40,6 +40,7 @@ export const REFUSALS = Object.freeze({
   bodyRequired: refusal(400, 'FAIL', 'body: must be a JSON object'),
   bodyNotJson: refusal(400, 'FAIL', 'body: must be a valid JSON object'),
   bodyTooLarge: refusal(413, 'FAIL', `body: must be at most ${BODY_LIMIT_BYTES / 1024} KB`),
+  bodyTooDeep: refusal(400, 'FAIL', `body: must not nest objects or arrays more than ${MAX_JSON_DEPTH} deep`),
   bodyRepeatedKey: refusal(400, 'FAIL', 'body: must not repeat a key (each field appears only once)'),
   bodyReservedKey: refusal(400, 'FAIL', 'body: must not use the key __proto__, constructor or prototype'),
   bodyAborted: refusal(400, 'FAIL', 'body: the request was aborted'),
