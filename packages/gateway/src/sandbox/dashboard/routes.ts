@@ -1,0 +1,177 @@
+/**
+ * The sandbox dashboard (mounted only with `sandbox: true`, at `/sandbox/dashboard`): the sandbox
+ * API as a page for people. Every route, reads included, answers only requests that come from the
+ * gateway itself (the sandbox API's own rule, `isFromGatewayItself`: Host, Origin and
+ * Sec-Fetch-Site), so another site can neither drive an order (CSRF) nor read one (DNS
+ * rebinding). Every POST answers with a 303 back to a page (POST-redirect-GET), or the page with
+ * the refusal named.
+ *
+ *   GET  /                            find (?number=), pay a number, the clock, orders, merchants
+ *   GET  /orders/:platOrderNum        the order, its timeline and notification attempts
+ *   POST /orders/:platOrderNum/pay|expire|fail   {method?}
+ *   POST /pay-number                  {number}   pay the order with this VA number / payment code
+ *   POST /clock                       {minutes}
+ *   POST /deliveries/:id/resend
+ *   GET|POST /merchants/:merchantCode {displayName, logo, accentColor}
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { DomainError } from '../../domain/errors.ts';
+import { readOrder, transition } from '../../domain/transitions.ts';
+import type { Deliveries } from '../../notify/deliveries.ts';
+import { pageAssets } from '../../page/assets.ts';
+import { CONTENT_SECURITY_POLICY, securityHeaders } from '../../page/csp.ts';
+import { html, type SafeHtml } from '../../page/html.ts';
+import type { GatewayRuntime } from '../../runtime.ts';
+import { findBranding, NO_BRANDING, saveBranding } from '../../store/branding.ts';
+import { findMerchant, listMerchants } from '../../store/merchants.ts';
+import { parseBranding } from '../branding.ts';
+import { advanceBodySchema, parseSandboxInput, payBodySchema } from '../input.ts';
+import { findOrderByPaymentNumber, findOrdersByNumber, lookupQuerySchema, recentOrders } from '../lookup.ts';
+import { isFromGatewayItself } from '../routes.ts';
+import { simulatePayment } from '../simulate.ts';
+import { dashboardUrls, isNotice, renderDashboardDocument, type Notice } from './document.ts';
+import { renderHome } from './home.ts';
+import { formValuesOf, renderMerchant } from './merchant.ts';
+import { renderOrder } from './order.ts';
+
+/** The page's policy, with the merchant's logo (an http(s) URL they chose) allowed as an image. */
+export const DASHBOARD_CSP = CONTENT_SECURITY_POLICY.replace("img-src 'self' data:", "img-src 'self' data: http: https:");
+
+/** Logos arrive as data URLs of up to 64 KiB (about 88 KiB of base64, then form-encoded). */
+const form = express.urlencoded({ extended: false, limit: '256kb', parameterLimit: 10 });
+
+const ACTIONS = { pay: 'paid', expire: 'expired', fail: 'failed' } as const satisfies Record<string, Notice>;
+
+export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries): Router {
+  const { domain } = runtime;
+  const db = domain.database.db;
+  const router = express.Router();
+
+  async function send(req: Request, res: Response, status: number, title: string, body: SafeHtml, problem?: string): Promise<void> {
+    const { css } = await pageAssets();
+    const notice = isNotice(req.query.notice) && status < 400 ? req.query.notice : undefined;
+    const page = renderDashboardDocument({ title, stylesheet: `/pay/assets/page.css?v=${css.version}`, body, notice, problem });
+    res.status(status).set('Cache-Control', 'no-store').type('html').send(page);
+  }
+  const refusal = (req: Request, res: Response, status: number, message: string) =>
+    send(req, res, status, 'Refused', html`<h1>Refused</h1><p><a href="${dashboardUrls.home()}">Back to the dashboard</a></p>`, message);
+
+  router.use(securityHeaders, (req, res, next) => {
+    res.setHeader('Content-Security-Policy', DASHBOARD_CSP);
+    if (isFromGatewayItself(runtime, req)) return next();
+    refusal(req, res, 403, 'This dashboard answers only pages of the gateway itself, at its own address.').catch(next);
+  });
+  for (const name of ['platOrderNum', 'id', 'merchantCode']) {
+    router.param(name, (req, res, next, value: unknown) => {
+      if (typeof value === 'string' && value.includes('\u0000')) return void refusal(req, res, 400, `${name}: must not contain U+0000`).catch(next);
+      next();
+    });
+  }
+
+  router.get('/', async (req, res) => {
+    const asked = req.query.number === undefined || req.query.number === '' ? undefined : parseSandboxInput(lookupQuerySchema, { number: req.query.number });
+    if (asked && !asked.ok) return refusal(req, res, 400, asked.message);
+    const number = asked?.value.number;
+    const [orders, merchants] = await Promise.all([number ? findOrdersByNumber(domain, number) : recentOrders(domain), listMerchants(db)]);
+    const clock = { now: domain.clock.now(), offsetMinutes: domain.clock.offsetMs / 60_000 };
+    await send(req, res, 200, 'Orders', renderHome({ number, orders, merchants, clock }));
+  });
+
+  async function showOrder(req: Request, res: Response, platOrderNum: string, status = 200, problem?: string): Promise<void> {
+    const order = await readOrder(domain, platOrderNum);
+    if (!order) return refusal(req, res, 404, 'platOrderNum: no such order');
+    const [list, merchant, branding] = await Promise.all([
+      deliveries.list({ platOrderNum }),
+      findMerchant(db, order.merchantCode),
+      findBranding(db, order.merchantCode),
+    ]);
+    const label = branding?.displayName ?? merchant?.name ?? order.merchantCode;
+    await send(req, res, status, `Order ${order.orderNum}`, renderOrder(order, list, `${label} (${order.merchantCode})`), problem);
+  }
+  router.get('/orders/:platOrderNum', (req, res) => showOrder(req, res, req.params.platOrderNum!));
+
+  /** Runs a simulation; a domain refusal shows the order again with the refusal named. */
+  async function simulate(req: Request, res: Response, platOrderNum: string, notice: Notice, action: () => Promise<unknown>) {
+    try {
+      await action();
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error.code === 'order-not-found') return refusal(req, res, 404, error.message);
+      return showOrder(req, res, platOrderNum, error.code === 'amount-out-of-range' ? 400 : 409, error.message);
+    }
+    res.redirect(303, dashboardUrls.order(platOrderNum, notice));
+  }
+
+  router.post('/orders/:platOrderNum/:action', form, async (req, res, next) => {
+    const platOrderNum = req.params.platOrderNum!;
+    const action = req.params.action;
+    if (action !== 'pay' && action !== 'expire' && action !== 'fail') return next();
+    if (action === 'expire') return simulate(req, res, platOrderNum, 'expired', () => transition(domain, platOrderNum, 'EXPIRED', { force: true }));
+    if (action === 'fail') return simulate(req, res, platOrderNum, 'failed', () => transition(domain, platOrderNum, 'FAILED'));
+    const body = parseSandboxInput(payBodySchema, { ...req.body });
+    if (!body.ok) return refusal(req, res, 400, body.message);
+    await simulate(req, res, platOrderNum, ACTIONS.pay, () => simulatePayment(domain, platOrderNum, body.value.method));
+  });
+
+  router.post('/pay-number', form, async (req, res) => {
+    const body = parseSandboxInput(lookupQuerySchema, { ...req.body });
+    if (!body.ok) return refusal(req, res, 400, body.message);
+    const order = await findOrderByPaymentNumber(domain, body.value.number);
+    if (!order) return refusal(req, res, 404, 'number: no order has this VA number or payment code');
+    await simulate(req, res, order.platOrderNum, 'paid', () => simulatePayment(domain, order.platOrderNum));
+  });
+
+  router.post('/clock', form, async (req, res) => {
+    const minutes = typeof req.body?.minutes === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(req.body.minutes) ? Number(req.body.minutes) : req.body?.minutes;
+    const body = parseSandboxInput(advanceBodySchema, { minutes });
+    if (!body.ok) return refusal(req, res, 400, body.message);
+    domain.clock.advance(Math.round(body.value.minutes * 60_000));
+    await runtime.sweepNow();
+    res.redirect(303, `${dashboardUrls.home()}?notice=clock-advanced`);
+  });
+
+  router.post('/deliveries/:id/resend', async (req, res) => {
+    const delivery = await deliveries.resend(req.params.id!);
+    if (!delivery) return refusal(req, res, 404, 'id: no such notification');
+    res.redirect(303, dashboardUrls.order(delivery.platOrderNum, 'resent'));
+  });
+
+  async function merchantOr404(req: Request, res: Response) {
+    const merchant = await findMerchant(db, String(req.params.merchantCode));
+    if (!merchant) await refusal(req, res, 404, 'merchantCode: no such merchant');
+    return merchant;
+  }
+  router.get('/merchants/:merchantCode', async (req, res) => {
+    const merchant = await merchantOr404(req, res);
+    if (!merchant) return;
+    const saved = (await findBranding(db, merchant.merchantCode)) ?? NO_BRANDING;
+    await send(req, res, 200, `Merchant ${merchant.merchantCode}`, renderMerchant(merchant, saved, formValuesOf(saved)));
+  });
+  router.post('/merchants/:merchantCode', form, async (req, res) => {
+    const merchant = await merchantOr404(req, res);
+    if (!merchant) return;
+    const branding = parseBranding({ ...req.body });
+    if (!branding.ok) {
+      const saved = (await findBranding(db, merchant.merchantCode)) ?? NO_BRANDING;
+      const typed = (name: string) => (typeof req.body?.[name] === 'string' ? (req.body[name] as string) : '');
+      const values = { displayName: typed('displayName'), logo: typed('logo'), accentColor: typed('accentColor') };
+      return send(req, res, 400, `Merchant ${merchant.merchantCode}`, renderMerchant(merchant, saved, values), branding.message);
+    }
+    await saveBranding(db, merchant.merchantCode, branding.value, domain.clock.now());
+    res.redirect(303, dashboardUrls.merchant(merchant.merchantCode, 'saved'));
+  });
+
+  router.use((req, res, next) => {
+    refusal(req, res, 404, 'There is no such page in the sandbox dashboard.').catch(next);
+  });
+  router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const status = (error as { status?: unknown }).status;
+    // body-parser's refusals (too large, too many fields, bad encoding): the person's input, not our fault.
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return void refusal(req, res, status === 413 ? 413 : 400, status === 413 ? 'body: too large' : 'body: could not be read as a form').catch(next);
+    }
+    next(error);
+  });
+  return router;
+}
