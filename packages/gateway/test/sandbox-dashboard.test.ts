@@ -200,6 +200,9 @@ for (const engine of ENGINES) {
       assert.match(refused.text, /logo: must be an http\(s\) URL or a base64 data URL/);
       assert.ok(refused.text.includes('&lt;b&gt;x&lt;/b&gt;'), 'what was typed is shown again, escaped');
       assert.ok(!refused.text.includes('<b>x</b>'));
+      const { platOrderNum } = (await h.client.createVa()).body as Record<string, string>;
+      const hosted = await request(`${h.url}/pay?orderNum=${platOrderNum}`);
+      assert.match(hosted.text, /<p class="merchant">Toko Kopi Gayo<\/p>/, 'the hosted page shows the display name');
       const stillSaved = await request(url);
       assert.ok(stillSaved.text.includes('Toko Kopi Gayo'));
       assert.equal((await post(url, { displayName: '', logo: '', accentColor: '' })).status, 303);
