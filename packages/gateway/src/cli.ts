@@ -7,6 +7,7 @@ import type { Gateway } from './gateway.ts';
 import { parseCli, UsageError, type CliConfig } from './cli/args.ts';
 import type { Output } from './cli/commands.ts';
 import { HELP } from './cli/help.ts';
+import { SandboxCommandError } from './cli/sandbox-client.ts';
 import { GatewayConfigError } from './options.ts';
 
 const VERSION = '0.1.0';
@@ -120,7 +121,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
         return undefined;
     }
   } catch (error) {
-    if ((error as Error).name === 'SandboxCommandError') {
+    if (error instanceof SandboxCommandError) {
       err(`tombolbayar-gateway: ${(error as Error).message}`);
       return 1;
     }

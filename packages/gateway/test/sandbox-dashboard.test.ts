@@ -205,11 +205,36 @@ for (const engine of ENGINES) {
       assert.match(hosted.text, /<p class="merchant">Toko Kopi Gayo<\/p>/, 'the hosted page shows the display name');
       const stillSaved = await request(url);
       assert.ok(stillSaved.text.includes('Toko Kopi Gayo'));
+      const script = '<script>alert("name")</script>';
+      assert.equal((await post(url, { displayName: script })).status, 303, 'any text is a name');
+      for (const page of [await request(url), await request(dash(`/orders/${platOrderNum}`)), await request(`${h.url}/pay?orderNum=${platOrderNum}`)]) {
+        assert.ok(page.text.includes('&lt;script&gt;alert(&quot;name&quot;)&lt;/script&gt;'));
+        assert.ok(!page.text.includes(script));
+      }
       assert.equal((await post(url, { displayName: '', logo: '', accentColor: '' })).status, 303);
       assert.ok(!(await request(url)).text.includes('Toko Kopi Gayo'));
       const tooBig = await post(url, { logo: 'x'.repeat(300 * 1024) });
       assert.equal(tooBig.status, 413);
       assert.equal((await request(dash('/merchants/NOBODY'))).status, 404);
+    });
+
+    test('speaks Indonesian from Accept-Language or ?lang=, remembers a choice, and switches back', async () => {
+      const { platOrderNum } = (await h.client.createVa()).body as Record<string, string>;
+      const byHeader = await request(dash(), { headers: { 'accept-language': 'id-ID,id;q=0.9' } });
+      assert.match(byHeader.text, /<html lang="id">/);
+      assert.match(byHeader.text, /Bayar VA atau kode pembayaran/);
+      const chosen = await request(dash(`/orders/${platOrderNum}?lang=id&notice=paid`));
+      assert.match(chosen.text, /Simulasikan pembayaran/);
+      const cookie = chosen.headers.get('set-cookie') ?? '';
+      assert.match(cookie, /^pb_lang=id; Max-Age=\d+; Path=\/sandbox\/dashboard; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
+      assert.ok(chosen.text.includes(`href="/sandbox/dashboard/orders/${platOrderNum}?lang=en" lang="en"`), 'the switch keeps the page, drops the notice');
+      const remembered = await request(dash(), { headers: { cookie: 'pb_lang=id' } });
+      assert.match(remembered.text, /Cari pesanan/);
+      const english = await request(dash('?lang=en'), { headers: { cookie: 'pb_lang=id', 'accept-language': 'id' } });
+      assert.match(english.text, /Find an order/);
+      const refused = await post(dash('/pay-number'), { number: 'NOPE' }, { 'accept-language': 'id' });
+      assert.match(refused.text, /Kembali ke dasbor/);
+      assert.match(refused.text, /number: no order has this VA number or payment code/, 'field rules stay as the API words them');
     });
 
     test('refuses another Host, another site, unknown orders and notifications, on every method', async () => {

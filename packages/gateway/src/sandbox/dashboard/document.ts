@@ -4,6 +4,8 @@
  * script at all: every action is a plain form, answered by a redirect back (POST-redirect-GET).
  */
 import { html, type SafeHtml } from '../../page/html.ts';
+import { LOCALES, messagesFor, type Locale } from '../../page/i18n.ts';
+import type { DashboardMessages } from './messages.ts';
 
 /** Where the dashboard lives, relative to the gateway's root. */
 export const DASHBOARD_PATH = '/sandbox/dashboard';
@@ -22,16 +24,16 @@ export const dashboardUrls = {
 };
 
 /** What a redirect back tells (the query's `notice`): fixed words only, nothing of the request. */
-export const NOTICES = {
-  paid: 'Payment simulated: the order is PAID and its notification is queued.',
-  expired: 'The order is EXPIRED and its notification is queued.',
-  failed: 'The order is FAILED and its notification is queued.',
-  resent: 'The notification is queued again; refresh to see the new attempt.',
-  'clock-advanced': 'The clock moved forward; overdue orders expired.',
-  saved: 'Saved.',
-} as const;
-export type Notice = keyof typeof NOTICES;
-export const isNotice = (value: unknown): value is Notice => typeof value === 'string' && Object.hasOwn(NOTICES, value);
+export const NOTICE_KEYS = ['paid', 'expired', 'failed', 'resent', 'clock-advanced', 'saved'] as const;
+export type Notice = (typeof NOTICE_KEYS)[number];
+export const isNotice = (value: unknown): value is Notice => NOTICE_KEYS.some((key) => key === value);
+
+/** The language of a page and how to reach the same page in the others. */
+export interface DashboardContext {
+  readonly locale: Locale;
+  readonly t: DashboardMessages;
+  readonly languageHref: (locale: Locale) => string;
+}
 
 export interface DashboardDocument {
   readonly title: string;
@@ -42,25 +44,35 @@ export interface DashboardDocument {
   readonly problem?: string | undefined;
 }
 
-export function renderDashboardDocument(doc: DashboardDocument): string {
-  const notice = doc.notice ? html`<p class="dash-notice" role="status">${NOTICES[doc.notice]}</p>` : '';
+function languageSwitch(ctx: DashboardContext): SafeHtml {
+  const links = LOCALES.map((locale) => {
+    const name = messagesFor(locale).languageName;
+    const current = locale === ctx.locale ? html` aria-current="true"` : '';
+    return html`<li><a href="${ctx.languageHref(locale)}" lang="${locale}" hreflang="${locale}"${current}>${name}</a></li>`;
+  });
+  return html`<nav class="lang" aria-label="${ctx.t.languageSwitchLabel}"><ul>${links}</ul></nav>`;
+}
+
+export function renderDashboardDocument(ctx: DashboardContext, doc: DashboardDocument): string {
+  const { t } = ctx;
+  const notice = doc.notice ? html`<p class="dash-notice" role="status">${t.notices[doc.notice]}</p>` : '';
   const problem = doc.problem ? html`<p class="dash-problem" role="alert">${doc.problem}</p>` : '';
   return html`<!doctype html>
-<html lang="en">
+<html lang="${ctx.locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light">
-<title>${doc.title} · sandbox dashboard</title>
+<title>${doc.title} · ${t.dashboard}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${doc.stylesheet}">
 </head>
 <body class="is-sandbox dashboard">
 <header>
-<p class="sandbox-banner">SANDBOX: nothing here moves real money</p>
-<nav class="top" aria-label="Dashboard"><a class="merchant" href="${DASHBOARD_PATH}">Sandbox dashboard</a></nav>
+<p class="sandbox-banner">${t.banner}</p>
+<div class="top"><a class="merchant" href="${DASHBOARD_PATH}">${t.dashboard}</a>${languageSwitch(ctx)}</div>
 </header>
 <main id="main">
 ${notice}${problem}

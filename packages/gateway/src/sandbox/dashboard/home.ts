@@ -4,6 +4,7 @@ import type { Merchant, Order } from '../../domain/types.ts';
 import { html, type SafeHtml } from '../../page/html.ts';
 import { MAX_LOOKUP_TERM } from '../lookup.ts';
 import { dashboardUrls, when } from './document.ts';
+import type { DashboardMessages } from './messages.ts';
 
 export interface HomeView {
   /** The number searched for, if any (then `orders` are its matches). */
@@ -13,7 +14,8 @@ export interface HomeView {
   readonly clock: { readonly now: number; readonly offsetMinutes: number };
 }
 
-function ordersTable(orders: readonly Order[], caption: string): SafeHtml {
+function ordersTable(t: DashboardMessages, orders: readonly Order[], caption: string): SafeHtml {
+  const c = t.columns;
   const rows = orders.map(
     (order) => html`<tr>
 <th scope="row"><a href="${dashboardUrls.order(order.platOrderNum)}">${order.orderNum}</a></th>
@@ -28,62 +30,62 @@ function ordersTable(orders: readonly Order[], caption: string): SafeHtml {
   return html`<div class="dash-scroll" tabindex="0" role="region" aria-label="${caption}">
 <table>
 <caption>${caption}</caption>
-<thead><tr><th scope="col">Order number</th><th scope="col">Merchant</th><th scope="col">Status</th><th scope="col">Method</th><th scope="col">VA number / code</th><th scope="col">Amount</th><th scope="col">Created</th></tr></thead>
+<thead><tr><th scope="col">${c.orderNumber}</th><th scope="col">${c.merchant}</th><th scope="col">${c.status}</th><th scope="col">${c.method}</th><th scope="col">${c.vaNumber}</th><th scope="col">${c.amount}</th><th scope="col">${c.created}</th></tr></thead>
 <tbody>${rows}</tbody>
 </table>
 </div>`;
 }
 
-export function renderHome(view: HomeView): SafeHtml {
+export function renderHome(t: DashboardMessages, view: HomeView): SafeHtml {
   const { number, orders, merchants, clock } = view;
-  const caption = number === undefined ? `Newest orders (${orders.length})` : `Orders matching ${number} (${orders.length})`;
+  const caption = number === undefined ? t.newestOrders(orders.length) : t.matchingOrders(number, orders.length);
   const list =
     orders.length === 0
-      ? html`<p>${number === undefined ? 'No orders yet: create one from your shop.' : 'No order has this number.'}</p>`
-      : ordersTable(orders, caption);
+      ? html`<p>${number === undefined ? t.noOrdersYet : t.noMatch}</p>`
+      : ordersTable(t, orders, caption);
   const merchantItems = merchants.map(
     (merchant) => html`<li><a href="${dashboardUrls.merchant(merchant.merchantCode)}">${merchant.merchantCode}</a>${merchant.name ? html` <span class="muted">${merchant.name}</span>` : ''}</li>`,
   );
-  return html`<h1>Sandbox dashboard</h1>
+  return html`<h1>${t.dashboard}</h1>
 <div class="dash-grid">
 <section class="card" aria-labelledby="find-heading">
-<h2 id="find-heading">Find an order</h2>
+<h2 id="find-heading">${t.findHeading}</h2>
 <form method="get" action="${dashboardUrls.home()}" role="search">
-<label for="find-number">Order number, platform number or VA number</label>
+<label for="find-number">${t.findLabel}</label>
 <div class="dash-row">
 <input id="find-number" name="number" type="search" required maxlength="${MAX_LOOKUP_TERM}" autocomplete="off" spellcheck="false" value="${number ?? ''}">
-<button type="submit">Find</button>
+<button type="submit">${t.find}</button>
 </div>
 </form>
 </section>
 <section class="card" aria-labelledby="pay-heading">
-<h2 id="pay-heading">Pay a VA or payment code</h2>
+<h2 id="pay-heading">${t.payNumberHeading}</h2>
 <form method="post" action="${dashboardUrls.payNumber}">
-<label for="pay-number">VA number or payment code</label>
+<label for="pay-number">${t.payNumberLabel}</label>
 <div class="dash-row">
 <input id="pay-number" name="number" type="text" inputmode="numeric" required maxlength="${MAX_LOOKUP_TERM}" autocomplete="off" spellcheck="false">
-<button type="submit">Pay</button>
+<button type="submit">${t.pay}</button>
 </div>
 </form>
 </section>
 <section class="card" aria-labelledby="clock-heading">
-<h2 id="clock-heading">Clock</h2>
-<p>Gateway time: <strong>${when(clock.now)}</strong> (${clock.offsetMinutes === 0 ? 'real time' : `${clock.offsetMinutes} minutes ahead`})</p>
+<h2 id="clock-heading">${t.clockHeading}</h2>
+<p><strong>${t.gatewayTime(when(clock.now))}</strong> (${clock.offsetMinutes === 0 ? t.realTime : t.minutesAhead(clock.offsetMinutes)})</p>
 <form method="post" action="${dashboardUrls.clock}">
-<label for="clock-minutes">Advance by minutes</label>
+<label for="clock-minutes">${t.advanceLabel}</label>
 <div class="dash-row">
 <input id="clock-minutes" name="minutes" type="number" min="1" step="1" required value="60">
-<button type="submit">Advance</button>
+<button type="submit">${t.advance}</button>
 </div>
 </form>
 </section>
 </div>
 <section aria-labelledby="orders-heading">
-<h2 id="orders-heading">Orders</h2>
+<h2 id="orders-heading">${t.ordersHeading}</h2>
 ${list}
 </section>
 <section aria-labelledby="merchants-heading">
-<h2 id="merchants-heading">Merchants</h2>
-${merchants.length === 0 ? html`<p>No merchants yet.</p>` : html`<ul>${merchantItems}</ul>`}
+<h2 id="merchants-heading">${t.merchantsHeading}</h2>
+${merchants.length === 0 ? html`<p>${t.noMerchants}</p>` : html`<ul>${merchantItems}</ul>`}
 </section>`;
 }

@@ -21,6 +21,8 @@ import type { Deliveries } from '../../notify/deliveries.ts';
 import { pageAssets } from '../../page/assets.ts';
 import { CONTENT_SECURITY_POLICY, securityHeaders } from '../../page/csp.ts';
 import { html, type SafeHtml } from '../../page/html.ts';
+import { isLocale, LOCALE_COOKIE, negotiateLocale, type Locale } from '../../page/i18n.ts';
+import { cookieValue } from '../../page/routes.ts';
 import type { GatewayRuntime } from '../../runtime.ts';
 import { findBranding, NO_BRANDING, saveBranding } from '../../store/branding.ts';
 import { findMerchant, listMerchants } from '../../store/merchants.ts';
@@ -29,7 +31,8 @@ import { advanceBodySchema, parseSandboxInput, payBodySchema } from '../input.ts
 import { findOrderByPaymentNumber, findOrdersByNumber, lookupQuerySchema, recentOrders } from '../lookup.ts';
 import { isFromGatewayItself } from '../routes.ts';
 import { simulatePayment } from '../simulate.ts';
-import { dashboardUrls, isNotice, renderDashboardDocument, type Notice } from './document.ts';
+import { dashboardUrls, DASHBOARD_PATH, isNotice, renderDashboardDocument, type DashboardContext, type Notice } from './document.ts';
+import { DASHBOARD_MESSAGES } from './messages.ts';
 import { renderHome } from './home.ts';
 import { formValuesOf, renderMerchant } from './merchant.ts';
 import { renderOrder } from './order.ts';
@@ -42,6 +45,27 @@ const form = express.urlencoded({ extended: false, limit: '256kb', parameterLimi
 
 const ACTIONS = { pay: 'paid', expire: 'expired', fail: 'failed' } as const satisfies Record<string, Notice>;
 
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+/**
+ * The language of this request, as the hosted page chooses it (`?lang=`, then the cookie a choice
+ * left, then Accept-Language), and the links to this page in the others: a read keeps its query
+ * (without the one-time notice); the answer to a POST links to the dashboard's front page.
+ */
+function contextOf(req: Request): DashboardContext {
+  const query = typeof req.query.lang === 'string' && isLocale(req.query.lang) ? req.query.lang : undefined;
+  const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  const locale = negotiateLocale({ query, cookie: cookieValue(req.headers.cookie, LOCALE_COOKIE), acceptLanguage: single(req.headers['accept-language']), fallback: 'en' });
+  const here = new URL(req.originalUrl, 'http://dashboard.invalid');
+  here.searchParams.delete('notice');
+  const languageHref = (other: Locale) => {
+    const target = req.method === 'GET' ? new URL(here) : new URL(DASHBOARD_PATH, here);
+    target.searchParams.set('lang', other);
+    return `${target.pathname}${target.search}`;
+  };
+  return { locale, t: DASHBOARD_MESSAGES[locale], languageHref };
+}
+
 export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries): Router {
   const { domain } = runtime;
   const db = domain.database.db;
@@ -50,16 +74,24 @@ export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries)
   async function send(req: Request, res: Response, status: number, title: string, body: SafeHtml, problem?: string): Promise<void> {
     const { css } = await pageAssets();
     const notice = isNotice(req.query.notice) && status < 400 ? req.query.notice : undefined;
-    const page = renderDashboardDocument({ title, stylesheet: `/pay/assets/page.css?v=${css.version}`, body, notice, problem });
+    const ctx = contextOf(req);
+    if (req.query.lang === ctx.locale) {
+      // A language picked with the switch is remembered; the cookie grants nothing.
+      res.cookie(LOCALE_COOKIE, ctx.locale, { path: DASHBOARD_PATH, maxAge: YEAR_MS, sameSite: 'lax', httpOnly: true, secure: req.secure });
+    }
+    const page = renderDashboardDocument(ctx, { title, stylesheet: `/pay/assets/page.css?v=${css.version}`, body, notice, problem });
     res.status(status).set('Cache-Control', 'no-store').type('html').send(page);
   }
-  const refusal = (req: Request, res: Response, status: number, message: string) =>
-    send(req, res, status, 'Refused', html`<h1>Refused</h1><p><a href="${dashboardUrls.home()}">Back to the dashboard</a></p>`, message);
+  const wordsOf = (req: Request) => contextOf(req).t;
+  const refusal = (req: Request, res: Response, status: number, message: string) => {
+    const t = wordsOf(req);
+    return send(req, res, status, t.refusedHeading, html`<h1>${t.refusedHeading}</h1><p><a href="${dashboardUrls.home()}">${t.back}</a></p>`, message);
+  };
 
   router.use(securityHeaders, (req, res, next) => {
     res.setHeader('Content-Security-Policy', DASHBOARD_CSP);
     if (isFromGatewayItself(runtime, req)) return next();
-    refusal(req, res, 403, 'This dashboard answers only pages of the gateway itself, at its own address.').catch(next);
+    refusal(req, res, 403, wordsOf(req).crossSite).catch(next);
   });
   for (const name of ['platOrderNum', 'id', 'merchantCode']) {
     router.param(name, (req, res, next, value: unknown) => {
@@ -74,7 +106,8 @@ export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries)
     const number = asked?.value.number;
     const [orders, merchants] = await Promise.all([number ? findOrdersByNumber(domain, number) : recentOrders(domain), listMerchants(db)]);
     const clock = { now: domain.clock.now(), offsetMinutes: domain.clock.offsetMs / 60_000 };
-    await send(req, res, 200, 'Orders', renderHome({ number, orders, merchants, clock }));
+    const t = wordsOf(req);
+    await send(req, res, 200, t.ordersTitle, renderHome(t, { number, orders, merchants, clock }));
   });
 
   async function showOrder(req: Request, res: Response, platOrderNum: string, status = 200, problem?: string): Promise<void> {
@@ -86,7 +119,8 @@ export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries)
       findBranding(db, order.merchantCode),
     ]);
     const label = branding?.displayName ?? merchant?.name ?? order.merchantCode;
-    await send(req, res, status, `Order ${order.orderNum}`, renderOrder(order, list, `${label} (${order.merchantCode})`), problem);
+    const t = wordsOf(req);
+    await send(req, res, status, t.orderHeading(order.orderNum), renderOrder(t, order, list, `${label} (${order.merchantCode})`), problem);
   }
   router.get('/orders/:platOrderNum', (req, res) => showOrder(req, res, req.params.platOrderNum!));
 
@@ -145,7 +179,8 @@ export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries)
     const merchant = await merchantOr404(req, res);
     if (!merchant) return;
     const saved = (await findBranding(db, merchant.merchantCode)) ?? NO_BRANDING;
-    await send(req, res, 200, `Merchant ${merchant.merchantCode}`, renderMerchant(merchant, saved, formValuesOf(saved)));
+    const t = wordsOf(req);
+    await send(req, res, 200, t.merchantHeading(merchant.merchantCode), renderMerchant(t, merchant, saved, formValuesOf(saved)));
   });
   router.post('/merchants/:merchantCode', form, async (req, res) => {
     const merchant = await merchantOr404(req, res);
@@ -155,14 +190,15 @@ export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries)
       const saved = (await findBranding(db, merchant.merchantCode)) ?? NO_BRANDING;
       const typed = (name: string) => (typeof req.body?.[name] === 'string' ? (req.body[name] as string) : '');
       const values = { displayName: typed('displayName'), logo: typed('logo'), accentColor: typed('accentColor') };
-      return send(req, res, 400, `Merchant ${merchant.merchantCode}`, renderMerchant(merchant, saved, values), branding.message);
+      const t = wordsOf(req);
+      return send(req, res, 400, t.merchantHeading(merchant.merchantCode), renderMerchant(t, merchant, saved, values), branding.message);
     }
     await saveBranding(db, merchant.merchantCode, branding.value, domain.clock.now());
     res.redirect(303, dashboardUrls.merchant(merchant.merchantCode, 'saved'));
   });
 
   router.use((req, res, next) => {
-    refusal(req, res, 404, 'There is no such page in the sandbox dashboard.').catch(next);
+    refusal(req, res, 404, wordsOf(req).noSuchPage).catch(next);
   });
   router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
