@@ -134,6 +134,26 @@ for (const engine of ENGINES) {
       assert.match(bad.text, /number: must be 1 to 64 printable characters/);
     });
 
+    test('GET /sandbox/orders?number= answers the orders a number names, as JSON', async () => {
+      const created = (await h.client.createVa()).body as Record<string, string>;
+      for (const number of [created.orderNum, created.platOrderNum, created.vaNumber, ` ${created.vaNumber} `]) {
+        const answer = await request(`${h.url}/sandbox/orders?number=${encodeURIComponent(number!)}`);
+        assert.equal(answer.status, 200);
+        const body = JSON.parse(answer.text) as { platRespCode: string; orders: { platOrderNum: string; vaNumber: string }[] };
+        assert.equal(body.platRespCode, 'SUCCESS');
+        assert.deepEqual(body.orders.map((order) => order.platOrderNum), [created.platOrderNum]);
+      }
+      const none = JSON.parse((await request(`${h.url}/sandbox/orders?number=NOPE`)).text) as { orders: unknown[] };
+      assert.deepEqual(none.orders, []);
+      for (const [query, message] of [['', 'number: is required'], ['?number=', 'number: must be 1 to 64 printable characters'], ['?number=a&x=1', 'x: is not a field of this request']]) {
+        const refused = await request(`${h.url}/sandbox/orders${query}`);
+        assert.equal(refused.status, 400, query);
+        assert.equal((JSON.parse(refused.text) as { platRespMessage: string }).platRespMessage, message);
+      }
+      const crossSite = await request(`${h.url}/sandbox/orders?number=${created.orderNum}`, { headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } });
+      assert.equal(crossSite.status, 403);
+    });
+
     test('pays a VA by its number; the order shows its timeline and delivery, and resend queues it again', async () => {
       const created = await h.client.createVa({ notifyUrl: receiver.url });
       const { platOrderNum, vaNumber, orderNum } = created.body as Record<string, string>;
