@@ -103,6 +103,25 @@ describe('sandbox dashboard in Chromium', () => {
     assert.deepEqual(page.problems, []);
   });
 
+  it('a link from another site is refused, and the refusal links to the dashboard itself', async () => {
+    const page = await openPage(390);
+    await page.goto(`${live.shopUrl}/return`);
+    // The shop's page links to the dashboard, as a merchant's admin page might.
+    await page.evaluate((href) => {
+      const link = document.createElement('a');
+      link.href = href;
+      link.textContent = 'Sandbox';
+      document.body.append(link);
+    }, `${live.url}/sandbox/dashboard`);
+    const refused = page.waitForResponse((response) => response.url().endsWith('/sandbox/dashboard'));
+    await page.getByRole('link', { name: 'Sandbox' }).click();
+    assert.equal((await refused).status(), 403);
+    await page.getByRole('alert').filter({ hasText: 'a link from another site is refused' }).waitFor();
+    await page.getByRole('link', { name: 'Back to the dashboard' }).click();
+    await page.getByRole('heading', { name: 'Find an order' }).waitFor();
+    assert.deepEqual(page.problems, []);
+  });
+
   it('on a laptop: sets the branding, moves the clock, expires and fails orders', async () => {
     const page = await openPage(1280);
     await page.goto(`${live.url}/sandbox/dashboard`);

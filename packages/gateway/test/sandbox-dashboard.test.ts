@@ -261,7 +261,7 @@ for (const engine of ENGINES) {
       const { platOrderNum } = (await h.client.createVa()).body as Record<string, string>;
       const rebound = await getWithHost(dash(), `attacker.example:${new URL(h.url).port}`);
       assert.equal(rebound.status, 403);
-      assert.match(rebound.text, /answers only pages of the gateway itself/);
+      assert.match(rebound.text, /answers only its own pages and addresses typed in the address bar/);
       const crossRead = await request(dash(`/orders/${platOrderNum}`), { headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } });
       assert.equal(crossRead.status, 403);
       const crossPay = await post(dash(`/orders/${platOrderNum}/pay`), {}, { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' });
