@@ -125,7 +125,17 @@ for (const engine of ENGINES) {
       assert.match(home.headers.get('content-security-policy') ?? '', /script-src 'self'.*form-action 'self'/);
       assert.equal(home.headers.get('x-frame-options'), 'DENY');
       assert.equal(home.headers.get('cache-control'), 'no-store');
-      assert.doesNotMatch(home.text, /<script/);
+      const scripts = [...home.text.matchAll(/<script[^>]*>/g)].map((match) => match[0]);
+      assert.equal(scripts.length, 1);
+      const src = /src="([^"]+)"/.exec(scripts[0]!)?.[1] ?? '';
+      assert.match(src, /^\/sandbox\/dashboard\/assets\/dashboard\.js\?v=[\w-]{12}$/);
+      const script = await request(`${h.url}${src}`);
+      assert.equal(script.status, 200);
+      assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8');
+      assert.equal(script.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      assert.doesNotMatch(home.text, /data-watch/, 'only an order page watches');
+      const orderPage = await request(dash(`/orders/${platOrderNum}`));
+      assert.ok(orderPage.text.includes(`data-watch="/sandbox/deliveries?platOrderNum=${platOrderNum}" data-fingerprint=""`));
       const none = await request(dash('?number=NO-SUCH-ORDER'));
       assert.equal(none.status, 200);
       assert.match(none.text, /No order has this number/);

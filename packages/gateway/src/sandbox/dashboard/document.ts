@@ -1,7 +1,8 @@
 /**
  * The sandbox dashboard's document shell and its fixed texts. It shares the hosted page's
- * stylesheet (one file, served by the page router) and its escaping `html` builder; it loads no
- * script at all: every action is a plain form, answered by a redirect back (POST-redirect-GET).
+ * stylesheet (one file, served by the page router) and its escaping `html` builder. Every action
+ * is a plain form, answered by a redirect back (POST-redirect-GET); its one script only reloads an
+ * order page when its notifications change (`client.ts`).
  */
 import { html, type SafeHtml } from '../../page/html.ts';
 import { LOCALES, messagesFor, type Locale } from '../../page/i18n.ts';
@@ -17,6 +18,8 @@ export const dashboardUrls = {
   orderAction: (platOrderNum: string, action: string) => `${DASHBOARD_PATH}/orders/${encodeURIComponent(platOrderNum)}/${action}`,
   resend: (id: string) => `${DASHBOARD_PATH}/deliveries/${encodeURIComponent(id)}/resend`,
   payNumber: `${DASHBOARD_PATH}/pay-number`,
+  script: (version: string) => `${DASHBOARD_PATH}/assets/dashboard.js?v=${version}`,
+  deliveriesJson: (platOrderNum: string) => `/sandbox/deliveries?platOrderNum=${encodeURIComponent(platOrderNum)}`,
   clock: `${DASHBOARD_PATH}/clock`,
   merchant: (merchantCode: string, notice?: Notice) =>
     `${DASHBOARD_PATH}/merchants/${encodeURIComponent(merchantCode)}${notice ? `?notice=${notice}` : ''}`,
@@ -38,6 +41,10 @@ export interface DashboardContext {
 export interface DashboardDocument {
   readonly title: string;
   readonly stylesheet: string;
+  /** The dashboard's script, when built. */
+  readonly script?: string | undefined;
+  /** Attributes its script reads from `<main>`, built with `html`. */
+  readonly mainAttributes?: SafeHtml | undefined;
   readonly body: SafeHtml;
   /** A confirmation (polite status) or a refusal (alert), shown above the content. */
   readonly notice?: Notice | undefined;
@@ -68,13 +75,14 @@ export function renderDashboardDocument(ctx: DashboardContext, doc: DashboardDoc
 <title>${doc.title} · ${t.dashboard}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${doc.stylesheet}">
+${doc.script ? html`<script src="${doc.script}" defer></script>` : ''}
 </head>
 <body class="is-sandbox dashboard">
 <header>
 <p class="sandbox-banner">${t.banner}</p>
 <div class="top"><a class="merchant" href="${DASHBOARD_PATH}">${t.dashboard}</a>${languageSwitch(ctx)}</div>
 </header>
-<main id="main">
+<main id="main"${doc.mainAttributes ?? ''}>
 ${notice}${problem}
 ${doc.body}
 </main>

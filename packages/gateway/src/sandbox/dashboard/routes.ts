@@ -36,6 +36,8 @@ import { DASHBOARD_MESSAGES } from './messages.ts';
 import { renderHome } from './home.ts';
 import { formValuesOf, renderMerchant } from './merchant.ts';
 import { renderOrder } from './order.ts';
+import { deliveriesFingerprint } from './fingerprint.ts';
+import { dashboardScript } from './script.ts';
 
 /** The page's policy, with the merchant's logo (an http(s) URL they chose) allowed as an image. */
 export const DASHBOARD_CSP = CONTENT_SECURITY_POLICY.replace("img-src 'self' data:", "img-src 'self' data: http: https:");
@@ -71,15 +73,16 @@ export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries)
   const db = domain.database.db;
   const router = express.Router();
 
-  async function send(req: Request, res: Response, status: number, title: string, body: SafeHtml, problem?: string): Promise<void> {
-    const { css } = await pageAssets();
+  async function send(req: Request, res: Response, status: number, title: string, body: SafeHtml, problem?: string, mainAttributes?: SafeHtml): Promise<void> {
+    const [{ css }, js] = await Promise.all([pageAssets(), dashboardScript()]);
     const notice = isNotice(req.query.notice) && status < 400 ? req.query.notice : undefined;
     const ctx = contextOf(req);
     if (req.query.lang === ctx.locale) {
       // A language picked with the switch is remembered; the cookie grants nothing.
       res.cookie(LOCALE_COOKIE, ctx.locale, { path: DASHBOARD_PATH, maxAge: YEAR_MS, sameSite: 'lax', httpOnly: true, secure: req.secure });
     }
-    const page = renderDashboardDocument(ctx, { title, stylesheet: `/pay/assets/page.css?v=${css.version}`, body, notice, problem });
+    const script = js ? dashboardUrls.script(js.version) : undefined;
+    const page = renderDashboardDocument(ctx, { title, stylesheet: `/pay/assets/page.css?v=${css.version}`, script, mainAttributes, body, notice, problem });
     res.status(status).set('Cache-Control', 'no-store').type('html').send(page);
   }
   const wordsOf = (req: Request) => contextOf(req).t;
@@ -99,6 +102,13 @@ export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries)
       next();
     });
   }
+
+  router.get('/assets/dashboard.js', async (req, res, next) => {
+    const js = await dashboardScript();
+    if (!js) return next();
+    res.set('Cache-Control', req.query.v === js.version ? 'public, max-age=31536000, immutable' : 'no-cache');
+    res.type('text/javascript; charset=utf-8').send(js.body);
+  });
 
   router.get('/', async (req, res) => {
     const asked = req.query.number === undefined || req.query.number === '' ? undefined : parseSandboxInput(lookupQuerySchema, { number: req.query.number });
@@ -120,7 +130,8 @@ export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries)
     ]);
     const label = branding?.displayName ?? merchant?.name ?? order.merchantCode;
     const t = wordsOf(req);
-    await send(req, res, status, t.orderHeading(order.orderNum), renderOrder(t, order, list, `${label} (${order.merchantCode})`), problem);
+    const watch = html` data-watch="${dashboardUrls.deliveriesJson(order.platOrderNum)}" data-fingerprint="${deliveriesFingerprint(list)}"`;
+    await send(req, res, status, t.orderHeading(order.orderNum), renderOrder(t, order, list, `${label} (${order.merchantCode})`), problem, watch);
   }
   router.get('/orders/:platOrderNum', (req, res) => showOrder(req, res, req.params.platOrderNum!));
 
