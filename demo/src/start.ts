@@ -16,7 +16,11 @@ function port(name: string, fallback: number): number {
 }
 
 const demo = await startDemo({ shopPort: port('PORT', 3000), gatewayPort: port('GATEWAY_PORT', 4010) });
-console.log(`\n  Shop:     ${demo.shopUrl}\n  Gateway:  ${demo.gatewayUrl} (sandbox)\n\n  Open the shop, add a product, pay, and press "Simulate payment" on the payment page.\n  Ctrl-C stops both.\n`);
+console.log(
+  `\n  Shop:       ${demo.shopUrl}\n  Gateway:    ${demo.gatewayUrl} (sandbox)\n  Dashboard:  ${demo.gatewayUrl}/sandbox/dashboard\n\n` +
+    `  Open the shop, add a product, pay, and press "Simulate payment" on the payment page;\n` +
+    `  or pay a VA number the shop shows from the dashboard, or: npx tombolbayar-gateway pay NUMBER --url ${demo.gatewayUrl}\n  Ctrl-C stops both.\n`,
+);
 
 let stopping = false;
 async function stop(signal: string) {

@@ -1,6 +1,7 @@
 /**
  * Build step of the hosted payment page's browser assets (run by `npm run build`, after tsc):
- * bundles the client script (`src/page/client/*.ts`) for browsers into `dist/page/client.js` and
+ * bundles the client script (`src/page/client/*.ts`) for browsers into `dist/page/client.js` (and
+ * the sandbox dashboard's, `src/sandbox/dashboard/client.ts`, into `dist/page/dashboard.js`) and
  * copies the stylesheet to `dist/page/assets/page.css`, where `src/page/assets.ts` reads them. The
  * package ships the result, so neither esbuild nor a TypeScript loader is needed at run time.
  *
@@ -12,14 +13,16 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const CLIENT_ENTRY = fileURLToPath(new URL('../src/page/client/page.ts', import.meta.url));
+const DASHBOARD_ENTRY = fileURLToPath(new URL('../src/sandbox/dashboard/client.ts', import.meta.url));
+export const DASHBOARD_OUTPUT = fileURLToPath(new URL('../dist/page/dashboard.js', import.meta.url));
 const STYLESHEET = fileURLToPath(new URL('../src/page/assets/page.css', import.meta.url));
 export const CLIENT_OUTPUT = fileURLToPath(new URL('../dist/page/client.js', import.meta.url));
 const STYLESHEET_OUTPUT = fileURLToPath(new URL('../dist/page/assets/page.css', import.meta.url));
 
-/** Bundles the client script for browsers: one minified IIFE (the page's CSP allows only 'self'). */
-export async function buildClientScript(): Promise<string> {
+/** Bundles a client script for browsers: one minified IIFE (the page's CSP allows only 'self'). */
+export async function buildClientScript(entry = CLIENT_ENTRY): Promise<string> {
   const result = await build({
-    entryPoints: [CLIENT_ENTRY],
+    entryPoints: [entry],
     bundle: true,
     write: false,
     format: 'iife',
@@ -38,6 +41,8 @@ async function main(): Promise<void> {
   const script = await buildClientScript();
   mkdirSync(dirname(CLIENT_OUTPUT), { recursive: true });
   writeFileSync(CLIENT_OUTPUT, script);
+  // The sandbox dashboard's script (src/sandbox/dashboard/routes.ts serves it).
+  writeFileSync(DASHBOARD_OUTPUT, await buildClientScript(DASHBOARD_ENTRY));
   mkdirSync(dirname(STYLESHEET_OUTPUT), { recursive: true });
   copyFileSync(STYLESHEET, STYLESHEET_OUTPUT);
 }

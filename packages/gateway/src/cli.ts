@@ -7,6 +7,7 @@ import type { Gateway } from './gateway.ts';
 import { parseCli, UsageError, type CliConfig } from './cli/args.ts';
 import type { Output } from './cli/commands.ts';
 import { HELP } from './cli/help.ts';
+import { SandboxCommandError } from './cli/sandbox-client.ts';
 import { GatewayConfigError } from './options.ts';
 
 const VERSION = '0.1.0';
@@ -27,7 +28,10 @@ async function serve(config: CliConfig, out: Output): Promise<Gateway> {
     merchants: readMerchantKeys(config.merchants),
     sandbox: config.sandbox,
     timeScale: config.timeScale,
-    logger: createLogger(config.logLevel ? { level: config.logLevel } : {}),
+    logger: createLogger({
+      ...(config.logLevel ? { level: config.logLevel } : {}),
+      pretty: config.logFormat ? config.logFormat === 'pretty' : process.stdout.isTTY === true,
+    }),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
   });
   try {
@@ -39,6 +43,25 @@ async function serve(config: CliConfig, out: Output): Promise<Gateway> {
     throw error;
   }
   return gateway;
+}
+
+/** `pay|expire|fail`, `deliveries`, `resend`: HTTP calls to the running sandbox at `--url`. */
+async function runSandboxVerb(config: CliConfig, command: Extract<CliConfig['command'], { kind: 'simulate' | 'deliveries' | 'resend' }>, out: Output) {
+  const [{ sandboxClient }, verbs] = await Promise.all([import('./cli/sandbox-client.ts'), import('./cli/sandbox-commands.ts')]);
+  const client = sandboxClient(config.url);
+  if (command.kind === 'simulate') return verbs.simulate(client, command.action, command.number, command.method, out);
+  if (command.kind === 'resend') return verbs.resend(client, command.id, out);
+  // --follow runs until Ctrl-C or SIGTERM, then exits 0.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await verbs.deliveries(client, { follow: command.follow, stop: stop.signal }, out);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 }
 
 function stopOnSignals(gateway: Gateway): void {
@@ -88,11 +111,20 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
       case 'merchant-create':
         await (await import('./cli/commands.ts')).createMerchant(config, config.command, out);
         return 0;
+      case 'simulate':
+      case 'deliveries':
+      case 'resend':
+        await runSandboxVerb(config, config.command, out);
+        return 0;
       case 'serve':
         stopOnSignals(await serve(config, out));
         return undefined;
     }
   } catch (error) {
+    if (error instanceof SandboxCommandError) {
+      err(`tombolbayar-gateway: ${(error as Error).message}`);
+      return 1;
+    }
     if (error instanceof UsageError || error instanceof GatewayConfigError) {
       err(`tombolbayar-gateway: ${error.message}`);
       err('Run tombolbayar-gateway --help for usage.');

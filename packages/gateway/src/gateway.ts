@@ -32,6 +32,7 @@ import { createPaymentPageRouter } from './page/index.ts';
 import { createPageDeps } from './page-seam.ts';
 import { paymentLinkUrl, type GatewayRuntime } from './runtime.ts';
 import { faultPolicy } from './sandbox/fault-policy.ts';
+import { dashboardRouter } from './sandbox/dashboard/routes.ts';
 import { sandboxRouter } from './sandbox/routes.ts';
 import { simulatePayment } from './sandbox/simulate.ts';
 import { registerInternals, type Simulations } from './gateway-internals.ts';
@@ -204,6 +205,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     ready.then(() => next(), next);
   });
   app.use('/gateway', gatewayRouter(runtime));
+  if (sandbox) app.use('/sandbox/dashboard', dashboardRouter(runtime, deliveries));
   if (sandbox) app.use('/sandbox', sandboxRouter(runtime, deliveries));
   const pageDeps = createPageDeps(domain, { sandbox });
   // Through the gateway's logger: honours `logger: false` and pino's redaction of keys and signs.

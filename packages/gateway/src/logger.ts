@@ -3,6 +3,7 @@
  * they appear in a logged object, and request bodies are never logged at all.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { prettyStream } from './log-pretty.ts';
 
 export const REDACTED_PATHS: readonly string[] = [
   'sign',
@@ -21,8 +22,11 @@ export const REDACTED_PATHS: readonly string[] = [
   'headers.cookie',
 ];
 
-/** The gateway's logger: JSON lines to stdout (or `destination`), redacting keys and signatures. */
-export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
+/**
+ * The gateway's logger: JSON lines to stdout (or `destination`), redacting keys and signatures;
+ * with `pretty`, human lines to stdout instead (the CLI's choice when stdout is a terminal).
+ */
+export function createLogger(options: { level?: string; destination?: DestinationStream; pretty?: boolean } = {}): Logger {
   const settings = {
     name: 'tombolbayar-gateway',
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
@@ -31,6 +35,7 @@ export function createLogger(options: { level?: string; destination?: Destinatio
   // stdout written asynchronously: a request never waits for its log line's write(2), and lines
   // written while one write is in flight go out together. Lines still buffered are flushed when
   // the process exits (pino's exit hook).
+  if (options.pretty && !options.destination) return pino(settings, prettyStream(process.stdout));
   return pino(settings, options.destination ?? pino.destination({ dest: 1, sync: false }));
 }
 

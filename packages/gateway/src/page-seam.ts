@@ -9,15 +9,18 @@ import { DomainError } from './domain/errors.ts';
 import { readOrder, transition } from './domain/transitions.ts';
 import type { FinalStatus, Order } from './domain/types.ts';
 import { PageActionError, type PageActionRefusal, type PageOrder, type PaymentPageDeps } from './page/deps.ts';
+import { findBranding } from './store/branding.ts';
 import { findMerchant } from './store/merchants.ts';
 
 async function toPageOrder(context: DomainContext, order: Order): Promise<PageOrder> {
   const merchant = await findMerchant(context.database.db, order.merchantCode);
+  // The display name set on the sandbox dashboard; production pages do not pay for the lookup.
+  const branding = context.sandbox ? await findBranding(context.database.db, order.merchantCode) : undefined;
   return {
     platOrderNum: order.platOrderNum,
     orderNum: order.orderNum,
     merchantCode: order.merchantCode,
-    merchantName: merchant?.name ?? order.merchantCode,
+    merchantName: branding?.displayName ?? merchant?.name ?? order.merchantCode,
     status: order.status,
     method: order.method,
     vaNumber: order.vaNumber,

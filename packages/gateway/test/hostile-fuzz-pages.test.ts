@@ -229,7 +229,7 @@ describe('sandbox JSON API', () => {
           if (REPEATED_KEY_MESSAGE.test(answer.json.platRespMessage)) return;
           if (answer.status === 400 || answer.status === 415) {
             // A known field and its rule, or an unknown one named (or placeholdered) as unknown; never a quote.
-            assert.match(answer.json.platRespMessage, /^(body|path|Content-Type|Content-Encoding|minutes|method|orderNum|merchantCode|platOrderNum|limit|notifications|create|id)[\w.]*: |^[^":;]+: is not a field of this request/);
+            assert.match(answer.json.platRespMessage, /^(body|path|Content-Type|Content-Encoding|minutes|method|orderNum|merchantCode|platOrderNum|limit|number|notifications|create|id)[\w.]*: |^[^":;]+: is not a field of this request/);
             assert.doesNotMatch(answer.json.platRespMessage, /"/);
           }
         }

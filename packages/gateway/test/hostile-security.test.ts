@@ -209,7 +209,9 @@ describe('production mode', () => {
     const routes = [
       `/sandbox/orders/${platOrderNum}/pay`, `/sandbox/orders/${platOrderNum}/expire`, `/sandbox/orders/${platOrderNum}/fail`, `/sandbox/orders/${platOrderNum}`,
       '/sandbox/clock', '/sandbox/clock/advance', '/sandbox/deliveries', '/sandbox/deliveries/1/resend', '/sandbox/faults', `/sandbox/faults/${MERCHANT_CODE}`,
-      `/sandbox/faults/${MERCHANT_CODE}/orders/X`, '/sandbox', '/sandbox/',
+      `/sandbox/faults/${MERCHANT_CODE}/orders/X`, '/sandbox', '/sandbox/', '/sandbox/orders?number=X',
+      '/sandbox/dashboard', '/sandbox/dashboard/', `/sandbox/dashboard/orders/${platOrderNum}`, `/sandbox/dashboard/orders/${platOrderNum}/pay`,
+      '/sandbox/dashboard/pay-number', '/sandbox/dashboard/clock', '/sandbox/dashboard/deliveries/1/resend', `/sandbox/dashboard/merchants/${MERCHANT_CODE}`,
     ];
     for (const path of routes) {
       for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {

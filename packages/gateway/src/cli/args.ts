@@ -13,7 +13,10 @@ export type Command =
   | { readonly kind: 'version' }
   | { readonly kind: 'platform-key' }
   | { readonly kind: 'merchant-create'; readonly merchantCode: string; readonly name?: string; readonly keysDir?: string }
-  | { readonly kind: 'merchant-list' };
+  | { readonly kind: 'merchant-list' }
+  | { readonly kind: 'simulate'; readonly action: 'pay' | 'expire' | 'fail'; readonly number: string; readonly method?: string }
+  | { readonly kind: 'deliveries'; readonly follow: boolean }
+  | { readonly kind: 'resend'; readonly id: string };
 
 export interface CliConfig {
   readonly command: Command;
@@ -28,6 +31,10 @@ export interface CliConfig {
   readonly sandbox: boolean;
   readonly timeScale: number;
   readonly logLevel?: string;
+  /** `pretty` (human lines) or `json`; default pretty when stdout is a terminal. */
+  readonly logFormat?: 'json' | 'pretty';
+  /** The running gateway the sandbox verbs talk to (default http://127.0.0.1:PORT). */
+  readonly url: string;
 }
 
 export const DEFAULT_PORT = 4000;
@@ -46,6 +53,10 @@ const OPTIONS = {
   'log-level': { type: 'string' },
   name: { type: 'string' },
   'keys-dir': { type: 'string' },
+  url: { type: 'string' },
+  follow: { type: 'boolean' },
+  method: { type: 'string' },
+  'log-format': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -58,7 +69,11 @@ const flagsSchema = z.object({
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' }).optional(),
   databaseSchema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: 'must be a plain identifier' }).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  logFormat: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
+  url: z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).optional(),
 });
+
+const SIMULATE_ACTIONS = ['pay', 'expire', 'fail'] as const;
 
 function parseMerchantFlag(value: string): { merchantCode: string; publicKeyFile: string } {
   const at = value.indexOf('=');
@@ -66,8 +81,24 @@ function parseMerchantFlag(value: string): { merchantCode: string; publicKeyFile
   return { merchantCode: value.slice(0, at), publicKeyFile: value.slice(at + 1) };
 }
 
-function commandOf(positionals: string[], values: { name?: string; 'keys-dir'?: string }): Command {
+function commandOf(positionals: string[], values: { name?: string; 'keys-dir'?: string; follow?: boolean; method?: string }): Command {
   const [first, second, third, ...rest] = positionals;
+  const action = SIMULATE_ACTIONS.find((name) => name === first);
+  if (action) {
+    if (second === undefined) throw new UsageError(`${action} needs an order: tombolbayar-gateway ${action} ORDERNUM|PLATORDERNUM|VANUMBER`);
+    if (third !== undefined) throw new UsageError(`unexpected argument "${third}"`);
+    if (values.method !== undefined && action !== 'pay') throw new UsageError('--method is for pay only');
+    return { kind: 'simulate', action, number: second, ...(values.method !== undefined ? { method: values.method } : {}) };
+  }
+  if (first === 'deliveries') {
+    if (second !== undefined) throw new UsageError(`unexpected argument "${second}"`);
+    return { kind: 'deliveries', follow: values.follow ?? false };
+  }
+  if (first === 'resend') {
+    if (second === undefined) throw new UsageError('resend needs a notification id: tombolbayar-gateway resend ID (ids: tombolbayar-gateway deliveries)');
+    if (third !== undefined) throw new UsageError(`unexpected argument "${third}"`);
+    return { kind: 'resend', id: second };
+  }
   if (first === undefined || first === 'serve') {
     if (positionals.length > 1) throw new UsageError(`unexpected argument "${second}"`);
     return { kind: 'serve' };
@@ -112,6 +143,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     databaseUrl: values['database-url'] ?? (env.DATABASE_URL || undefined),
     databaseSchema: values['database-schema'],
     logLevel: values['log-level'],
+    logFormat: values['log-format'],
+    url: values.url,
   });
   if (!flags.success) {
     const issue = flags.error.issues[0];
@@ -131,5 +164,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     sandbox: values.sandbox ?? false,
     timeScale: flags.data.timeScale,
     ...(flags.data.logLevel ? { logLevel: flags.data.logLevel } : {}),
+    ...(flags.data.logFormat ? { logFormat: flags.data.logFormat } : {}),
+    url: flags.data.url ?? `http://127.0.0.1:${flags.data.port}`,
   };
 }

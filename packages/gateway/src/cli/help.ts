@@ -14,6 +14,17 @@ Usage:
                                                merchants verify platSign with
   tombolbayar-gateway --help | --version
 
+Sandbox commands (talk to a gateway running with --sandbox, at --url):
+  tombolbayar-gateway pay NUMBER [--method CODE]   simulate the customer paying the order NUMBER
+                                               names: its orderNum, platOrderNum or VA number /
+                                               payment code (--method for a link without one)
+  tombolbayar-gateway expire NUMBER              expire the order now
+  tombolbayar-gateway fail NUMBER                fail the order
+  tombolbayar-gateway deliveries [--follow]      the latest notifications and their attempts;
+                                               --follow prints new ones as they happen (Ctrl-C)
+  tombolbayar-gateway resend ID                  send notification ID again
+  The dashboard, for the same by hand: http://127.0.0.1:${DEFAULT_PORT}/sandbox/dashboard
+
 Options:
   --port N                 port to listen on (default ${DEFAULT_PORT}, or $PORT; 0 = any free port)
   --host HOST              interface to listen on (default 127.0.0.1)
@@ -32,12 +43,17 @@ Options:
   --time-scale X           multiply every notification retry delay by X (default 1;
                            0.001 turns the one-day schedule into about 90 seconds)
   --log-level LEVEL        fatal, error, warn, info (default), debug, trace or silent
+  --log-format FORMAT      pretty (human lines; the default when stdout is a terminal) or json
+  --url URL                (sandbox commands) the running gateway (default
+                           http://127.0.0.1:PORT, PORT as for --port)
   --name NAME              (merchant create) display name shown to customers
   --keys-dir DIR           (merchant create) where to write the key pair (default DIR/merchants)
 
 Examples:
   tombolbayar-gateway merchant create SHOP-001 --name "Toko Kopi"
   tombolbayar-gateway --sandbox --time-scale 0.01
+  tombolbayar-gateway pay 8808123456789012
+  tombolbayar-gateway deliveries --follow --url http://127.0.0.1:4000
   tombolbayar-gateway --database-url postgres://gw@db/gw --platform-key /etc/gw/platform.pem \\
                     --merchant SHOP-001=/etc/gw/SHOP-001-public.pem --public-url https://pay.example.com
 `;

@@ -25,7 +25,7 @@ const CLIENT_SCRIPT = fileURLToPath(new URL('../../dist/page/client.js', import.
 // Copied beside the compiled module by the build.
 const STYLESHEET = fileURLToPath(new URL('./assets/page.css', import.meta.url));
 
-function asset(body: string): Asset {
+export function asset(body: string): Asset {
   return { body, version: createHash('sha256').update(body).digest('base64url').slice(0, 12) };
 }
 

@@ -42,7 +42,7 @@ export interface PaymentPageOptions {
 
 const YEAR_SECONDS = 365 * 24 * 3600;
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
+export function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of header?.split(';') ?? []) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return rest.join('=');

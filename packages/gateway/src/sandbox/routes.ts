@@ -7,6 +7,7 @@
  *   POST /sandbox/orders/:platOrderNum/expire                expire now, whatever its expiry time
  *   POST /sandbox/orders/:platOrderNum/fail                  fail it
  *   GET  /sandbox/orders/:platOrderNum                       the order
+ *   GET  /sandbox/orders?number=                             orders a number names: platOrderNum, orderNum or VA number
  *   POST /sandbox/clock/advance                 {minutes}   move the gateway's clock forward
  *   GET  /sandbox/clock
  *   GET  /sandbox/deliveries?orderNum=&merchantCode=&platOrderNum=&limit=
@@ -32,6 +33,7 @@ import { jsonBody, requireJson } from '../http/edges.ts';
 import { isSameOriginPost } from '../page/csp.ts';
 import { faultSettingsSchema } from './faults.ts';
 import { advanceBodySchema, deliveriesQuerySchema, parseSandboxInput, payBodySchema } from './input.ts';
+import { findOrdersByNumber, lookupQuerySchema } from './lookup.ts';
 import { simulatePayment } from './simulate.ts';
 import { deliveryJson, orderView } from './views.ts';
 
@@ -88,16 +90,19 @@ const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) 
  * typing the URL) counts as no header. Tools (curl, a merchant's server, tests) send neither
  * header and pass on `Host` alone.
  */
-const refuseCrossSite = (runtime: GatewayRuntime) => (req: Request, res: Response, next: NextFunction): void => {
+export function isFromGatewayItself(runtime: GatewayRuntime, req: Request): boolean {
   const secFetchSite = firstOf(req.headers['sec-fetch-site']);
   const typed = !CHANGING_METHODS.has(req.method) && secFetchSite === 'none';
-  const sameOrigin = isSameOriginPost({
+  return isSameOriginPost({
     secFetchSite: typed ? undefined : secFetchSite,
     origin: firstOf(req.headers.origin),
     host: req.headers.host,
     ownOrigins: runtime.ownOrigins(req),
   });
-  if (sameOrigin) return next();
+}
+
+const refuseCrossSite = (runtime: GatewayRuntime) => (req: Request, res: Response, next: NextFunction): void => {
+  if (isFromGatewayItself(runtime, req)) return next();
   refuse(res, SANDBOX_REFUSALS.crossSite);
 };
 
@@ -134,6 +139,12 @@ export function sandboxRouter(runtime: GatewayRuntime, deliveries: Deliveries): 
   router.post('/orders/:platOrderNum/fail', (req, res) =>
     act(req, res, 'failed', () => transition(runtime.domain, req.params.platOrderNum!, 'FAILED')),
   );
+  router.get('/orders', async (req, res) => {
+    const query = parseSandboxInput(lookupQuerySchema, req.query);
+    if (!query.ok) return refuse(res, badInput(query.message));
+    const orders = await findOrdersByNumber(runtime.domain, query.value.number);
+    ok(res, 'orders', { orders: orders.map((order) => view(req, order)) });
+  });
   router.get('/orders/:platOrderNum', async (req, res) => {
     const order = await readOrder(runtime.domain, req.params.platOrderNum!);
     if (!order) return refuse(res, SANDBOX_REFUSALS.noSuchOrder);

@@ -115,9 +115,27 @@ const initial: Migration = {
   },
 };
 
+/** A merchant's display name, logo and accent colour, set from the sandbox dashboard (issue 21). */
+const merchantBranding: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('merchant_branding')
+      .addColumn('merchant_code', 'text', (col) => col.primaryKey().references('merchants.merchant_code'))
+      .addColumn('display_name', 'text')
+      .addColumn('logo', 'text')
+      .addColumn('accent_color', 'text')
+      .addColumn('updated_at', 'bigint', (col) => col.notNull())
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('merchant_branding').ifExists().execute();
+  },
+};
+
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026_11_22_001_initial': initial,
+  '2026_11_25_001_merchant_branding': merchantBranding,
 };
 
 const provider: MigrationProvider = {

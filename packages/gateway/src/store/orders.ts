@@ -163,3 +163,24 @@ export async function countOrders(db: Executor, merchantCode?: string): Promise<
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/**
+ * Orders a person may mean by one number (the sandbox dashboard and CLI): the platform number,
+ * a merchant's `orderNum` (of any merchant) or the VA number / payment code. Newest first.
+ */
+export async function findOrdersByAnyNumber(db: Executor, term: string, limit: number): Promise<Order[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where((eb) => eb.or([eb('plat_order_num', '=', term), eb('order_num', '=', term), eb('va_number', '=', term)]))
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toOrder);
+}
+
+/** The newest orders of every merchant (the sandbox dashboard's list). */
+export async function listRecentOrders(db: Executor, limit: number): Promise<Order[]> {
+  const rows = await db.selectFrom('orders').selectAll().orderBy('created_at', 'desc').orderBy('plat_order_num', 'desc').limit(limit).execute();
+  return rows.map(toOrder);
+}

@@ -88,10 +88,22 @@ export interface SandboxFaultsTable {
   updated_at: number;
 }
 
+/** Sandbox only: how a merchant looks on the sandbox dashboard (name, logo, accent colour). */
+export interface MerchantBrandingTable {
+  merchant_code: string;
+  display_name: string | null;
+  /** An https/http URL or a base64 raster-image data URL, validated by `sandbox/branding.ts`. */
+  logo: string | null;
+  /** `#rrggbb`. */
+  accent_color: string | null;
+  updated_at: number;
+}
+
 export interface GatewayDatabase {
   merchants: MerchantsTable;
   orders: OrdersTable;
   notifications: NotificationsTable;
   delivery_attempts: DeliveryAttemptsTable;
   sandbox_faults: SandboxFaultsTable;
+  merchant_branding: MerchantBrandingTable;
 }

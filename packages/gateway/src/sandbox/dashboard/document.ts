@@ -1,0 +1,100 @@
+/**
+ * The sandbox dashboard's document shell and its fixed texts. It shares the hosted page's
+ * stylesheet (one file, served by the page router) and its escaping `html` builder. Every action
+ * is a plain form, answered by a redirect back (POST-redirect-GET); its one script only reloads an
+ * order page when its notifications change (`client.ts`).
+ */
+import { html, type SafeHtml } from '../../page/html.ts';
+import { LOCALES, messagesFor, type Locale } from '../../page/i18n.ts';
+import type { DashboardMessages } from './messages.ts';
+
+/** Where the dashboard lives, relative to the gateway's root. */
+export const DASHBOARD_PATH = '/sandbox/dashboard';
+
+export const dashboardUrls = {
+  home: (number?: string) => (number ? `${DASHBOARD_PATH}?number=${encodeURIComponent(number)}` : DASHBOARD_PATH),
+  order: (platOrderNum: string, notice?: Notice) =>
+    `${DASHBOARD_PATH}/orders/${encodeURIComponent(platOrderNum)}${notice ? `?notice=${notice}` : ''}`,
+  orderAction: (platOrderNum: string, action: string) => `${DASHBOARD_PATH}/orders/${encodeURIComponent(platOrderNum)}/${action}`,
+  resend: (id: string) => `${DASHBOARD_PATH}/deliveries/${encodeURIComponent(id)}/resend`,
+  payNumber: `${DASHBOARD_PATH}/pay-number`,
+  script: (version: string) => `${DASHBOARD_PATH}/assets/dashboard.js?v=${version}`,
+  deliveriesJson: (platOrderNum: string) => `/sandbox/deliveries?platOrderNum=${encodeURIComponent(platOrderNum)}`,
+  clock: `${DASHBOARD_PATH}/clock`,
+  merchant: (merchantCode: string, notice?: Notice) =>
+    `${DASHBOARD_PATH}/merchants/${encodeURIComponent(merchantCode)}${notice ? `?notice=${notice}` : ''}`,
+  hostedPage: (platOrderNum: string) => `/pay?orderNum=${encodeURIComponent(platOrderNum)}`,
+};
+
+/** What a redirect back tells (the query's `notice`): fixed words only, nothing of the request. */
+export const NOTICE_KEYS = ['paid', 'expired', 'failed', 'resent', 'clock-advanced', 'saved'] as const;
+export type Notice = (typeof NOTICE_KEYS)[number];
+export const isNotice = (value: unknown): value is Notice => NOTICE_KEYS.some((key) => key === value);
+
+/** The language of a page and how to reach the same page in the others. */
+export interface DashboardContext {
+  readonly locale: Locale;
+  readonly t: DashboardMessages;
+  readonly languageHref: (locale: Locale) => string;
+}
+
+export interface DashboardDocument {
+  readonly title: string;
+  readonly stylesheet: string;
+  /** The dashboard's script, when built. */
+  readonly script?: string | undefined;
+  /** Attributes its script reads from `<main>`, built with `html`. */
+  readonly mainAttributes?: SafeHtml | undefined;
+  readonly body: SafeHtml;
+  /** A confirmation (polite status) or a refusal (alert), shown above the content. */
+  readonly notice?: Notice | undefined;
+  readonly problem?: string | undefined;
+}
+
+function languageSwitch(ctx: DashboardContext): SafeHtml {
+  const links = LOCALES.map((locale) => {
+    const name = messagesFor(locale).languageName;
+    const current = locale === ctx.locale ? html` aria-current="true"` : '';
+    return html`<li><a href="${ctx.languageHref(locale)}" lang="${locale}" hreflang="${locale}"${current}>${name}</a></li>`;
+  });
+  return html`<nav class="lang" aria-label="${ctx.t.languageSwitchLabel}"><ul>${links}</ul></nav>`;
+}
+
+export function renderDashboardDocument(ctx: DashboardContext, doc: DashboardDocument): string {
+  const { t } = ctx;
+  const notice = doc.notice ? html`<p class="dash-notice" role="status">${t.notices[doc.notice]}</p>` : '';
+  const problem = doc.problem ? html`<p class="dash-problem" role="alert">${doc.problem}</p>` : '';
+  return html`<!doctype html>
+<html lang="${ctx.locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<meta name="color-scheme" content="light">
+<title>${doc.title} · ${t.dashboard}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${doc.stylesheet}">
+${doc.script ? html`<script src="${doc.script}" defer></script>` : ''}
+</head>
+<body class="is-sandbox dashboard">
+<header>
+<p class="sandbox-banner">${t.banner}</p>
+<div class="top"><a class="merchant" href="${DASHBOARD_PATH}">${t.dashboard}</a>${languageSwitch(ctx)}</div>
+</header>
+<main id="main"${doc.mainAttributes ?? ''}>
+${notice}${problem}
+${doc.body}
+</main>
+</body>
+</html>
+`.value;
+}
+
+/** A colour swatch as an image (the page's CSP allows no inline style, and data: images are allowed). */
+export function swatch(color: string, label: string): SafeHtml {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"><rect width="24" height="24" rx="4" fill="${color}"/></svg>`;
+  return html`<img class="dash-swatch" width="24" height="24" alt="${label}" src="${`data:image/svg+xml,${encodeURIComponent(svg)}`}">`;
+}
+
+export const when = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'));

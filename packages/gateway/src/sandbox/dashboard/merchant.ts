@@ -1,0 +1,47 @@
+/** A merchant's branding form: display name, logo and accent colour, with a preview. */
+import type { Merchant } from '../../domain/types.ts';
+import { html, type SafeHtml } from '../../page/html.ts';
+import type { MerchantBranding } from '../../store/branding.ts';
+import { MAX_DISPLAY_NAME } from '../branding.ts';
+import { dashboardUrls, swatch } from './document.ts';
+import type { DashboardMessages } from './messages.ts';
+
+/** What the form shows: saved values, or what was typed when it was refused. */
+export interface BrandingFormValues {
+  readonly displayName: string;
+  readonly logo: string;
+  readonly accentColor: string;
+}
+
+export const formValuesOf = (branding: MerchantBranding): BrandingFormValues => ({
+  displayName: branding.displayName ?? '',
+  logo: branding.logo ?? '',
+  accentColor: branding.accentColor ?? '',
+});
+
+export function renderMerchant(t: DashboardMessages, merchant: Merchant, saved: MerchantBranding, values: BrandingFormValues): SafeHtml {
+  const name = saved.displayName ?? merchant.name ?? merchant.merchantCode;
+  const preview = html`<div class="dash-brand">
+${saved.logo ? html`<img class="dash-logo" src="${saved.logo}" alt="${t.logoAlt(name)}" width="48" height="48">` : ''}
+<strong>${name}</strong>
+${saved.accentColor ? html`${swatch(saved.accentColor, t.accentAlt(saved.accentColor))} <span class="mono">${saved.accentColor}</span>` : ''}
+</div>`;
+  return html`<h1>${t.merchantHeading(merchant.merchantCode)}</h1>
+<section class="card" aria-labelledby="preview-heading">
+<h2 id="preview-heading">${t.previewHeading}</h2>
+${preview}
+</section>
+<section class="card" aria-labelledby="brand-heading">
+<h2 id="brand-heading">${t.brandingHeading}</h2>
+<form method="post" action="${dashboardUrls.merchant(merchant.merchantCode)}" class="dash-form">
+<label for="brand-name">${t.displayName}</label>
+<input id="brand-name" name="displayName" type="text" maxlength="${MAX_DISPLAY_NAME}" autocomplete="organization" value="${values.displayName}">
+<label for="brand-logo">${t.logo}</label>
+<textarea id="brand-logo" name="logo" rows="3" spellcheck="false">${values.logo}</textarea>
+<label for="brand-color">${t.accentColor}</label>
+<input id="brand-color" name="accentColor" type="text" pattern="#[0-9a-fA-F]{6}" maxlength="7" spellcheck="false" autocomplete="off" value="${values.accentColor}">
+<p class="muted">${t.emptyUnsets}</p>
+<button type="submit">${t.save}</button>
+</form>
+</section>`;
+}
