@@ -25,8 +25,8 @@ describe('fulfilment lease', () => {
     let mostAtOnce = 0;
     const released = new Promise<void>((resolve) => (release = resolve));
     shop = await startHarness({
-      tuning: { fulfilmentLeaseMs: LEASE_MS },
       options: {
+        fulfilmentLeaseMs: LEASE_MS,
         statusRefreshMs: 0,
         onPaid: async (order, context) => {
           runs.push({ orderNum: order.orderNum, attempt: context.attempt });
