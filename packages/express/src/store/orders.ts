@@ -92,13 +92,15 @@ export class OrderStore {
    * The order that was paid first for this reference, if it is not `order` itself: `order` is
    * then a second payment of one purchase (the merchant refunds one of them).
    */
-  async duplicateOf(order: Pick<Order, 'orderNum' | 'reference' | 'paidAt'>): Promise<string | null> {
+  async duplicateOf(order: Pick<Order, 'orderNum' | 'reference' | 'paidAt' | 'createdAt'>): Promise<string | null> {
     if (order.reference === null) return null;
     const first = await Q.firstPaidOfReference.first(this.db, { reference: order.reference, orderNum: order.orderNum }, this.reuseQueries);
     if (!first) return null;
-    const mine = order.paidAt ? iso(order.paidAt) : '';
-    const earlier = first.paid_at !== null && (first.paid_at < mine || (first.paid_at === mine && first.order_num < order.orderNum));
-    return earlier ? first.order_num : null;
+    // The same order the query sorts by: paid time, then creation, then orderNum.
+    const theirs = [first.paid_at ?? '', first.created_at, first.order_num];
+    const mine = [order.paidAt ? iso(order.paidAt) : '', iso(order.createdAt), order.orderNum];
+    const index = theirs.findIndex((value, at) => value !== mine[at]);
+    return index >= 0 && theirs[index]! < mine[index]! ? first.order_num : null;
   }
 
   /** Take over the create lease of an order still in `creating` whose lease has run out. */

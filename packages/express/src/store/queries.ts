@@ -123,15 +123,19 @@ export const ORDER_QUERIES = {
   paidByPurchase: prepare((db: Db, value: Param<{ purchaseKey: string }>) =>
     db.selectFrom('paybutton_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', '=', 'paid').orderBy('paid_at').orderBy('order_num').limit(1)),
 
-  /** The first paid order of a merchant reference other than `orderNum` (duplicate payments). */
+  /**
+   * The first paid order of a merchant reference other than `orderNum` (duplicate payments): by
+   * the gateway's paid time (seconds), then by creation (milliseconds), then by orderNum.
+   */
   firstPaidOfReference: prepare((db: Db, value: Param<{ reference: string; orderNum: string }>) =>
     db
       .selectFrom('paybutton_orders')
-      .select(['order_num', 'paid_at'])
+      .select(['order_num', 'paid_at', 'created_at'])
       .where('reference', '=', value('reference'))
       .where('status', '=', 'paid')
       .where('order_num', '!=', value('orderNum'))
       .orderBy('paid_at')
+      .orderBy('created_at')
       .orderBy('order_num')
       .limit(1)),
 
