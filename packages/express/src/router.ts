@@ -47,7 +47,7 @@ export interface PayButtonRouter extends Router {
   reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
   /** Resolves once the store is open and migrated (requests wait for it on their own). */
   ready(): Promise<void>;
-  /** Waits for background work, then closes the store (if the router opened it) and the sockets. */
+  /** Waits for creates and queries in flight, aborts running onPaid signals and waits for them, then closes the sockets and the store (if the router opened it). */
   close(): Promise<void>;
 }
 
