@@ -8,7 +8,7 @@
  * While an order is pending, a poll may ask the gateway itself (at most once per
  * `statusRefreshMs` per order, across processes; once a second while no method is known), so a
  * customer is not left waiting on a late notification, and a method chosen on the hosted page is
- * known when the popup closes. The answer is applied by `confirm.ts`, like a notification's confirmation, so a
+ * known when the popup closes. The answer is applied by the lifecycle (`orders/lifecycle.ts`), like a notification's confirmation, so a
  * poll racing a notification still fires `onPaid` exactly once.
  */
 import type { RequestHandler } from 'express';

@@ -95,6 +95,8 @@ export interface Harness {
   payAtGateway(orderNum: string, method?: string): Promise<void>;
   platOrderNumOf(orderNum: string): Promise<string>;
   eventsNamed<K extends PayButtonEventName>(name: K): Array<PayButtonEventMap[K][0]>;
+  /** The shop's order store, for a second process's view of it (another `createStore`). */
+  readonly database: DatabaseOption;
   /** The row as the store holds it, bookkeeping included (what `getOrder()` does not show). */
   stored(orderNum: string): Promise<StoredOrder | undefined>;
   close(): Promise<void>;
@@ -210,6 +212,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
 
   const origin = { origin: merchantUrl };
   const harness: Harness = {
+    database,
     gateway,
     gatewayUrl,
     merchantUrl,
