@@ -117,3 +117,30 @@ describe('module graph', () => {
     assert.deepEqual(circles, []);
   });
 });
+
+describe('one writer', () => {
+  /** The store's writes (everything of `OrderStore` that is not a read). */
+  const WRITES = [
+    'insertCreating', 'claimCreateLease', 'releaseCreateLease', 'markCreated', 'recordFacts', 'markCreateFailed', 'transition', 'updateReturnTo',
+    'claimCheck', 'claimFulfilment', 'renewFulfilment', 'completeFulfilment', 'failFulfilment',
+  ];
+  /** The order's state: the lifecycle; the fulfilment lease columns: the fenced runner it starts. */
+  const WRITERS: Record<string, readonly string[]> = {
+    'orders/lifecycle.ts': WRITES.filter((name) => !/Fulfilment$/.test(name)),
+    'orders/fulfilment.ts': ['claimFulfilment', 'renewFulfilment', 'completeFulfilment', 'failFulfilment'],
+  };
+
+  test('every write of an order outside the store is in the lifecycle (or the fulfilment runner it starts)', () => {
+    const root = join(PACKAGE_DIR, 'src');
+    const found: string[] = [];
+    for (const file of importGraph(root).keys()) {
+      if (file.startsWith('store/')) continue;
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const match of text.matchAll(/\borders\.(\w+)\(/g)) {
+        if (WRITES.includes(match[1]!) && !(WRITERS[file] ?? []).includes(match[1]!)) found.push(`${file}: orders.${match[1]}`);
+      }
+    }
+    assert.deepEqual(found, []);
+  });
+});
+
