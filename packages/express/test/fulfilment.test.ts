@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { MERCHANT_CODE } from './support/keys.ts';
+import { LeaseLostError } from '../src/index.ts';
 import { createStore } from '../src/store/index.ts';
 import { startHarness, waitFor, type Harness } from './support/harness.ts';
 
@@ -95,7 +96,7 @@ describe('fenced onPaid in one process', () => {
       await waitFor(() => shop!.eventsNamed('fulfilment.lease_lost').length === 1, 'fulfilment.lease_lost');
       assert.equal(seen.length, 1);
       assert.equal(seen[0]!.aborted, true, 'the run saw its signal aborted');
-      assert.ok(seen[0]!.reason instanceof Error && seen[0]!.reason.name === 'LeaseLostError');
+      assert.ok(seen[0]!.reason instanceof LeaseLostError, 'signal.reason is a LeaseLostError');
       assert.equal(seen[0]!.key, `paybutton-onpaid-${created.body.orderNum}`);
       assert.equal(shop.eventsNamed('fulfilment.succeeded').length, 0);
       assert.equal((await inspector.orders.get(created.body.orderNum))!.fulfilledAt, null, 'nothing recorded by the run that lost its lease');
