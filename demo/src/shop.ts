@@ -3,6 +3,7 @@
  * `app.use`, prices from its own catalogue, records sales in `onPaid`, and pushes order changes
  * to the page (server-sent events) so the order list updates as notifications arrive.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { NotForSaleError, payButton, type PayButtonRouter, type QuoteRequestBody } from '@tombolbayar/express';
@@ -48,6 +49,19 @@ const cartField = z
   .max(CATALOG.length, { error: `must hold at most ${CATALOG.length} lines` });
 
 type CartLine = z.infer<typeof cartField>[number];
+
+/** The page's cart id: random, shared by the shop's tabs (localStorage), renewed after a payment. */
+const cartIdField = z.string().regex(/^[0-9a-f]{32}$/, { error: 'must be 32 lower-case hex digits' });
+
+/**
+ * The plug-in's `reference` for a cart: its id and what is in it. Tabs of one cart get one order
+ * (the plug-in gives a payable order of the same reference back); a changed cart is another
+ * purchase. A real shop takes the id from the customer's session, not from the page.
+ */
+export function cartReference(cartId: string, lines: readonly CartLine[]): string {
+  const sorted = [...lines].sort((a, b) => (a.sku < b.sku ? -1 : a.sku > b.sku ? 1 : 0));
+  return `${cartId}.${createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 16)}`;
+}
 
 function cartOf(body: QuoteRequestBody): CartLine[] {
   if (Array.isArray(body.cart)) return body.cart as CartLine[];
@@ -97,8 +111,11 @@ export function createShop(options: ShopOptions): Shop {
     // The plug-in never trusts the Host header: the other name of this machine is listed here.
     allowedOrigins: loopbackAliases(options.publicUrl),
     database: { kind: 'sqlite', file: `${options.dataDir}/payments.sqlite` },
-    fields: { cart: cartField.optional() },
-    quote: (_request, body) => quoteCart(cartOf(body)),
+    fields: { cart: cartField.optional(), cartId: cartIdField.optional() },
+    quote: (_request, body) => {
+      const lines = cartOf(body);
+      return { ...quoteCart(lines), ...(typeof body.cartId === 'string' ? { reference: cartReference(body.cartId, lines) } : {}) };
+    },
     onPaid: (order) => {
       store.recordSale(order.orderNum, order.paidAt ?? new Date());
       announce();

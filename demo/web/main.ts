@@ -6,7 +6,7 @@ import { formatRupiah } from '@tombolbayar/protocol/formats';
 import { METHODS, methodsOfKind } from '@tombolbayar/protocol/methods';
 import type { PayButton, PayVa } from '@tombolbayar/pay-button';
 import { CATALOG, MAX_QUANTITY, findProduct } from '../src/catalog.ts';
-import { loadCart, saveCart, cartTotal, type Cart } from './cart.ts';
+import { loadCart, saveCart, cartTotal, cartId, newCartId, ID_KEY, KEY as CART_KEY, type Cart } from './cart.ts';
 import { watchOrders } from './orders.ts';
 import { wireOutcomes } from './outcomes.ts';
 
@@ -16,6 +16,12 @@ const payButton = byId<PayButton>('pay');
 const payVa = byId<PayVa>('pay-va');
 const bankSelect = byId<HTMLSelectElement>('va-bank');
 let cart: Cart = loadCart();
+/** The id of the cart this page shows (and sends): other tabs may have moved on since. */
+let shownCartId = cartId();
+/** Every cart id this tab showed: a payment message may arrive after the new cart already did. */
+const shownCartIds = new Set([shownCartId]);
+/** The shop's tabs tell each other about payments (a tab that paid, the others show it). */
+const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('demo-shop') : undefined;
 
 function renderProducts(): void {
   const list = byId<HTMLUListElement>('product-list');
@@ -80,7 +86,8 @@ function renderCart(): void {
   const total = cartTotal(cart);
   byId('cart-empty').hidden = total > 0;
   byId('cart-total').textContent = formatRupiah(total);
-  const fields = { cart: Object.entries(cart).map(([sku, quantity]) => ({ sku, quantity })) };
+  shownCartIds.add((shownCartId = cartId()));
+  const fields = { cart: Object.entries(cart).map(([sku, quantity]) => ({ sku, quantity })), cartId: shownCartId };
   for (const element of [payButton, payVa]) {
     element.fields = fields;
     element.disabled = total === 0;
@@ -92,11 +99,34 @@ function renderCart(): void {
 const cartKey = () => JSON.stringify(Object.entries(cart).sort());
 
 /** The payment emptied the cart: the outcome message stays until the customer shops again. */
-function emptyCart(): void {
+function emptyCart(orderNum?: string): void {
+  // The other tabs of this cart show the payment too (see the 'message' listener below).
+  if (orderNum) tabs?.postMessage({ type: 'paid', orderNum, cartId: shownCartId });
   cart = {};
   saveCart(cart);
+  newCartId();
   renderCart();
 }
+
+/** Another tab paid the cart this one shows: say so here, and show the (now empty) cart. */
+tabs?.addEventListener('message', (event: MessageEvent<{ type?: string; orderNum?: string; cartId?: string }>) => {
+  const { type, orderNum, cartId: paidCart } = event.data ?? {};
+  if (type !== 'paid' || typeof orderNum !== 'string' || !shownCartIds.has(paidCart ?? '')) return;
+  // An attempt of this tab for that cart is over: nothing is left to pay. A number showing this
+  // very order stays: its own status check turns it into the paid panel.
+  if (payButton.state !== 'paid') payButton.reset();
+  if (payVa.state !== 'paid' && payVa.order?.orderNum !== orderNum) payVa.reset();
+  byId('pay-result').textContent = `Paid: order ${orderNum}, in another tab. We are packing it.`;
+  cart = loadCart();
+  renderCart();
+});
+
+/** The cart changed in another tab (localStorage): show it here too. */
+window.addEventListener('storage', (event) => {
+  if (event.key !== CART_KEY && event.key !== ID_KEY) return;
+  cart = loadCart();
+  renderCart();
+});
 
 const buttonOutcomes = wireOutcomes(payButton, byId('pay-result'), {
   cart: cartKey,
@@ -133,6 +163,14 @@ function renderBanks(): void {
   bankSelect.addEventListener('change', () => {
     payVa.method = bankSelect.value;
   });
+  // A reload shows the number it showed, with its method: the select follows, and the number is
+  // in view. The element may have restored it before this script ran, hence the check at start.
+  const showRestored = (): void => {
+    if (payVa.method) bankSelect.value = payVa.method;
+    payVa.closest('details')?.setAttribute('open', '');
+  };
+  payVa.addEventListener('pay-open', (event) => event.detail.restored && showRestored());
+  if (payVa.order) showRestored();
 }
 
 for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) {

@@ -24,8 +24,8 @@ export interface Outcomes {
 export interface OutcomeOptions {
   /** The cart on the page, as JSON: what an order is for. */
   cart(): string;
-  /** Empties the cart: its order is paid. */
-  paid(): void;
+  /** Empties the cart: its order `orderNum` is paid. */
+  paid(orderNum: string): void;
   /** What to show when the cart changed while order `orderNum` (for the earlier cart) is still open. */
   stillOpen(orderNum: string): (Node | string)[];
 }
@@ -53,13 +53,14 @@ export function wireOutcomes(element: PayButton | PayVa, result: HTMLElement, op
   const awaits = (orderNum: string) => `Order ${orderNum} awaits payment. This page updates when it arrives.`;
 
   element.addEventListener('pay-click', () => say());
-  element.addEventListener('pay-open', (event) => rememberCart(event.detail.orderNum, options.cart()));
+  // A restored order (a reload) keeps the cart it was remembered with.
+  element.addEventListener('pay-open', (event) => event.detail.restored || rememberCart(event.detail.orderNum, options.cart()));
   element.addEventListener('pay-success', (event) => {
     const { orderNum } = event.detail;
     const same = (cartOf(orderNum) ?? options.cart()) === options.cart();
     // <pay-va>'s paid panel already says it, unless the paid order is for an earlier cart.
     if (isButton || !same) say(`Paid: order ${orderNum}${same ? '' : ', your earlier cart'}. We are packing it.`);
-    if (same) options.paid();
+    if (same) options.paid(orderNum);
     // An earlier cart was paid: the cart as it is now is still to pay, so the element is ready again.
     else element.reset();
   });

@@ -1,7 +1,8 @@
 /**
  * Observability without a logger dependency: the router emits typed events, and the merchant wires
  * them to pino, OpenTelemetry or a metrics counter. A throwing listener never breaks a payment:
- * each listener runs in its own try/catch. No event carries a key or a signature.
+ * each listener runs in its own try/catch, and its error is reported as a `warning`. No event
+ * carries a key or a signature.
  */
 import { EventEmitter } from 'node:events';
 import { withEscapedText } from './event-text.ts';
@@ -98,10 +99,20 @@ export interface FulfilmentEvent {
   readonly error?: unknown;
 }
 
+/** A second order of one `reference` was paid: the customer paid one purchase twice. */
+export interface DuplicatePaymentEvent {
+  /** The order paid second (its `onPaid` gets `order.duplicateOf`). */
+  readonly orderNum: string;
+  /** The order paid first. */
+  readonly duplicateOf: string;
+  readonly reference: string;
+  readonly payMoney: string;
+}
+
 export interface WarningEvent {
   readonly code: string;
   readonly message: string;
-  /** The order concerned, when there is one (`reconcile_order_failed`, `fulfilment_lease_lost`). */
+  /** The order concerned, when there is one (`reconcile_order_failed`, `unreadable_order`). */
   readonly orderNum?: string;
   readonly error?: unknown;
 }
@@ -113,6 +124,12 @@ export interface PayButtonEventMap {
   'notification.rejected': [NotificationRejectedEvent];
   'fulfilment.succeeded': [FulfilmentEvent];
   'fulfilment.failed': [FulfilmentEvent];
+  /**
+   * A run of `onPaid` lost its lease (stalled past it, or taken over): its signal was aborted and
+   * its completion not recorded; another run fulfils the order. `error` is set when it threw.
+   */
+  'fulfilment.lease_lost': [FulfilmentEvent];
+  'order.duplicate_paid': [DuplicatePaymentEvent];
   /** Something the merchant should look at that did not fail a request (quote() threw, misconfiguration). */
   warning: [WarningEvent];
 }
@@ -120,10 +137,23 @@ export interface PayButtonEventMap {
 export type PayButtonEventName = keyof PayButtonEventMap;
 
 /**
- * A Node EventEmitter whose `emit` isolates listeners from each other and from the caller, and
- * escapes control characters in the payload's text (`event-text.ts`).
+ * A Node EventEmitter whose `emit` escapes control characters in the payload's text
+ * (`event-text.ts`) and isolates listeners from each other and from the caller: a
+ * listener that throws, or returns a promise that rejects, never breaks a payment, and is never
+ * silent either: its error reaches the `warning` listeners (`listener_failed`, with the error as
+ * `error`). A `warning` listener that fails is said once to the process (`process.emitWarning`),
+ * since telling the `warning` listeners again could loop.
  */
 export class PayButtonEvents extends EventEmitter<PayButtonEventMap> {
+  private listenerFailed(name: PayButtonEventName, error: unknown): void {
+    if (name === 'warning') {
+      const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      process.emitWarning(`a payButton() "warning" listener failed: ${detail}`, { code: 'PAYBUTTON_LISTENER_FAILED' });
+      return;
+    }
+    this.emit('warning', { code: 'listener_failed', message: `a listener of the "${name}" event failed (the payment went on)`, error });
+  }
+
   override emit<K extends PayButtonEventName>(name: K, ...raw: PayButtonEventMap[K]): boolean {
     const args = raw.map(withEscapedText) as PayButtonEventMap[K];
     const listeners = this.listeners(name) as Array<(...values: PayButtonEventMap[K]) => unknown>;
@@ -131,9 +161,11 @@ export class PayButtonEvents extends EventEmitter<PayButtonEventMap> {
       try {
         const result = listener(...args);
         // An async listener's rejection must not become an unhandled rejection either.
-        if (result && typeof (result as Promise<unknown>).catch === 'function') (result as Promise<unknown>).catch(() => {});
-      } catch {
-        // Observability must never break a payment.
+        if (result && typeof (result as Promise<unknown>).catch === 'function') {
+          (result as Promise<unknown>).catch((error: unknown) => this.listenerFailed(name, error));
+        }
+      } catch (error) {
+        this.listenerFailed(name, error);
       }
     }
     // `once` listeners: `listeners()` returned unwrapped functions, so remove them explicitly.

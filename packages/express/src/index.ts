@@ -22,10 +22,13 @@ export type {
   NotificationRejectedEvent,
   NotificationRejectReason,
   FulfilmentEvent,
+  DuplicatePaymentEvent,
   WarningEvent,
 } from './events.ts';
 export type { PaymentLink, VaOrder, ServerCreateInput } from './routes/create.ts';
 export type { OrderStatusBody } from './routes/status.ts';
 export type { ReconcileOptions, ReconcileReport } from './orders/reconcile.ts';
+/** `signal.reason` of an `onPaid` run that lost its lease. */
+export { LeaseLostError } from './orders/fulfilment.ts';
 export type { Order, OrderKind, OrderStatus } from './public-order.ts';
 export type { DatabaseOption } from './store/database.ts';

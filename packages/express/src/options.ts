@@ -31,13 +31,26 @@ export interface QuoteRequestBody {
 export type QuoteFunction = (req: Request, body: QuoteRequestBody) => QuoteResult | Promise<QuoteResult>;
 
 export interface PaidContext {
-  /** 1 on the first run; higher when an earlier run threw. */
+  /** 1 on the first run; higher when an earlier run threw or lost its lease. */
   readonly attempt: number;
   /** What told us the order was paid. */
   readonly source: 'notification' | 'query' | 'reconcile';
+  /**
+   * Aborted when this run lost its lease (a heartbeat found it taken over, or this process was
+   * stalled past it: another run may now be fulfilling the order) and at `close()`. Pass it to
+   * your own calls, and check it before you commit: a run that lost its lease is never recorded
+   * as the completion, and emits `fulfilment.lease_lost`.
+   */
+  readonly signal: AbortSignal;
+  /** The same on every run for this order: for your own idempotent writes (an idempotency key, a unique column). */
+  readonly key: string;
 }
 
-/** Runs once per paid order, until it returns without throwing. Make it idempotent per `orderNum`. */
+/**
+ * Runs for a paid order until one run returns without throwing; that completion is recorded once.
+ * A second run starts only after an earlier one threw, or stalled past its lease (its `signal` is
+ * then aborted): make its effects idempotent with `key`.
+ */
 export type OnPaidFunction = (order: Order, context: PaidContext) => void | Promise<void>;
 
 export interface PayButtonOptions {
@@ -69,6 +82,14 @@ export interface PayButtonOptions {
   readonly mountPath?: string;
   readonly quote: QuoteFunction;
   readonly onPaid: OnPaidFunction;
+  /**
+   * How long one `onPaid` run holds its order before another process may take it over (ms,
+   * default 60000). Only a run that stops renewing it (its process died or stalled for this long)
+   * loses it.
+   */
+  readonly fulfilmentLeaseMs?: number;
+  /** How often a running `onPaid` renews its lease (ms, default a third of `fulfilmentLeaseMs`). */
+  readonly fulfilmentHeartbeatMs?: number;
   readonly database?: DatabaseOption;
   /** Origins besides this server's own that may call the browser routes (CORS + origin check). */
   readonly allowedOrigins?: readonly string[];
@@ -144,11 +165,15 @@ export interface ResolvedOptions {
   readonly notifyBodyLimitBytes: number;
   readonly statusRefreshMs: number | false;
   readonly fulfilmentLeaseMs: number;
+  readonly fulfilmentHeartbeatMs: number;
   readonly payButtonScript: string | undefined;
   readonly logger: LoggerLike;
   readonly selfCheck: boolean;
   readonly now: () => number;
 }
+
+/** How long one `onPaid` run holds its order, unless `fulfilmentLeaseMs` says otherwise. */
+export const DEFAULT_FULFILMENT_LEASE_MS = 60_000;
 
 /** Where `payButton()` expects to be mounted unless told otherwise. */
 export const DEFAULT_MOUNT_PATH = '/pay';
@@ -177,6 +202,8 @@ const optionsSchema = z
     mountPath: z.string().regex(/^(\/|(\/[A-Za-z0-9._~-]+)+)$/, { error: 'must be the path the router is mounted at, e.g. "/pay"' }).optional(),
     quote: fn('is required: a function (req, body) => ({ payMoney, productDetail, name, email, phone }) that prices the order on the server'),
     onPaid: fn('is required: a function (order) => void that fulfils a paid order'),
+    fulfilmentLeaseMs: z.number({ error: 'must be a whole number of milliseconds from 200 to 3600000' }).int().min(200, { error: 'must be at least 200 ms' }).max(3_600_000, { error: 'must be at most 3600000 ms (an hour)' }).optional(),
+    fulfilmentHeartbeatMs: z.number({ error: 'must be a whole number of milliseconds, less than fulfilmentLeaseMs' }).int().min(50, { error: 'must be at least 50 ms' }).optional(),
     database: databaseField.optional(),
     allowedOrigins: z.array(originField).optional(),
     paymentPageOrigins: z.array(originField).optional(),
@@ -210,7 +237,13 @@ const optionsSchema = z
     selfCheck: z.boolean({ error: 'must be true or false' }).optional(),
     now: fn('must be a function returning milliseconds since the epoch').optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((options, ctx) => {
+    const lease = options.fulfilmentLeaseMs ?? DEFAULT_FULFILMENT_LEASE_MS;
+    if (options.fulfilmentHeartbeatMs !== undefined && options.fulfilmentHeartbeatMs >= lease) {
+      ctx.addIssue({ code: 'custom', path: ['fulfilmentHeartbeatMs'], message: `must be less than fulfilmentLeaseMs (${lease} ms), so the lease is renewed before it runs out` });
+    }
+  });
 
 const trimSlash = (value: string): string => value.replace(/\/+$/, '');
 
@@ -242,6 +275,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
   const keys = Array.isArray(options.platformPublicKey) ? options.platformPublicKey : [options.platformPublicKey];
   const timeoutMs = options.timeoutMs ?? 10_000;
   const tuning = tuningOf(input);
+  const lease = options.fulfilmentLeaseMs ?? DEFAULT_FULFILMENT_LEASE_MS;
   return {
     gatewayUrl,
     insecureGatewayUrl: gatewayChannel(gatewayUrl) === 'insecure',
@@ -267,7 +301,8 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     bodyLimitBytes: options.bodyLimitBytes ?? 8 * 1024,
     notifyBodyLimitBytes: options.notifyBodyLimitBytes ?? 16 * 1024,
     statusRefreshMs: options.statusRefreshMs ?? 10_000,
-    fulfilmentLeaseMs: tuning.fulfilmentLeaseMs,
+    fulfilmentLeaseMs: lease,
+    fulfilmentHeartbeatMs: options.fulfilmentHeartbeatMs ?? Math.max(50, Math.floor(lease / 3)),
     payButtonScript: options.payButtonScript,
     logger: options.logger === false ? SILENT_LOGGER : ((options.logger as LoggerLike | undefined) ?? sharedDefaultLogger()),
     selfCheck: options.selfCheck ?? true,

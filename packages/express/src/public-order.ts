@@ -6,7 +6,6 @@
  * view is the promise the package makes, so every field here is one a merchant fulfils, reconciles
  * or debugs with, and the row can change without breaking anyone.
  */
-import type { Order as StoredOrder } from './store/orders.ts';
 import type { OrderKind, OrderStatus } from './store/schema.ts';
 
 export type { OrderKind, OrderStatus };
@@ -32,6 +31,14 @@ export interface Order {
   readonly email: string;
   readonly phone: string;
   readonly metadata: Readonly<Record<string, unknown>> | null;
+  /** The merchant's id of the purchase, when `quote()` returned a `reference` (a cart id). */
+  readonly reference: string | null;
+  /**
+   * Set when this order is a second payment of one `reference`: the orderNum of the order that
+   * was paid first. The customer paid twice; fulfil once and refund one (an
+   * `order.duplicate_paid` event says so too).
+   */
+  readonly duplicateOf: string | null;
   /** The gateway's number for the order, once it accepted it. */
   readonly platOrderNum: string | null;
   /** The hosted payment page (payment links). */
@@ -53,8 +60,11 @@ export interface Order {
   readonly gatewayCode: string | null;
 }
 
-/** The one mapping from the stored order to the public view: fields are copied by name, never spread. */
-export function toPublicOrder(stored: StoredOrder): Order {
+/**
+ * The one mapping from the stored order (a superset of this view) to the public view: fields are
+ * copied by name, never spread, so the router's bookkeeping stays behind.
+ */
+export function toPublicOrder(stored: Order): Order {
   return {
     orderNum: stored.orderNum,
     kind: stored.kind,
@@ -68,6 +78,8 @@ export function toPublicOrder(stored: StoredOrder): Order {
     email: stored.email,
     phone: stored.phone,
     metadata: stored.metadata,
+    reference: stored.reference,
+    duplicateOf: stored.duplicateOf,
     platOrderNum: stored.platOrderNum,
     url: stored.url,
     vaNumber: stored.vaNumber,

@@ -25,6 +25,14 @@ export interface QuoteResult {
   readonly expiryPeriod?: number | string;
   /** Anything JSON the merchant wants back in `onPaid` (cart id, customer id). */
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /**
+   * The merchant's id of the purchase (a cart or order id), 1 to 64 letters, digits, `.`, `_`,
+   * `:` or `-`. While an order of this reference, amount and method can still be paid, a new
+   * request for it (another tab, a reload, another device) gets that order back; once paid, the
+   * paid order. Take it from the customer's session, never from the request alone: whoever sends a
+   * reference gets that purchase's order (its status and payment details).
+   */
+  readonly reference?: string;
 }
 
 export interface Quote {
@@ -35,9 +43,12 @@ export interface Quote {
   readonly phone: string;
   readonly expiryPeriod: number;
   readonly metadata: Readonly<Record<string, unknown>> | null;
+  readonly reference: string | null;
 }
 
 const MONEY_RULE = 'must be a positive whole number of rupiah (an integer such as 150000, or "150000")';
+
+const REFERENCE_RULE = 'must be the purchase\'s id: 1 to 64 letters, digits, ".", "_", ":" or "-", starting with a letter or digit';
 
 const quoteSchema = z
   .object({
@@ -71,6 +82,10 @@ const quoteSchema = z
           return false;
         }
       }, { error: 'must be JSON-serialisable and at most 4096 characters as JSON' })
+      .optional(),
+    reference: z
+      .string({ error: REFERENCE_RULE })
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, { error: REFERENCE_RULE })
       .optional(),
   }, { error: 'quote() must return an object' })
   .strict();
@@ -130,5 +145,6 @@ export async function runQuote(call: () => unknown, defaultExpiry: number, event
     phone: value.phone,
     expiryPeriod: value.expiryPeriod ?? defaultExpiry,
     metadata: value.metadata ?? null,
+    reference: value.reference ?? null,
   };
 }

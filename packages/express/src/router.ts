@@ -10,7 +10,6 @@
 import { dirname, join } from 'node:path';
 import { resolveMethod, type MethodCode } from '@tombolbayar/protocol';
 import { Router, type Request, type RequestHandler } from 'express';
-import type { Context } from './context.ts';
 import { PayButtonError } from './errors.ts';
 import { PayButtonEvents, type PayButtonEventMap, type PayButtonEventName } from './events.ts';
 import { insecureGatewayWarning } from './gateway/channel.ts';
@@ -19,7 +18,10 @@ import { createTransport } from './gateway/http.ts';
 import { createLimiter, errorHandler, methodNotAllowed, originGuard } from './http/guards.ts';
 import { logEvents } from './logging/event-log.ts';
 import { resolveOptions, type PayButtonOptions } from './options.ts';
-import { callbackBase } from './orders/create.ts';
+import { GatewayConfirmer } from './orders/confirm.ts';
+import { callbackBase, OrderCreator } from './orders/create.ts';
+import { Fulfilment } from './orders/fulfilment.ts';
+import { OrderLifecycle } from './orders/lifecycle.ts';
 import { reconcile, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
 import {
   createPaymentLinkFor, createVaOrderFor, linksHandler, vaHandler, type PaymentLink, type ServerCreateInput, type VaOrder,
@@ -51,7 +53,7 @@ export interface PayButtonRouter extends Router {
    * with `selfCheck: false`. Rejects when the store cannot be opened.
    */
   ready(): Promise<ReadyReport>;
-  /** Waits for background work, then closes the store (if the router opened it) and the sockets. */
+  /** Waits for creates and queries in flight, aborts running onPaid signals and waits for them, then closes the sockets and the store (if the router opened it). */
   close(): Promise<void>;
 }
 
@@ -83,7 +85,9 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
     process.emitWarning(message, { code: 'PAYBUTTON_INSECURE_GATEWAY_URL' });
     setImmediate(() => events.emit('warning', { code: 'insecure_gateway_url', message })).unref();
   }
-  const store = createStore(resolved.database);
+  // A stored value that no longer reads back is served without it, and said.
+  const store = createStore(resolved.database, (orderNum, column, error) =>
+    events.emit('warning', { code: 'unreadable_order', message: `order ${orderNum}: its stored ${column} could not be read; it is given as null`, orderNum, error }));
   const transport = createTransport();
   const client = new GatewayClient({
     gatewayUrl: resolved.gatewayUrl,
@@ -111,12 +115,17 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
   const stopping = new AbortController();
   const startupCheck = resolved.selfCheck ? startSelfCheck(resolved, probe, events, stopping.signal) : Promise.resolve(undefined);
 
-  const context: Context = {
-    options: resolved,
-    callbackBase: base,
-    store,
+  const now = (): Date => new Date(resolved.now());
+  const orders = store.orders;
+  const confirmer = new GatewayConfirmer(client, events, resolved.timeoutMs);
+  const fulfilment = new Fulfilment(orders, events, { onPaid: resolved.onPaid, leaseMs: resolved.fulfilmentLeaseMs, heartbeatMs: resolved.fulfilmentHeartbeatMs }, now);
+  const lifecycle = new OrderLifecycle({ orders, events, confirmer, fulfilment, now });
+  const creator = new OrderCreator({
+    ready,
+    orders,
+    lifecycle,
+    confirmer,
     client,
-    events,
     policy: {
       maxRetries: resolved.maxRetries,
       timeoutMs: resolved.timeoutMs,
@@ -124,12 +133,13 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
       baseDelayMs: resolved.retryBaseDelayMs,
       maxDelayMs: resolved.retryMaxDelayMs,
     },
-    ready,
-    inflight: new Map(),
-    confirming: new Map(),
-    background: new Set(),
-    now: () => new Date(resolved.now()),
-  };
+    callbackBase: base,
+    merchantCode: resolved.merchantCode,
+    orderNumPrefix: resolved.orderNumPrefix,
+    now,
+  });
+  const reader = { ready, orders };
+  const createDeps = { creator, events, options: resolved };
 
   // The signed notifyUrl and redirectUrl come from mountPath: say so once if the app mounted us elsewhere.
   let warnedMount = false;
@@ -140,29 +150,31 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
     }
     next();
   };
-  const guard = originGuard(context);
-  const limiter = createLimiter(context);
+  const guardDeps = { options: resolved, events };
+  const guard = originGuard(guardDeps);
+  const limiter = createLimiter(guardDeps);
 
   const router = Router() as PayButtonRouter;
   router.use(checkMount);
   router.options(['/links', '/va', '/orders/:orderNum', '/orders/:orderNum/qr'], guard);
-  router.post('/links', guard, limiter, linksHandler(context));
+  router.post('/links', guard, limiter, linksHandler(createDeps));
   router.all('/links', methodNotAllowed('POST'));
-  router.post('/va', guard, limiter, vaHandler(context));
+  router.post('/va', guard, limiter, vaHandler(createDeps));
   router.all('/va', methodNotAllowed('POST'));
-  router.get('/orders/:orderNum', guard, statusHandler(context));
+  router.get('/orders/:orderNum', guard, statusHandler({ ...reader, lifecycle, events, refreshMs: resolved.statusRefreshMs }));
   router.all('/orders/:orderNum', methodNotAllowed('GET'));
-  router.get('/orders/:orderNum/qr', guard, qrHandler(context));
-  router.post('/notify', notifyHandler(context));
+  router.get('/orders/:orderNum/qr', guard, qrHandler(reader));
+  router.post('/notify', notifyHandler({ options: resolved, events, ready, orders, lifecycle }));
   router.all('/notify', methodNotAllowed('POST'));
-  router.get('/return', returnPageHandler(context));
-  router.get('/return/continue', returnContinueHandler(context));
+  const returnDeps = { ...reader, siteOrigin: resolved.publicUrl.origin, callbackBase: base };
+  router.get('/return', returnPageHandler(returnDeps));
+  router.get('/return/continue', returnContinueHandler(returnDeps));
   router.get('/return.js', returnScriptHandler());
   router.get('/pay-button.js', scriptHandler(scriptSource(resolved.payButtonScript), 'pay-button.js'));
   // <pay-va> imports ./pay-button.js, so it is served beside it.
   const vaScript = resolved.payButtonScript ? join(dirname(resolved.payButtonScript), 'pay-va.js') : undefined;
   router.get('/pay-va.js', scriptHandler(scriptSource(vaScript, '@tombolbayar/pay-button/dist/pay-va.js'), 'pay-va.js'));
-  router.use(errorHandler(context));
+  router.use(errorHandler(guardDeps));
 
   let closing: Promise<void> | undefined;
   return Object.assign(router, {
@@ -172,19 +184,20 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
       return router;
     },
     createPaymentLink: async (input: ServerCreateInput & { readonly method?: string | null; readonly returnTo?: string }) => {
-      const { order, ...link } = await createPaymentLinkFor(context, { ...input, method: method(input.method, false) });
+      const { order, ...link } = await createPaymentLinkFor(createDeps, { ...input, method: method(input.method, false) });
       return { ...link, order: toPublicOrder(order) };
     },
     createVaOrder: async (input: ServerCreateInput & { readonly method: string }) => {
-      const { order, ...va } = await createVaOrderFor(context, { ...input, method: method(input.method, true) as MethodCode });
+      const { order, ...va } = await createVaOrderFor(createDeps, { ...input, method: method(input.method, true) as MethodCode });
       return { ...va, order: toPublicOrder(order) };
     },
     getOrder: async (orderNum: string) => {
       await ready();
-      const stored = await store.orders.get(orderNum);
-      return stored && toPublicOrder(stored);
+      const stored = await orders.get(orderNum);
+      return stored && toPublicOrder({ ...stored, duplicateOf: stored.status === 'paid' ? await orders.duplicateOf(stored) : null });
     },
-    reconcile: (reconcileOptions?: ReconcileOptions) => reconcile(context, reconcileOptions),
+    reconcile: (reconcileOptions?: ReconcileOptions) =>
+      reconcile({ ready, orders, lifecycle, confirmer, events, totalTimeoutMs: resolved.totalTimeoutMs, now }, reconcileOptions),
     ready: async (): Promise<ReadyReport> => {
       const [gateway] = await Promise.all([startupCheck, ready()]);
       return { gateway };
@@ -192,7 +205,10 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
     close: () =>
       (closing ??= (async () => {
         stopping.abort(); // the start-up check, if still asking, reports nothing after close()
-        await Promise.allSettled([...context.inflight.values(), ...context.confirming.values(), ...context.background]);
+        // Creates and queries finish; running onPaid runs see their signal aborted, and end.
+        await creator.settled();
+        await confirmer.settled();
+        await lifecycle.close();
         transport.close();
         await store.close();
       })()),

@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { MERCHANT_CODE } from './support/keys.ts';
+import { LeaseLostError } from '../src/index.ts';
+import { createStore } from '../src/store/index.ts';
 import { startHarness, waitFor, type Harness } from './support/harness.ts';
 
 let shop: Harness | undefined;
@@ -25,8 +27,8 @@ describe('fulfilment lease', () => {
     let mostAtOnce = 0;
     const released = new Promise<void>((resolve) => (release = resolve));
     shop = await startHarness({
-      tuning: { fulfilmentLeaseMs: LEASE_MS },
       options: {
+        fulfilmentLeaseMs: LEASE_MS,
         statusRefreshMs: 0,
         onPaid: async (order, context) => {
           runs.push({ orderNum: order.orderNum, attempt: context.attempt });
@@ -68,3 +70,64 @@ describe('fulfilment lease', () => {
     assert.equal(mostAtOnce, 1);
   });
 });
+
+describe('fenced onPaid in one process', () => {
+  test('a heartbeat that finds the lease taken over aborts the signal; the run records nothing and says so', async () => {
+    const seen: Array<{ attempt: number; aborted: boolean; reason: unknown; key: string }> = [];
+    shop = await startHarness({
+      options: {
+        statusRefreshMs: 0,
+        fulfilmentLeaseMs: LEASE_MS,
+        fulfilmentHeartbeatMs: 100,
+        onPaid: async (_order, { attempt, signal, key }) => {
+          if (attempt === 1) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+          seen.push({ attempt, aborted: signal.aborted, reason: signal.reason, key });
+        },
+      },
+    });
+    const created = await shop.createLink({ item: 'kopi' });
+    await shop.payAtGateway(created.body.orderNum);
+    await waitFor(async () => (await shop!.stored(created.body.orderNum))?.fulfilAttempts === 1, 'onPaid started');
+    // Another process takes the order over, as if this one's lease had run out.
+    const later = new Date(Date.now() + 10 * LEASE_MS);
+    const inspector = createStore(shop.database);
+    try {
+      assert.equal((await inspector.orders.claimFulfilment(created.body.orderNum, later, new Date(later.getTime() + LEASE_MS)))?.attempt, 2);
+      await waitFor(() => shop!.eventsNamed('fulfilment.lease_lost').length === 1, 'fulfilment.lease_lost');
+      assert.equal(seen.length, 1);
+      assert.equal(seen[0]!.aborted, true, 'the run saw its signal aborted');
+      assert.ok(seen[0]!.reason instanceof LeaseLostError, 'signal.reason is a LeaseLostError');
+      assert.equal(seen[0]!.key, `paybutton-onpaid-${created.body.orderNum}`);
+      assert.equal(shop.eventsNamed('fulfilment.succeeded').length, 0);
+      assert.equal((await inspector.orders.get(created.body.orderNum))!.fulfilledAt, null, 'nothing recorded by the run that lost its lease');
+    } finally {
+      await inspector.close();
+    }
+  });
+
+  test('close() aborts the signal of a running onPaid and waits for it to end', async () => {
+    let entered: () => void = () => {};
+    const started = new Promise<void>((resolve) => (entered = resolve));
+    let sawAbort = false;
+    shop = await startHarness({
+      options: {
+        statusRefreshMs: 0,
+        onPaid: async (_order, { signal }) => {
+          entered();
+          await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+          sawAbort = signal.aborted;
+          throw signal.reason;
+        },
+      },
+    });
+    const created = await shop.createLink({ item: 'kopi' });
+    await shop.payAtGateway(created.body.orderNum);
+    await started;
+    const closing = shop;
+    shop = undefined;
+    await closing.close();
+    assert.equal(sawAbort, true);
+    assert.equal(closing.eventsNamed('fulfilment.failed').length, 1, 'shutdown is not a lost lease: the next run retries');
+  });
+});
+

@@ -171,7 +171,7 @@ export async function runMerchantServer(): Promise<void> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(config.port, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const router = payButton(withTuning({
+  const router = payButton({
     logger: false,
     selfCheck: false,
     gatewayUrl: config.gatewayUrl,
@@ -188,7 +188,8 @@ export async function runMerchantServer(): Promise<void> {
       if (config.hang) await new Promise(() => {});
       appendFileSync(config.effectsFile, `effect ${order.orderNum}\n`);
     },
-  }, { fulfilmentLeaseMs: config.fulfilmentLeaseMs }));
+    fulfilmentLeaseMs: config.fulfilmentLeaseMs,
+  });
   const app = express();
   app.use('/pay', router);
   server.on('request', app);

@@ -88,10 +88,22 @@ describe('payButton() options', () => {
     assert.match(configError({ ...valid(), rateLimit: { limit: 0 } }).message, /rateLimit/);
   });
 
-  test('timings kept as constants are not options: retry delays and the fulfilment lease', () => {
-    for (const name of ['retryBaseDelayMs', 'retryMaxDelayMs', 'fulfilmentLeaseMs']) {
+  test('timings kept as constants are not options: retry delays', () => {
+    for (const name of ['retryBaseDelayMs', 'retryMaxDelayMs']) {
       assert.match(configError({ ...valid(), [name]: 100 }).message, new RegExp(`${name}: is not an option of payButton\\(\\)`));
     }
+  });
+
+  test('the fulfilment lease and its heartbeat: defaults, and a heartbeat that must beat before the lease runs out', () => {
+    assert.deepEqual([resolveOptions(valid()).fulfilmentLeaseMs, resolveOptions(valid()).fulfilmentHeartbeatMs], [60_000, 20_000]);
+    const short = resolveOptions({ ...valid(), fulfilmentLeaseMs: 900 });
+    assert.deepEqual([short.fulfilmentLeaseMs, short.fulfilmentHeartbeatMs], [900, 300]);
+    assert.equal(resolveOptions({ ...valid(), fulfilmentLeaseMs: 900, fulfilmentHeartbeatMs: 100 }).fulfilmentHeartbeatMs, 100);
+    assert.match(configError({ ...valid(), fulfilmentLeaseMs: 900, fulfilmentHeartbeatMs: 900 }).message, /fulfilmentHeartbeatMs: must be less than fulfilmentLeaseMs \(900 ms\)/);
+    assert.match(configError({ ...valid(), fulfilmentHeartbeatMs: 60_000 }).message, /fulfilmentHeartbeatMs: must be less than fulfilmentLeaseMs \(60000 ms\)/);
+    assert.match(configError({ ...valid(), fulfilmentLeaseMs: 10 }).message, /fulfilmentLeaseMs: must be at least 200 ms/);
+    assert.match(configError({ ...valid(), fulfilmentLeaseMs: '60s' }).message, /fulfilmentLeaseMs: must be a whole number of milliseconds/);
+    assert.match(configError({ ...valid(), fulfilmentHeartbeatMs: 1.5 }).message, /fulfilmentHeartbeatMs/);
   });
 
   test('mountPath is /pay unless given; "/" mounts at the root', () => {

@@ -11,17 +11,17 @@ import { startHarness, waitFor, type Harness } from './support/harness.ts';
 /** Every field the public view promises, in the order the mapping writes them. */
 const PUBLIC_FIELDS = [
   'orderNum', 'kind', 'status', 'payMoney', 'payFee', 'method', 'item', 'productDetail', 'name', 'email', 'phone', 'metadata',
-  'platOrderNum', 'url', 'vaNumber', 'createdAt', 'expiresAt', 'paidAt', 'fulfilledAt', 'fulfilAttempts', 'fulfilError',
+  'reference', 'duplicateOf', 'platOrderNum', 'url', 'vaNumber', 'createdAt', 'expiresAt', 'paidAt', 'fulfilledAt', 'fulfilAttempts', 'fulfilError',
   'errorCode', 'errorMessage', 'gatewayCode',
 ];
 /** Bookkeeping of the router; the first two are secrets of the customer's browser session. */
-const INTERNAL_FIELDS = ['statusToken', 'requestHash', 'idempotencyKey', 'createLeaseUntil', 'checkedAt', 'returnTo', 'expiryPeriod'];
+const INTERNAL_FIELDS = ['statusToken', 'requestHash', 'idempotencyKey', 'createLeaseUntil', 'checkedAt', 'returnTo', 'expiryPeriod', 'purchaseKey'];
 
 const at = (iso: string) => new Date(iso);
 const stored: StoredOrder = {
   orderNum: 'PB0001', kind: 'link', status: 'paid', payMoney: '150000', productDetail: 'Kopi Gayo 250g', name: 'Budi Santoso',
   email: 'budi@example.com', phone: '081234567890', method: 'VA_BCA', item: 'kopi', metadata: { cart: 'C-1' },
-  platOrderNum: 'P-1', url: 'https://pay.example/p/1', vaNumber: '39010000001', payFee: '4000', expiryPeriod: 60,
+  reference: 'C-1', duplicateOf: null, purchaseKey: 'link|-|150000|C-1-secret-key', platOrderNum: 'P-1', url: 'https://pay.example/p/1', vaNumber: '39010000001', payFee: '4000', expiryPeriod: 60,
   returnTo: 'https://shop.example/checkout', createdAt: at('2026-01-31T12:00:00.000Z'), expiresAt: at('2026-01-31T13:00:00.000Z'),
   paidAt: at('2026-01-31T12:10:00.000Z'), fulfilledAt: null, fulfilAttempts: 1, fulfilError: 'Error: backend down',
   errorCode: null, errorMessage: null, gatewayCode: null, idempotencyKey: 'key-secret-idem', requestHash: 'hash-secret-request',

@@ -34,6 +34,8 @@ function newOrder(overrides: Partial<NewOrder> = {}): NewOrder {
     item: 'kopi',
     metadata: { cart: 42, lines: ['a', 'b'] },
     returnTo: 'https://shop.example/checkout',
+    reference: null,
+    purchaseKey: null,
     ...overrides,
   };
 }
@@ -98,7 +100,7 @@ for (const engine of ENGINES) {
       const attempts = await Promise.all(Array.from({ length: 6 }, () => store.orders.insertCreating(newOrder({ idempotencyKey: key }), T0, later(30_000))));
       const winners = attempts.filter((attempt) => attempt.inserted);
       assert.equal(winners.length, 1);
-      for (const attempt of attempts) assert.equal(attempt.order.orderNum, winners[0]!.order.orderNum);
+      for (const attempt of attempts) assert.equal(attempt.order?.orderNum, winners[0]!.order.orderNum);
       assert.equal((await store.orders.getByIdempotencyKey(key))!.orderNum, winners[0]!.order.orderNum);
     });
 
@@ -109,7 +111,7 @@ for (const engine of ENGINES) {
     });
 
     test('creating -> pending once, with the gateway facts', async () => {
-      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
       const facts = { platOrderNum: 'PLAT1', url: 'https://gw.example/pay?orderNum=PLAT1', expiresAt: later(3_600_000) };
       const written = await store.orders.markCreated(order.orderNum, facts, later(10));
       assert.equal(await store.orders.markCreated(order.orderNum, facts, later(20)), undefined);
@@ -123,7 +125,7 @@ for (const engine of ENGINES) {
     });
 
     test('a failed creation keeps its reason and leaves creating for good', async () => {
-      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
       assert.equal(await store.orders.markCreateFailed(order.orderNum, later(1), { code: 'gateway_refused', message: 'payMoney: too small', gatewayCode: 'FAIL' }), true);
       const failed = (await store.orders.get(order.orderNum))!;
       assert.deepEqual([failed.status, failed.errorCode, failed.errorMessage, failed.gatewayCode], ['failed', 'gateway_refused', 'payMoney: too small', 'FAIL']);
@@ -131,7 +133,7 @@ for (const engine of ENGINES) {
     });
 
     test('the create lease: held, released, taken over only once expired', async () => {
-      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
       assert.equal(await store.orders.claimCreateLease(order.orderNum, later(1_000), later(40_000)), false, 'still held');
       assert.equal(await store.orders.claimCreateLease(order.orderNum, later(31_000), later(60_000)), true, 'expired lease');
       await store.orders.releaseCreateLease(order.orderNum, later(32_000), { code: 'gateway_unavailable', message: 'down' });
@@ -143,7 +145,7 @@ for (const engine of ENGINES) {
     });
 
     test('pending -> paid is won by exactly one of many concurrent writers', async () => {
-      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
       await store.orders.markCreated(order.orderNum, { platOrderNum: 'PLAT2' }, later(1));
       const results = await Promise.all(Array.from({ length: 8 }, (_, index) => store.orders.transition(order.orderNum, ['creating', 'pending', 'expired', 'failed'], 'paid', { vaNumber: `VA${index}` }, later(100 + index))));
       const won = results.filter((result) => result !== undefined);
@@ -155,7 +157,7 @@ for (const engine of ENGINES) {
     });
 
     test('paid is final; a payment still wins over an expiry', async () => {
-      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
       await store.orders.markCreated(order.orderNum, { platOrderNum: 'PLAT3' }, later(1));
       assert.equal((await store.orders.transition(order.orderNum, ['creating', 'pending'], 'expired', {}, later(2)))?.left, 'pending');
       assert.equal(await store.orders.transition(order.orderNum, ['creating', 'pending'], 'failed', {}, later(3)), undefined, 'expired does not become failed');
@@ -166,7 +168,7 @@ for (const engine of ENGINES) {
     });
 
     test('a known value is never overwritten with an absent one', async () => {
-      const { order } = await store.orders.insertCreating(newOrder({ method: 'VA_BNI' }), T0, later(30_000));
+      const order = (await store.orders.insertCreating(newOrder({ method: 'VA_BNI' }), T0, later(30_000))).order!;
       await store.orders.markCreated(order.orderNum, { platOrderNum: 'PLAT4', vaNumber: '123' }, later(1));
       await store.orders.transition(order.orderNum, ['pending'], 'paid', { platOrderNum: undefined, vaNumber: undefined }, later(2));
       const paid = (await store.orders.get(order.orderNum))!;
@@ -174,7 +176,7 @@ for (const engine of ENGINES) {
     });
 
     test('fulfilment: one run at a time, attempts counted, done once', async () => {
-      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(1), later(60_000)), undefined, 'not paid yet');
       await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(2));
       const claims = await Promise.all(Array.from({ length: 5 }, () => store.orders.claimFulfilment(order.orderNum, later(3), later(60_000))));
@@ -182,7 +184,7 @@ for (const engine of ENGINES) {
       await store.orders.failFulfilment(order.orderNum, 1, later(4), 'Error: backend down');
       assert.equal((await store.orders.get(order.orderNum))!.fulfilError, 'Error: backend down');
       assert.equal((await store.orders.claimFulfilment(order.orderNum, later(5), later(60_000)))?.attempt, 2);
-      await store.orders.completeFulfilment(order.orderNum, later(6));
+      assert.equal(await store.orders.completeFulfilment(order.orderNum, 2, later(6)), true);
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(7), later(60_000)), undefined, 'fulfilled: never again');
       const done = (await store.orders.get(order.orderNum))!;
       assert.deepEqual(done.fulfilledAt, later(6));
@@ -190,7 +192,7 @@ for (const engine of ENGINES) {
     });
 
     test('a fulfilment lease that runs out (crashed process) can be taken over', async () => {
-      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
       await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(1));
       assert.equal((await store.orders.claimFulfilment(order.orderNum, later(2), later(10_000)))?.attempt, 1);
       assert.equal(await store.orders.claimFulfilment(order.orderNum, later(5_000), later(20_000)), undefined);
@@ -198,7 +200,7 @@ for (const engine of ENGINES) {
     });
 
     test('an old run that lost its lease and then fails does not release the newer run\'s lease', async () => {
-      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
       await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(1));
       assert.equal((await store.orders.claimFulfilment(order.orderNum, later(2), later(10_000)))?.attempt, 1);
       // Run 1 outlives its lease; run 2 takes over.
@@ -231,7 +233,15 @@ for (const engine of ENGINES) {
         await ensureSchema(open);
         await migrateToLatest(open.db as never, open.schema, open.engine, '2026_01_001_orders');
         const old = new OrderStore(open.db);
-        const { order } = await old.insertCreating(newOrder(), T0, later(30_000));
+        // Written as the first release wrote it: only its columns.
+        const order = newOrder();
+        await open.db.insertInto('paybutton_orders').values({
+          order_num: order.orderNum, kind: order.kind, status: 'creating', idempotency_key: order.idempotencyKey, request_hash: order.requestHash,
+          status_token: order.statusToken, merchant_code: order.merchantCode, pay_money: order.payMoney, product_detail: order.productDetail,
+          customer_name: order.name, email: order.email, phone: order.phone, method: order.method, expiry_period: order.expiryPeriod, item: order.item,
+          metadata: JSON.stringify(order.metadata), return_to: order.returnTo, created_at: T0.toISOString(), updated_at: T0.toISOString(),
+          create_lease_until: later(30_000).toISOString(), fulfil_attempts: 0,
+        } as never).execute();
         if (engine.name === 'postgres') {
           await assert.rejects(old.markCreated(order.orderNum, { vaNumber: QRIS_PAYLOAD }, later(1)), /too long/, 'the first release could not hold it');
         }
@@ -240,7 +250,7 @@ for (const engine of ENGINES) {
         assert.equal((await upgraded.orders.markCreated(order.orderNum, { platOrderNum: 'PLATUP', vaNumber: QRIS_PAYLOAD }, later(1)))?.status, 'pending');
         assert.equal((await upgraded.orders.transition(order.orderNum, ['pending'], 'paid', {}, later(2)))?.left, 'pending');
         const kept = (await upgraded.orders.get(order.orderNum))!;
-        assert.deepEqual([kept.status, kept.vaNumber, kept.payMoney, kept.metadata], ['paid', QRIS_PAYLOAD, '150000', { cart: 42, lines: ['a', 'b'] }]);
+        assert.deepEqual([kept.status, kept.vaNumber, kept.payMoney, kept.metadata, kept.reference], ['paid', QRIS_PAYLOAD, '150000', { cart: 42, lines: ['a', 'b'] }, null]);
         await upgraded.close();
       } finally {
         await open.close();
@@ -248,21 +258,76 @@ for (const engine of ENGINES) {
       }
     });
 
+    test('completion is fenced: a run whose lease ran out or was taken over records nothing', async () => {
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
+      await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(1));
+      assert.equal((await store.orders.claimFulfilment(order.orderNum, later(2), later(1_000)))?.attempt, 1);
+      assert.equal(await store.orders.renewFulfilment(order.orderNum, 1, later(500), later(1_500)), true, 'a live lease renews');
+      assert.equal(await store.orders.renewFulfilment(order.orderNum, 1, later(1_600), later(2_600)), false, 'a run that wakes past its lease cannot revive it');
+      assert.equal(await store.orders.completeFulfilment(order.orderNum, 1, later(1_700)), false, 'nor complete, even before anyone took over');
+      assert.equal((await store.orders.claimFulfilment(order.orderNum, later(1_800), later(5_000)))?.attempt, 2);
+      assert.equal(await store.orders.renewFulfilment(order.orderNum, 1, later(1_900), later(2_900)), false);
+      assert.equal(await store.orders.completeFulfilment(order.orderNum, 1, later(1_900)), false, 'the stalled run records nothing');
+      assert.equal((await store.orders.get(order.orderNum))!.fulfilledAt, null);
+      assert.equal(await store.orders.completeFulfilment(order.orderNum, 2, later(2_000)), true, 'the run holding the lease does');
+      assert.equal(await store.orders.completeFulfilment(order.orderNum, 2, later(2_001)), false, 'once');
+      assert.deepEqual((await store.orders.get(order.orderNum))!.fulfilledAt, later(2_000));
+    });
+
+    test('one payable order per purchase key, even when inserted concurrently; a paid one frees the key', async () => {
+      const purchaseKey = `link|-|150000|cart-${Math.random().toString(36).slice(2)}`;
+      const attempts = await Promise.all(Array.from({ length: 6 }, () => store.orders.insertCreating(newOrder({ reference: 'cart-1', purchaseKey }), T0, later(30_000))));
+      const winners = attempts.filter((attempt) => attempt.inserted);
+      assert.equal(winners.length, 1);
+      const first = winners[0]!.order!;
+      for (const attempt of attempts) assert.equal(attempt.order?.orderNum, first.orderNum, 'the losers are given the payable order');
+      assert.equal((await store.orders.payableByPurchase(purchaseKey))!.orderNum, first.orderNum);
+      assert.equal(await store.orders.paidByPurchase(purchaseKey), undefined);
+
+      await store.orders.transition(first.orderNum, ['creating'], 'paid', { paidAt: later(10) }, later(10));
+      assert.equal(await store.orders.payableByPurchase(purchaseKey), undefined);
+      assert.equal((await store.orders.paidByPurchase(purchaseKey))!.orderNum, first.orderNum);
+      const second = await store.orders.insertCreating(newOrder({ reference: 'cart-1', purchaseKey }), later(20), later(30_000));
+      assert.ok(second.inserted, 'a paid purchase no longer blocks a new order (the router answers with the paid one before inserting)');
+      await store.orders.transition(second.order.orderNum, ['creating'], 'paid', { paidAt: later(30) }, later(30));
+      assert.equal(await store.orders.duplicateOf((await store.orders.get(second.order.orderNum))!), first.orderNum, "the second paid order names the first");
+      assert.equal(await store.orders.duplicateOf((await store.orders.get(first.orderNum))!), null, 'the first paid is not a duplicate');
+      assert.equal((await store.orders.get(first.orderNum))!.reference, 'cart-1');
+    });
+
+    test('metadata that no longer reads back is served as null, and said', async () => {
+      const told: Array<[string, string, unknown]> = [];
+      const fresh = await engine.fresh();
+      const reporting = createStore(fresh.option, (orderNum, column, error) => void told.push([orderNum, column, error]));
+      try {
+        await reporting.migrate();
+        const order = (await reporting.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
+        await reporting.orders.db.updateTable('paybutton_orders').set({ metadata: '{"cart": 4' }).where('order_num', '=', order.orderNum).execute();
+        assert.equal((await reporting.orders.get(order.orderNum))!.metadata, null);
+        assert.equal(told.length, 1);
+        assert.deepEqual([told[0]![0], told[0]![1]], [order.orderNum, 'metadata']);
+        assert.ok(told[0]![2] instanceof SyntaxError, 'the cause is the parse error');
+      } finally {
+        await reporting.close();
+        await fresh.cleanup();
+      }
+    });
+
     test('status checks are throttled per order', async () => {
-      const { order } = await store.orders.insertCreating(newOrder(), T0, later(30_000));
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
       assert.equal(await store.orders.claimCheck(order.orderNum, later(0), later(-10_000)), true);
       assert.equal(await store.orders.claimCheck(order.orderNum, later(5_000), later(-5_000)), false);
       assert.equal(await store.orders.claimCheck(order.orderNum, later(10_001), later(1)), true);
     });
 
     test('reconcile lists: pending past expiry, stuck creations, unfulfilled payments', async () => {
-      const pendingOld = (await store.orders.insertCreating(newOrder(), T0, later(1))).order;
+      const pendingOld = (await store.orders.insertCreating(newOrder(), T0, later(1))).order!;
       await store.orders.markCreated(pendingOld.orderNum, { platOrderNum: 'P1', expiresAt: later(60_000) }, later(1));
-      const pendingNew = (await store.orders.insertCreating(newOrder(), T0, later(1))).order;
+      const pendingNew = (await store.orders.insertCreating(newOrder(), T0, later(1))).order!;
       await store.orders.markCreated(pendingNew.orderNum, { platOrderNum: 'P2', expiresAt: later(600_000) }, later(1));
-      const stuck = (await store.orders.insertCreating(newOrder(), T0, later(1_000))).order;
-      const fresh = (await store.orders.insertCreating(newOrder(), later(100_000), later(200_000))).order;
-      const paid = (await store.orders.insertCreating(newOrder(), T0, later(1))).order;
+      const stuck = (await store.orders.insertCreating(newOrder(), T0, later(1_000))).order!;
+      const fresh = (await store.orders.insertCreating(newOrder(), later(100_000), later(200_000))).order!;
+      const paid = (await store.orders.insertCreating(newOrder(), T0, later(1))).order!;
       await store.orders.transition(paid.orderNum, ['creating'], 'paid', {}, later(2));
 
       const now = later(120_000);
@@ -381,7 +446,7 @@ describe('PostgreSQL from an existing pool or Kysely instance', { skip: DATABASE
     try {
       const store = createStore({ kind: 'kysely', db, engine: 'postgres', schema });
       await store.migrate();
-      const { order } = await store.orders.insertCreating(newOrder(), T0, later(1));
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(1))).order!;
       assert.equal((await store.orders.get(order.orderNum))!.payMoney, '150000');
       await store.close();
     } finally {

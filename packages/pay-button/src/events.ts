@@ -22,6 +22,8 @@ export interface PayOpenDetail {
   expiresAt: string;
   /** The hosted payment page (popup and redirect). */
   url?: string;
+  /** `<pay-va>`: a reload showed this order again (it was not created now). */
+  restored?: boolean;
 }
 
 /** `pay-fallback`: the popup could not be used, the page itself goes to the payment page. */

@@ -88,6 +88,37 @@ describe('<pay-va>', () => {
     expect((await second.rec.settle()).type).to.equal('pay-success');
   });
 
+  it('a reload restores the method it showed, even when the page\'s control reset to another one', async () => {
+    const item = uniqueItem();
+    const first = await va(item, 'VA_MANDIRI');
+    first.el.create();
+    const open = await first.rec.next('pay-open');
+    await first.el.updateComplete;
+    const number = first.el.order!.vaNumber;
+    first.el.remove();
+
+    // The page's select resets to its first option (BCA) on reload.
+    const el = document.createElement('pay-va') as PayVa;
+    Object.assign(el, { endpoint: '/api', item, method: 'VA_BCA', pollInterval: 20 });
+    const rec = new Recorder(el);
+    document.body.append(el);
+    try {
+      const restored = await rec.next('pay-open');
+      expect(restored.detail).to.include({ orderNum: open.detail.orderNum, mode: 'inline', restored: true });
+      await el.updateComplete;
+      expect(el.method).to.equal('VA_MANDIRI');
+      expect(el.order!.vaNumber).to.equal(number);
+      expect(part(el, 'method')!.textContent).to.equal('Mandiri Virtual Account');
+      expect(part(el, 'number')!.textContent).to.equal(number);
+      expect((await stats(item)).va).to.equal(1, 'no second number');
+      // Asking again while it is shown makes nothing new.
+      expect(el.create()).to.be.false;
+      expect((await stats(item)).va).to.equal(1);
+    } finally {
+      el.remove();
+    }
+  });
+
   it('restores when its properties are set after connecting, as React does', async () => {
     const item = uniqueItem();
     const first = await va(item);

@@ -6,9 +6,16 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import type { Context } from '../context.ts';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
+import type { PayButtonEvents } from '../events.ts';
+import type { ResolvedOptions } from '../options.ts';
 import { STATUS_TOKEN_HEADER } from '../ids.ts';
+
+/** What the guards use: the configured origins, the rate limit, and the events for the unexpected. */
+export interface GuardDeps {
+  readonly options: Pick<ResolvedOptions, 'browserOrigins' | 'publicUrl' | 'rateLimit'>;
+  readonly events: PayButtonEvents;
+}
 
 /** Distinct refused origins logged per router, so a flood of them cannot flood the log. */
 const MAX_REPORTED_ORIGINS = 100;
@@ -32,7 +39,7 @@ function setCors(res: Response, origin: string): void {
  * origin; one without it (same-origin GET) must not be marked cross-site by `Sec-Fetch-Site`.
  * Requests with neither header come from non-browser clients, which CSRF cannot use.
  */
-export function originGuard(context: Context): RequestHandler {
+export function originGuard(context: GuardDeps): RequestHandler {
   const allowed = [...context.options.browserOrigins].join(', ');
   const reported = new Set<string>();
   return (req, res, next) => {
@@ -66,7 +73,7 @@ export function originGuard(context: Context): RequestHandler {
 }
 
 /** Per-IP limit on order creation; proxy-aware through Express's `trust proxy` setting. */
-export function createLimiter(context: Context): RequestHandler {
+export function createLimiter(context: GuardDeps): RequestHandler {
   const setting = context.options.rateLimit;
   if (setting === false) return (_req, _res, next) => next();
   return rateLimit({
@@ -88,7 +95,7 @@ export function methodNotAllowed(allow: string): RequestHandler {
 }
 
 /** The router's own error handler: JSON, no stack, nothing secret; unexpected errors go to events. */
-export function errorHandler(context: Context) {
+export function errorHandler(context: GuardDeps) {
   return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) {
       next(error);

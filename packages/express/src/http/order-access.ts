@@ -6,10 +6,15 @@
  */
 import { orderNumField } from '@tombolbayar/protocol';
 import type { Request } from 'express';
-import type { Context } from '../context.ts';
 import { PayButtonError } from '../errors.ts';
 import { STATUS_TOKEN_HEADER, STATUS_TOKEN_PATTERN, tokensEqual } from '../ids.ts';
-import type { Order } from '../store/orders.ts';
+import type { Order, OrderStore } from '../store/orders.ts';
+
+/** What reading an order by its secret needs: the store, once it is ready. */
+export interface OrderReader {
+  readonly ready: () => Promise<void>;
+  readonly orders: Pick<OrderStore, 'get'>;
+}
 
 /** Compared against when the order does not exist, so both paths do the same work. */
 const DUMMY_TOKEN = 'x'.repeat(43);
@@ -21,18 +26,18 @@ export const orderNotFound = (): PayButtonError => new PayButtonError('not_found
  * and a wrong secret give the same `undefined` after the same work (a lookup and a constant-time
  * comparison, against a dummy token when there is no order).
  */
-export async function orderWithSecret(context: Context, orderNum: string, secretMatches: (statusToken: string) => boolean): Promise<Order | undefined> {
-  await context.ready();
-  const order = await context.store.orders.get(orderNum);
+export async function orderWithSecret(reader: OrderReader, orderNum: string, secretMatches: (statusToken: string) => boolean): Promise<Order | undefined> {
+  await reader.ready();
+  const order = await reader.orders.get(orderNum);
   const matches = secretMatches(order?.statusToken ?? DUMMY_TOKEN);
   return order && matches ? order : undefined;
 }
 
-export async function orderForToken(context: Context, req: Request): Promise<Order> {
+export async function orderForToken(reader: OrderReader, req: Request): Promise<Order> {
   const token = req.get(STATUS_TOKEN_HEADER);
   const orderNum = orderNumField.safeParse(req.params.orderNum);
   if (!orderNum.success || token === undefined || !STATUS_TOKEN_PATTERN.test(token)) throw orderNotFound();
-  const order = await orderWithSecret(context, orderNum.data, (statusToken) => tokensEqual(token, statusToken));
+  const order = await orderWithSecret(reader, orderNum.data, (statusToken) => tokensEqual(token, statusToken));
   if (!order) throw orderNotFound();
   return order;
 }

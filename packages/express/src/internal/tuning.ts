@@ -8,11 +8,9 @@ export interface Tuning {
   /** Full-jitter backoff between create retries: first ceiling and cap (ms). */
   readonly retryBaseDelayMs: number;
   readonly retryMaxDelayMs: number;
-  /** How long one `onPaid` run holds the order before another process may take it over (ms). */
-  readonly fulfilmentLeaseMs: number;
 }
 
-export const DEFAULT_TUNING: Tuning = { retryBaseDelayMs: 250, retryMaxDelayMs: 4_000, fulfilmentLeaseMs: 60_000 };
+export const DEFAULT_TUNING: Tuning = { retryBaseDelayMs: 250, retryMaxDelayMs: 4_000 };
 
 const tunings = new WeakMap<object, Partial<Tuning>>();
 

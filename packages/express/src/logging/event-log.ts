@@ -64,6 +64,18 @@ export function logLineFor<K extends PayButtonEventName>(name: K, ...[payload]: 
         message: `onPaid threw for paid order ${e.orderNum} (run ${e.attempt}); it runs again on the next notification, status poll or reconcile()`,
       };
     }
+    case 'fulfilment.lease_lost': {
+      const e = payload as PayButtonEventMap['fulfilment.lease_lost'][0];
+      return {
+        level: 'warn',
+        fields: withError({ event: name, orderNum: e.orderNum, attempt: e.attempt, durationMs: e.durationMs }, e.error),
+        message: `onPaid for ${e.orderNum} lost its lease (run ${e.attempt}, ${e.durationMs} ms): its signal was aborted and its completion not recorded`,
+      };
+    }
+    case 'order.duplicate_paid': {
+      const e = payload as PayButtonEventMap['order.duplicate_paid'][0];
+      return { level: 'error', fields: { event: name, ...e }, message: `order ${e.orderNum} paid Rp ${e.payMoney} for reference ${e.reference}, already paid by ${e.duplicateOf}: refund one` };
+    }
     case 'warning': {
       const e = payload as PayButtonEventMap['warning'][0];
       const level = ERROR_WARNINGS.has(e.code) ? 'error' : 'warn';
@@ -74,7 +86,8 @@ export function logLineFor<K extends PayButtonEventName>(name: K, ...[payload]: 
 }
 
 const EVENT_NAMES: readonly PayButtonEventName[] = [
-  'order.transition', 'gateway.call', 'notification.accepted', 'notification.rejected', 'fulfilment.succeeded', 'fulfilment.failed', 'warning',
+  'order.transition', 'gateway.call', 'notification.accepted', 'notification.rejected',
+  'fulfilment.succeeded', 'fulfilment.failed', 'fulfilment.lease_lost', 'order.duplicate_paid', 'warning',
 ];
 
 /** Log every event of `events` with `logger`; returns the function that stops it. */

@@ -11,22 +11,18 @@
  * (`orderNum`, `platOrderNum`, `payMoney`).
  *
  * - `interpretQuery` is the pure decision: a query result against what we stored.
- * - `confirmOrder` asks, once at a time per order in this process (concurrent notifications, polls,
- *   returns and the create path's query-before-retry share one query in flight), and owns the one
- *   mismatch policy: a verified answer that disagrees with the stored order is never applied, and
- *   is reported once as a `gateway_mismatch` warning.
- * - `applyConfirmation` moves the order by compare-and-set to the confirmed final state.
- *
- * Every path that learns an order's state from the gateway after sending the create goes through
- * here: `/notify`, status polls, `reconcile()` and the create loop (`gateway/create.ts`, whose
- * query before a retry is a `confirmOrder` too; `orders/create.ts` applies what it found).
+ * - `GatewayConfirmer.confirm` asks, once at a time per order in this process (concurrent
+ *   notifications, polls, returns and the create path's query-before-retry share one query in
+ *   flight), and owns the one mismatch policy: a verified answer that disagrees with the stored
+ *   order is never applied, and is reported once as a `gateway_mismatch` warning.
+ * - Applying a confirmation is the lifecycle's (`lifecycle.ts`): the only code that moves an order.
  */
 import { parseDateTime, type QuerySuccess } from '@tombolbayar/protocol';
-import type { Context } from '../context.ts';
 import { PayButtonError } from '../errors.ts';
-import type { CallResult } from '../gateway/client.ts';
-import type { GatewayFacts, Order } from '../store/orders.ts';
-import { settle, type FinalStatus } from './settle.ts';
+import type { PayButtonEvents } from '../events.ts';
+import type { CallResult, GatewayClient } from '../gateway/client.ts';
+import type { GatewayFacts } from '../store/orders.ts';
+import type { FinalStatus } from './transitions.ts';
 
 /** The gateway's order states (query `status`, and the outcomes a notification names). */
 export type GatewayStatus = QuerySuccess['status'];
@@ -126,66 +122,39 @@ export interface ConfirmOptions {
 }
 
 /**
- * Ask the gateway about `order`. Callers for the same order in this process share the query in
+ * Asks the gateway about orders. Callers for the same order in this process share the query in
  * flight (so N notifications, polls and a create retry for one order cost one query). They all
  * pass the stored row, so they expect the same facts, and one interpretation serves them all. A
  * mismatch is reported as a `warning` once per query (it means a bug or an attack, never a payment).
  */
-export function confirmOrder(context: Context, order: ExpectedOrder, options: ConfirmOptions = {}): Promise<Confirmation> {
-  const running = context.confirming.get(order.orderNum);
-  if (running) return running;
-  const timeoutMs = options.timeoutMs ?? Math.min(context.options.timeoutMs, CONFIRM_TIMEOUT_MS);
-  const work = (async (): Promise<Confirmation> => {
-    const result = await context.client.query(order.orderNum, options.attempt ?? 1, timeoutMs);
-    const confirmation = interpretQuery(order, result);
-    if (confirmation.kind === 'undetermined' && confirmation.reason === 'mismatch') {
-      context.events.emit('warning', { code: 'gateway_mismatch', message: `order ${order.orderNum} left unchanged: ${confirmation.message}`, orderNum: order.orderNum });
-    }
-    return confirmation;
-  })().finally(() => context.confirming.delete(order.orderNum));
-  context.confirming.set(order.orderNum, work);
-  return work;
-}
+export class GatewayConfirmer {
+  private readonly inFlight = new Map<string, Promise<Confirmation>>();
 
-/** True when the gateway's facts tell something the stored order does not have yet. */
-function factsAdd(order: Order, facts: GatewayFacts): boolean {
-  return (facts.method !== undefined && facts.method !== order.method)
-    || (facts.vaNumber !== undefined && facts.vaNumber !== order.vaNumber)
-    || (facts.payFee !== undefined && facts.payFee !== order.payFee);
-}
+  constructor(
+    private readonly client: Pick<GatewayClient, 'query'>,
+    private readonly events: PayButtonEvents,
+    /** The per-call timeout of the options; a confirmation waits at most `CONFIRM_TIMEOUT_MS`. */
+    private readonly callTimeoutMs: number,
+  ) {}
 
-/**
- * Move the order to the confirmed final state (compare-and-set; nothing leaves `paid`). A confirmed
- * `PENDING` only records what the gateway learnt since the create (the method, payment code and
- * fee the customer chose on the hosted page), so a poll can say the order awaits a payment that
- * may still arrive. `not_found` and `undetermined` change nothing; the creating path and
- * `reconcile()` own an order still in `creating`.
- */
-export async function applyConfirmation(
-  context: Context,
-  order: Order,
-  confirmation: Confirmation,
-  source: 'notification' | 'query' | 'reconcile',
-): Promise<{ readonly changed: boolean; readonly order: Order }> {
-  if (confirmation.kind !== 'confirmed') return { changed: false, order };
-  // The expiry the order was created with stays the one its customer was shown.
-  const facts = order.expiresAt ? { ...confirmation.facts, expiresAt: undefined } : confirmation.facts;
-  const to = finalStatusOf(confirmation.status);
-  if (to === undefined) {
-    if (order.status !== 'pending' || !factsAdd(order, facts)) return { changed: false, order };
-    const recorded = await context.store.orders.recordFacts(order.orderNum, facts, context.now());
-    return { changed: false, order: recorded ?? order };
+  confirm(order: ExpectedOrder, options: ConfirmOptions = {}): Promise<Confirmation> {
+    const running = this.inFlight.get(order.orderNum);
+    if (running) return running;
+    const timeoutMs = options.timeoutMs ?? Math.min(this.callTimeoutMs, CONFIRM_TIMEOUT_MS);
+    const work = (async (): Promise<Confirmation> => {
+      const result = await this.client.query(order.orderNum, options.attempt ?? 1, timeoutMs);
+      const confirmation = interpretQuery(order, result);
+      if (confirmation.kind === 'undetermined' && confirmation.reason === 'mismatch') {
+        this.events.emit('warning', { code: 'gateway_mismatch', message: `order ${order.orderNum} left unchanged: ${confirmation.message}`, orderNum: order.orderNum });
+      }
+      return confirmation;
+    })().finally(() => this.inFlight.delete(order.orderNum));
+    this.inFlight.set(order.orderNum, work);
+    return work;
   }
-  return settle(context, order.orderNum, to, facts, source);
-}
 
-/** `confirmOrder` then `applyConfirmation`: what a poll, a return or a notification does. */
-export async function confirmAndApply(
-  context: Context,
-  order: Order,
-  source: 'notification' | 'query' | 'reconcile',
-): Promise<{ readonly confirmation: Confirmation; readonly changed: boolean; readonly order: Order }> {
-  const confirmation = await confirmOrder(context, order);
-  const applied = await applyConfirmation(context, order, confirmation, source);
-  return { confirmation, ...applied };
+  /** Resolves once no query is in flight (for `close()`). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
 }

@@ -10,20 +10,25 @@
  * 3. A concurrent duplicate (double click) waits for the first to finish, in-process through a
  *    shared promise, across processes by polling the row; an order left in `creating` by a failed
  *    or crashed request is resumed by the next request with its key, query first.
+ * 4. One purchase, one payable order: when `quote()` names the purchase (`reference`), a request
+ *    for a purchase that already has a payable order (another tab, a reload, another device) gets
+ *    that order, and one that was paid gets the paid order. A partial unique index makes it hold
+ *    across processes.
+ *
+ * Every state write goes through the lifecycle (`lifecycle.ts`); this module says what it learnt.
  */
 import { createHash } from 'node:crypto';
 import { parseWith, urlField, type MethodCode } from '@tombolbayar/protocol';
-import { inBackground, type Context } from '../context.ts';
 import type { ResolvedOptions } from '../options.ts';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
-import type { CreateFields } from '../gateway/client.ts';
-import { CreateFailure, registerAtGateway, type Registered } from '../gateway/create.ts';
+import type { CreateFields, GatewayClient } from '../gateway/client.ts';
+import { CreateFailure, registerAtGateway, type CreatePolicy, type Registered } from '../gateway/create.ts';
 import { newOrderNum, newStatusToken, ORDER_SUFFIX_CHARS } from '../ids.ts';
 import type { Quote } from '../quote.ts';
-import type { GatewayFacts, Order } from '../store/orders.ts';
+import type { GatewayFacts, Order, OrderStore } from '../store/orders.ts';
 import type { OrderKind } from '../store/schema.ts';
-import { applyConfirmation, confirmOrder } from './confirm.ts';
-import { fulfil } from './settle.ts';
+import type { GatewayConfirmer } from './confirm.ts';
+import type { OrderLifecycle } from './lifecycle.ts';
 
 export interface CreateInput {
   readonly kind: OrderKind;
@@ -40,7 +45,7 @@ export interface CreateInput {
 
 export interface CreateResult {
   readonly order: Order;
-  /** True when the answer comes from an earlier request with the same key. */
+  /** True when the answer is an order made earlier (same key, or same purchase). */
   readonly replayed: boolean;
 }
 
@@ -63,9 +68,17 @@ function redirectUrlOf(base: string, orderNum: string, token: string): string {
 }
 
 /**
+ * One purchase: the merchant's reference, what kind of order, how much, by which method (the one
+ * asked for; `-` for a link whose method the customer picks on the hosted page).
+ */
+export function purchaseKeyOf(reference: string, kind: OrderKind, payMoney: string, method: MethodCode | null): string {
+  return `${kind}|${method ?? '-'}|${payMoney}|${reference}`;
+}
+
+/**
  * `publicUrl + mountPath`, the base of notifyUrl and redirectUrl, checked against the protocol's
  * URL rule with the longest orderNum and return token a redirectUrl can carry. `payButton()` runs
- * it once at start-up (`context.callbackBase`): a configuration the gateway would refuse fails
+ * it once at start-up (`CreatorDeps.callbackBase`): a configuration the gateway would refuse fails
  * there, and no request checks its own URLs again.
  */
 export function callbackBase(options: Pick<ResolvedOptions, 'publicUrl' | 'mountPath' | 'orderNumPrefix'>): string {
@@ -83,8 +96,7 @@ export function callbackBase(options: Pick<ResolvedOptions, 'publicUrl' | 'mount
   return base;
 }
 
-function createFields(context: Context, order: Order): CreateFields {
-  const base = context.callbackBase;
+function createFields(base: string, order: Order): CreateFields {
   return {
     orderNum: order.orderNum,
     payMoney: order.payMoney,
@@ -106,63 +118,19 @@ function registeredFacts(registered: Registered, order: Order, now: Date): Gatew
   return { ...facts, expiresAt: new Date(now.getTime() + order.expiryPeriod * 60_000) };
 }
 
-/**
- * Call the gateway for an order this request holds the create lease of, and record the outcome.
- * An order found by asking (an earlier try did reach the gateway) may have ended already: its
- * confirmation is applied by `applyConfirmation`, as a notification's or a poll's would be.
- */
-async function register(context: Context, order: Order, resumed: boolean): Promise<Order> {
-  const { orders } = context.store;
-  try {
-    const registered = await registerAtGateway(context.client, order.kind, createFields(context, order), context.policy, {
-      resumed,
-      // The create loop's question is the plug-in's one question: shared with a notification or a
-      // poll in flight for this order, and under the one mismatch policy.
-      confirm: (attempt, timeoutMs) => confirmOrder(context, order, { attempt, timeoutMs }),
-    });
-    const now = context.now();
-    const facts = registeredFacts(registered, order, now);
-    // A link created without a method is one the customer picks a method for on the hosted page:
-    // the first status poll after the popup closes must ask the gateway, not find a fresh check.
-    const methodKnown = (order.method ?? facts.method ?? null) !== null;
-    let stored = await orders.markCreated(order.orderNum, facts, now, methodKnown ? now : null);
-    if (stored) {
-      context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'pending', source: registered.adopted ? 'query' : 'create', at: now });
-    } else {
-      // A notification overtook the create's answer (the order is already paid): keep the link.
-      stored = await orders.recordFacts(order.orderNum, facts, now);
-      if (!stored) throw new PayButtonError('internal', 'The order disappeared while it was being created.');
-    }
-    if (!registered.adopted) return stored;
-    const { order: settled } = await applyConfirmation(context, stored, registered.confirmation, 'query');
-    if (settled.status === 'paid' && !settled.fulfilledAt) inBackground(context, () => fulfil(context, settled.orderNum, 'query'));
-    return settled;
-  } catch (caught) {
-    const failure = caught instanceof CreateFailure ? caught : isPayButtonError(caught) ? new CreateFailure(caught, true) : undefined;
-    if (!failure) {
-      await orders.releaseCreateLease(order.orderNum, context.now(), { code: 'internal', message: 'unexpected error while creating' });
-      throw caught;
-    }
-    const error = { code: failure.error.code, message: failure.error.message, gatewayCode: failure.error.gatewayCode };
-    const now = context.now();
-    if (failure.definitive) {
-      if (await orders.markCreateFailed(order.orderNum, now, error)) {
-        context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'failed', source: 'create', at: now });
-      }
-    } else {
-      await orders.releaseCreateLease(order.orderNum, now, error);
-    }
-    throw failure.error;
-  }
-}
-
-/** Run `register` once per order in this process; others wait on the same promise. */
-function registerOnce(context: Context, order: Order, resumed: boolean): Promise<Order> {
-  const running = context.inflight.get(order.orderNum) as Promise<Order> | undefined;
-  if (running) return running;
-  const work = register(context, order, resumed).finally(() => context.inflight.delete(order.orderNum));
-  context.inflight.set(order.orderNum, work);
-  return work;
+export interface CreatorDeps {
+  readonly ready: () => Promise<void>;
+  /** For reads; every write goes through `lifecycle`. */
+  readonly orders: OrderStore;
+  readonly lifecycle: OrderLifecycle;
+  readonly confirmer: GatewayConfirmer;
+  readonly client: GatewayClient;
+  readonly policy: CreatePolicy;
+  /** `publicUrl + mountPath`, checked once (`callbackBase`). */
+  readonly callbackBase: string;
+  readonly merchantCode: string;
+  readonly orderNumPrefix: string;
+  readonly now: () => Date;
 }
 
 /** The error a failed creation is replayed with. */
@@ -172,78 +140,138 @@ function storedFailure(order: Order): PayButtonError {
   return new PayButtonError(code, order.errorMessage ?? 'The order could not be created.', { gatewayCode: order.gatewayCode ?? undefined, retryable: false });
 }
 
-/** Answer a request whose key already has an order: replay it, wait for it, or resume it. */
-async function settleExisting(context: Context, input: CreateInput, existing: Order): Promise<CreateResult> {
-  if (existing.kind !== input.kind || (input.requestHash !== null && existing.requestHash !== input.requestHash)) {
-    throw new PayButtonError('idempotency_mismatch', 'This idempotencyKey was already used for a different request; use a new key for a new order.');
-  }
-  if (input.returnTo !== null && input.returnTo !== existing.returnTo) {
-    // The latest request knows where the customer is now (a popup retried as a full page).
-    await context.store.orders.updateReturnTo(existing.orderNum, input.returnTo, context.now());
-    existing = { ...existing, returnTo: input.returnTo };
-  }
-  const deadline = performance.now() + context.options.totalTimeoutMs + 1_000;
-  let order: Order | undefined = existing;
-  while (order) {
-    if (order.status !== 'creating') {
-      if (order.status === 'failed' && order.errorCode) throw storedFailure(order);
-      return { order, replayed: true };
-    }
-    const running = context.inflight.get(order.orderNum);
-    if (running) return { order: (await running) as Order, replayed: true };
-    const now = context.now();
-    const leaseUntil = new Date(now.getTime() + context.options.totalTimeoutMs + 5_000);
-    if (await context.store.orders.claimCreateLease(order.orderNum, now, leaseUntil)) {
-      return { order: await registerOnce(context, order, true), replayed: true };
-    }
-    if (performance.now() > deadline) {
-      throw new PayButtonError('idempotency_in_progress', 'The first request with this idempotencyKey is still being processed; try again in a moment.');
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    order = await context.store.orders.get(order.orderNum);
-  }
-  throw new PayButtonError('internal', 'The order disappeared while it was being created.');
-}
+export class OrderCreator {
+  /** Creates in progress in this process, by orderNum: a double click waits on the first. */
+  private readonly inflight = new Map<string, Promise<Order>>();
 
-export async function createOrder(context: Context, input: CreateInput): Promise<CreateResult> {
-  await context.ready();
-  const { orders } = context.store;
-  if (input.idempotencyKey !== null) {
-    const existing = await orders.getByIdempotencyKey(input.idempotencyKey);
-    if (existing) return settleExisting(context, input, existing);
-  }
-  const quote = await input.quote();
-  const now = context.now();
-  const stored = await orders.insertCreating(
-    {
-      orderNum: newOrderNum(context.options.orderNumPrefix),
-      kind: input.kind,
-      idempotencyKey: input.idempotencyKey,
-      requestHash: input.requestHash,
-      statusToken: newStatusToken(),
-      merchantCode: context.options.merchantCode,
-      payMoney: quote.payMoney,
-      productDetail: quote.productDetail,
-      name: quote.name,
-      email: quote.email,
-      phone: quote.phone,
-      method: input.method,
-      expiryPeriod: quote.expiryPeriod,
-      item: input.item,
-      metadata: quote.metadata,
-      returnTo: input.returnTo,
-    },
-    now,
-    new Date(now.getTime() + context.options.totalTimeoutMs + 5_000),
-  );
-  if (!stored.inserted) return settleExisting(context, input, stored.order);
-  context.events.emit('order.transition', { orderNum: stored.order.orderNum, kind: input.kind, from: null, to: 'creating', source: 'create', at: now });
-  return { order: await registerOnce(context, stored.order, false), replayed: false };
-}
+  constructor(private readonly deps: CreatorDeps) {}
 
-/** Resume an order stuck in `creating` (reconcile): query first; never a second order. */
-export async function resumeCreating(context: Context, order: Order): Promise<Order | undefined> {
-  const now = context.now();
-  if (!(await context.store.orders.claimCreateLease(order.orderNum, now, new Date(now.getTime() + context.options.totalTimeoutMs + 5_000)))) return undefined;
-  return registerOnce(context, order, true);
+  private leaseUntil(): Date {
+    return new Date(this.deps.now().getTime() + this.deps.policy.totalTimeoutMs + 5_000);
+  }
+
+  async create(input: CreateInput): Promise<CreateResult> {
+    await this.deps.ready();
+    const { orders } = this.deps;
+    if (input.idempotencyKey !== null) {
+      const existing = await orders.getByIdempotencyKey(input.idempotencyKey);
+      if (existing) return this.replay(input, existing, true);
+    }
+    const quote = await input.quote();
+    const purchaseKey = quote.reference === null ? null : purchaseKeyOf(quote.reference, input.kind, quote.payMoney, input.method);
+    // A purchase's order that moves on (paid, expired) between our read and our insert: look again.
+    for (let round = 0; round < 3; round += 1) {
+      if (purchaseKey !== null) {
+        const paid = await orders.paidByPurchase(purchaseKey);
+        if (paid) return { order: paid, replayed: true };
+        const payable = await orders.payableByPurchase(purchaseKey);
+        if (payable) return this.replay(input, payable, false);
+      }
+      const stored = await this.deps.lifecycle.open(
+        {
+          orderNum: newOrderNum(this.deps.orderNumPrefix),
+          kind: input.kind,
+          idempotencyKey: input.idempotencyKey,
+          requestHash: input.requestHash,
+          statusToken: newStatusToken(),
+          merchantCode: this.deps.merchantCode,
+          payMoney: quote.payMoney,
+          productDetail: quote.productDetail,
+          name: quote.name,
+          email: quote.email,
+          phone: quote.phone,
+          method: input.method,
+          expiryPeriod: quote.expiryPeriod,
+          item: input.item,
+          metadata: quote.metadata,
+          returnTo: input.returnTo,
+          reference: quote.reference,
+          purchaseKey,
+        },
+        this.leaseUntil(),
+      );
+      if (stored.inserted) return { order: await this.registerOnce(stored.order, false), replayed: false };
+      if (stored.order) return this.replay(input, stored.order, stored.order.idempotencyKey === input.idempotencyKey);
+    }
+    throw new PayButtonError('idempotency_in_progress', 'This purchase is being paid right now; try again in a moment.');
+  }
+
+  /**
+   * Answer a request with an order made earlier: replay it, wait for it, or resume it. `sameKey`:
+   * found by the request's own idempotency key (so it must be the same request), rather than by
+   * its purchase (another tab's request for the same purchase).
+   */
+  private async replay(input: CreateInput, existing: Order, sameKey: boolean): Promise<CreateResult> {
+    if (sameKey && (existing.kind !== input.kind || (input.requestHash !== null && existing.requestHash !== input.requestHash))) {
+      throw new PayButtonError('idempotency_mismatch', 'This idempotencyKey was already used for a different request; use a new key for a new order.');
+    }
+    if (input.returnTo !== null && input.returnTo !== existing.returnTo) {
+      // The latest request knows where the customer is now (a popup retried as a full page).
+      await this.deps.lifecycle.updateReturnTo(existing.orderNum, input.returnTo);
+      existing = { ...existing, returnTo: input.returnTo };
+    }
+    const deadline = performance.now() + this.deps.policy.totalTimeoutMs + 1_000;
+    let order: Order | undefined = existing;
+    while (order) {
+      if (order.status !== 'creating') {
+        if (order.status === 'failed' && order.errorCode) throw storedFailure(order);
+        return { order, replayed: true };
+      }
+      const running = this.inflight.get(order.orderNum);
+      if (running) return { order: await running, replayed: true };
+      if (await this.deps.lifecycle.claimCreate(order.orderNum, this.leaseUntil())) {
+        return { order: await this.registerOnce(order, true), replayed: true };
+      }
+      if (performance.now() > deadline) {
+        throw new PayButtonError('idempotency_in_progress', 'The first request with this idempotencyKey is still being processed; try again in a moment.');
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      order = await this.deps.orders.get(order.orderNum);
+    }
+    throw new PayButtonError('internal', 'The order disappeared while it was being created.');
+  }
+
+  /** Run `register` once per order in this process; others wait on the same promise. */
+  private registerOnce(order: Order, resumed: boolean): Promise<Order> {
+    const running = this.inflight.get(order.orderNum);
+    if (running) return running;
+    const work = this.register(order, resumed).finally(() => this.inflight.delete(order.orderNum));
+    this.inflight.set(order.orderNum, work);
+    return work;
+  }
+
+  /**
+   * Call the gateway for an order this request holds the create lease of, and tell the lifecycle
+   * what happened. An order found by asking (an earlier try did reach the gateway) may have ended
+   * already: its confirmation is applied like a notification's or a poll's.
+   */
+  private async register(order: Order, resumed: boolean): Promise<Order> {
+    const { lifecycle } = this.deps;
+    try {
+      const registered = await registerAtGateway(this.deps.client, order.kind, createFields(this.deps.callbackBase, order), this.deps.policy, {
+        resumed,
+        // The create loop's question is the plug-in's one question: shared with a notification or a
+        // poll in flight for this order, and under the one mismatch policy.
+        confirm: (attempt, timeoutMs) => this.deps.confirmer.confirm(order, { attempt, timeoutMs }),
+      });
+      const stored = await lifecycle.registered(order, registeredFacts(registered, order, this.deps.now()), registered.adopted ? 'query' : 'create');
+      if (!registered.adopted) return stored;
+      return (await lifecycle.apply(stored, registered.confirmation, 'query', 'background')).order;
+    } catch (caught) {
+      const failure = caught instanceof CreateFailure ? caught : isPayButtonError(caught) ? new CreateFailure(caught, true) : undefined;
+      if (!failure) {
+        await lifecycle.releaseCreate(order.orderNum, { code: 'internal', message: 'unexpected error while creating' });
+        throw caught;
+      }
+      const error = { code: failure.error.code, message: failure.error.message, gatewayCode: failure.error.gatewayCode };
+      if (failure.definitive) await lifecycle.refused(order, error, 'create');
+      else await lifecycle.releaseCreate(order.orderNum, error);
+      throw failure.error;
+    }
+  }
+
+  /** Resolves once no create of this process is in flight (for `close()`). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inflight.values()]);
+  }
 }

@@ -12,10 +12,10 @@
  * One order that throws (a row the database refuses to update, a bug) never stops the run: it is
  * reported as a `warning` naming the order, counted in `errors`, and the next order is handled.
  */
-import type { Context } from '../context.ts';
-import type { Order } from '../store/orders.ts';
-import { applyConfirmation, confirmOrder } from './confirm.ts';
-import { fulfil } from './settle.ts';
+import type { PayButtonEvents } from '../events.ts';
+import type { Order, OrderStore } from '../store/orders.ts';
+import type { GatewayConfirmer } from './confirm.ts';
+import type { OrderLifecycle } from './lifecycle.ts';
 
 export interface ReconcileOptions {
   /** Most orders looked at per category in one run (default 100). */
@@ -49,79 +49,80 @@ interface Counts {
   errors: number;
 }
 
+export interface ReconcileDeps {
+  readonly ready: () => Promise<void>;
+  /** For the lists; every write goes through `lifecycle`. */
+  readonly orders: OrderStore;
+  readonly lifecycle: OrderLifecycle;
+  readonly confirmer: GatewayConfirmer;
+  readonly events: PayButtonEvents;
+  /** How long a create may take: older `creating` orders are stuck. */
+  readonly totalTimeoutMs: number;
+  readonly now: () => Date;
+}
+
 /** Run one order's step; a throw is reported and counted, and the run goes on. */
-async function guarded(context: Context, orderNum: string, counts: Counts, step: () => Promise<void>): Promise<void> {
+async function guarded(deps: ReconcileDeps, orderNum: string, counts: Counts, step: () => Promise<void>): Promise<void> {
   try {
     await step();
   } catch (error) {
     counts.errors += 1;
-    context.events.emit('warning', { code: 'reconcile_order_failed', message: `reconcile() could not handle order ${orderNum}; it is left for the next run`, orderNum, error });
+    deps.events.emit('warning', { code: 'reconcile_order_failed', message: `reconcile() could not handle order ${orderNum}; it is left for the next run`, orderNum, error });
   }
 }
 
-async function askGateway(context: Context, order: Order, counts: Counts): Promise<void> {
+/** Ask the gateway about one order and tell the lifecycle what it said. */
+async function askGateway(deps: ReconcileDeps, order: Order, counts: Counts): Promise<void> {
   counts.checked += 1;
-  const confirmation = await confirmOrder(context, order);
-  const { orders } = context.store;
+  const confirmation = await deps.confirmer.confirm(order);
   if (confirmation.kind === 'not_found') {
     if (order.status !== 'creating') return;
-    const now = context.now();
-    const marked = await orders.markCreateFailed(order.orderNum, now, {
+    const refused = await deps.lifecycle.refused(order, {
       code: 'gateway_unknown_outcome',
       message: 'The order never reached the gateway (found by reconcile).',
       gatewayCode: 'NOTEXIST',
-    });
-    if (marked) {
-      counts.failed += 1;
-      context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'failed', source: 'reconcile', at: now });
-    }
+    }, 'reconcile');
+    if (refused) counts.failed += 1;
     return;
   }
   if (confirmation.kind === 'undetermined') {
-    // A mismatch was reported as a warning by confirmOrder; either way the order is left as it is.
+    // A mismatch was reported as a warning by the confirmer; either way the order is left as it is.
     if (confirmation.reason === 'unreachable') counts.unreachable += 1;
     return;
   }
-  let current = order;
-  if (order.status === 'creating') {
-    const now = context.now();
-    const created = await orders.markCreated(order.orderNum, confirmation.facts, now);
-    if (created) {
-      context.events.emit('order.transition', { orderNum: order.orderNum, kind: order.kind, from: 'creating', to: 'pending', source: 'reconcile', at: now });
-    }
-    current = created ?? (await orders.get(order.orderNum)) ?? order;
-  }
-  const { changed, order: after } = await applyConfirmation(context, current, confirmation, 'reconcile');
+  const current = order.status === 'creating' ? await deps.lifecycle.registered(order, confirmation.facts, 'reconcile') : order;
+  // onPaid is run by the last pass below (awaited and counted there).
+  const { changed, order: after } = await deps.lifecycle.apply(current, confirmation, 'reconcile', 'deferred');
   if (changed && after.status === 'paid') counts.paid += 1;
   if (changed && after.status === 'expired') counts.expired += 1;
   if (changed && after.status === 'failed') counts.failed += 1;
 }
 
-export async function reconcile(context: Context, options: ReconcileOptions = {}): Promise<ReconcileReport> {
-  await context.ready();
+export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions = {}): Promise<ReconcileReport> {
+  await deps.ready();
   const limit = options.limit ?? 100;
   const counts: Counts = { checked: 0, paid: 0, expired: 0, failed: 0, fulfilled: 0, fulfilmentFailed: 0, unreachable: 0, errors: 0 };
-  const now = context.now();
-  const { orders } = context.store;
+  const now = deps.now();
+  const { orders, lifecycle } = deps;
 
-  const stuckBefore = new Date(now.getTime() - context.options.totalTimeoutMs - 60_000);
+  const stuckBefore = new Date(now.getTime() - deps.totalTimeoutMs - 60_000);
   for (const order of await orders.listStuckCreating(now, stuckBefore, limit)) {
-    await guarded(context, order.orderNum, counts, async () => {
-      const claimed = await orders.claimCreateLease(order.orderNum, now, new Date(now.getTime() + context.options.totalTimeoutMs + 5_000));
+    await guarded(deps, order.orderNum, counts, async () => {
+      const claimed = await lifecycle.claimCreate(order.orderNum, new Date(now.getTime() + deps.totalTimeoutMs + 5_000));
       if (!claimed) return;
       try {
-        await askGateway(context, order, counts);
+        await askGateway(deps, order, counts);
       } finally {
-        await orders.releaseCreateLease(order.orderNum, context.now(), { code: order.errorCode ?? 'gateway_unknown_outcome', message: order.errorMessage ?? 'outcome unknown' });
+        await lifecycle.releaseCreate(order.orderNum, { code: order.errorCode ?? 'gateway_unknown_outcome', message: order.errorMessage ?? 'outcome unknown' });
       }
     });
   }
   for (const order of await orders.listPendingPastExpiry(now, limit)) {
-    await guarded(context, order.orderNum, counts, () => askGateway(context, order, counts));
+    await guarded(deps, order.orderNum, counts, () => askGateway(deps, order, counts));
   }
-  for (const order of await orders.listUnfulfilled(context.now(), limit)) {
-    await guarded(context, order.orderNum, counts, async () => {
-      const result = await fulfil(context, order.orderNum, 'reconcile');
+  for (const order of await orders.listUnfulfilled(deps.now(), limit)) {
+    await guarded(deps, order.orderNum, counts, async () => {
+      const result = await lifecycle.fulfil(order.orderNum, 'reconcile');
       if (result === 'fulfilled') counts.fulfilled += 1;
       if (result === 'failed') counts.fulfilmentFailed += 1;
     });

@@ -6,7 +6,6 @@
 import { METHOD_CODES, methodOrAliasField, optionalMethodField, type MethodCode } from '@tombolbayar/protocol';
 import type { Request } from 'express';
 import { z } from 'zod';
-import type { Context } from '../context.ts';
 import { PayButtonError, invalidRequest } from '../errors.ts';
 import { parseStrict } from '../validation.ts';
 
@@ -67,8 +66,7 @@ export function parseBody<T>(schema: z.ZodType, input: unknown): T {
  * the request's `Host`), and of the request's own Origin when it has one. An
  * explicit `returnTo` that fails is an error; a Referer that fails is ignored.
  */
-export function resolveReturnTo(context: Context, req: Request, returnTo: string | undefined): string | null {
-  const origins = context.options.browserOrigins;
+export function resolveReturnTo(origins: ReadonlySet<string>, req: Request, returnTo: string | undefined): string | null {
   const requestOrigin = req.get('origin');
   const accept = (candidate: string): string | undefined => {
     let url: URL;

@@ -5,19 +5,35 @@
  */
 import type { MethodCode } from '@tombolbayar/protocol';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Context } from '../context.ts';
 import { PayButtonError } from '../errors.ts';
+import type { PayButtonEvents } from '../events.ts';
 import { readJsonBody } from '../http/body.ts';
 import { requestFingerprint } from '../ids.ts';
-import type { QuoteRequestBody } from '../options.ts';
-import { createOrder, type CreateResult } from '../orders/create.ts';
+import type { QuoteRequestBody, ResolvedOptions } from '../options.ts';
+import type { CreateResult, OrderCreator } from '../orders/create.ts';
 import { runQuote, type QuoteResult } from '../quote.ts';
 import type { Order } from '../store/orders.ts';
 import { linkBodySchema, parseBody, resolveReturnTo, vaBodySchema, type LinkBody, type VaBody } from './bodies.ts';
 
+/** What the create routes and functions use. */
+export interface CreateRouteDeps {
+  readonly creator: OrderCreator;
+  readonly events: PayButtonEvents;
+  readonly options: Pick<ResolvedOptions, 'fields' | 'bodyLimitBytes' | 'quote' | 'expiryPeriod' | 'browserOrigins'>;
+}
+
+/**
+ * `pending`: pay it (open `url`, show `vaNumber`). `paid`: this purchase is already paid (another
+ * tab or device paid it): show the outcome, open nothing.
+ */
+export type CreatedStatus = 'pending' | 'paid';
+
+const createdStatus = (order: Order): CreatedStatus => (order.status === 'paid' ? 'paid' : 'pending');
+
 /** `201` body of `POST /links`. */
 export interface PaymentLink {
   readonly orderNum: string;
+  readonly status: CreatedStatus;
   /** The hosted payment page, on the gateway's origin. */
   readonly url: string;
   /** ISO 8601. */
@@ -29,6 +45,7 @@ export interface PaymentLink {
 /** `201` body of `POST /va`. */
 export interface VaOrder {
   readonly orderNum: string;
+  readonly status: CreatedStatus;
   readonly method: string;
   readonly vaNumber: string;
   readonly payMoney: string;
@@ -41,7 +58,7 @@ export function toPaymentLink(order: Order): PaymentLink {
   if (!order.url) {
     throw new PayButtonError('gateway_response_invalid', 'The gateway registered the order but gave no payment link for it.');
   }
-  return { orderNum: order.orderNum, url: order.url, expiresAt: (order.expiresAt ?? order.createdAt).toISOString(), statusToken: order.statusToken };
+  return { orderNum: order.orderNum, status: createdStatus(order), url: order.url, expiresAt: (order.expiresAt ?? order.createdAt).toISOString(), statusToken: order.statusToken };
 }
 
 export function toVaOrder(order: Order): VaOrder {
@@ -50,6 +67,7 @@ export function toVaOrder(order: Order): VaOrder {
   }
   return {
     orderNum: order.orderNum,
+    status: createdStatus(order),
     method: order.method,
     vaNumber: order.vaNumber,
     payMoney: order.payMoney,
@@ -65,43 +83,43 @@ function answer(res: Response, result: CreateResult, body: unknown): void {
   res.status(201).json(body);
 }
 
-function quoteFrom(context: Context, req: Request, body: QuoteRequestBody) {
-  return () => runQuote(() => context.options.quote(req, body), context.options.expiryPeriod, context.events);
+function quoteFrom(deps: CreateRouteDeps, req: Request, body: QuoteRequestBody) {
+  return () => runQuote(() => deps.options.quote(req, body), deps.options.expiryPeriod, deps.events);
 }
 
-export function linksHandler(context: Context): RequestHandler {
-  const schema = linkBodySchema(context.options.fields);
+export function linksHandler(deps: CreateRouteDeps): RequestHandler {
+  const schema = linkBodySchema(deps.options.fields);
   return async (req, res) => {
-    const body = parseBody<LinkBody>(schema, await readJsonBody(req, context.options.bodyLimitBytes));
-    const returnTo = resolveReturnTo(context, req, body.returnTo);
+    const body = parseBody<LinkBody>(schema, await readJsonBody(req, deps.options.bodyLimitBytes));
+    const returnTo = resolveReturnTo(deps.options.browserOrigins, req, body.returnTo);
     // Where to come back to is not part of what was bought: a retry that falls back from a popup
     // to a full-page redirect sends another returnTo and must still get the same order.
     const { returnTo: _notFingerprinted, ...asked } = body;
-    const result = await createOrder(context, {
+    const result = await deps.creator.create({
       kind: 'link',
       idempotencyKey: body.idempotencyKey,
       requestHash: requestFingerprint('link', asked),
       method: body.method ?? null,
       item: body.item ?? null,
       returnTo,
-      quote: quoteFrom(context, req, body),
+      quote: quoteFrom(deps, req, body),
     });
     answer(res, result, toPaymentLink(result.order));
   };
 }
 
-export function vaHandler(context: Context): RequestHandler {
-  const schema = vaBodySchema(context.options.fields);
+export function vaHandler(deps: CreateRouteDeps): RequestHandler {
+  const schema = vaBodySchema(deps.options.fields);
   return async (req, res) => {
-    const body = parseBody<VaBody>(schema, await readJsonBody(req, context.options.bodyLimitBytes));
-    const result = await createOrder(context, {
+    const body = parseBody<VaBody>(schema, await readJsonBody(req, deps.options.bodyLimitBytes));
+    const result = await deps.creator.create({
       kind: 'va',
       idempotencyKey: body.idempotencyKey,
       requestHash: requestFingerprint('va', body),
       method: body.method,
       item: body.item ?? null,
       returnTo: null,
-      quote: quoteFrom(context, req, body),
+      quote: quoteFrom(deps, req, body),
     });
     answer(res, result, toVaOrder(result.order));
   };
@@ -124,10 +142,10 @@ function serverKey(key: string | undefined): string | null {
   return `server:${key}`;
 }
 
-export async function createPaymentLinkFor(context: Context, input: ServerCreateInput & { readonly method?: MethodCode | null; readonly returnTo?: string }): Promise<PaymentLink & { readonly order: Order }> {
-  const quote = await runQuote(() => input.quote, context.options.expiryPeriod, context.events);
+export async function createPaymentLinkFor(deps: CreateRouteDeps, input: ServerCreateInput & { readonly method?: MethodCode | null; readonly returnTo?: string }): Promise<PaymentLink & { readonly order: Order }> {
+  const quote = await runQuote(() => input.quote, deps.options.expiryPeriod, deps.events);
   const key = serverKey(input.idempotencyKey);
-  const result = await createOrder(context, {
+  const result = await deps.creator.create({
     kind: 'link',
     idempotencyKey: key,
     requestHash: key === null ? null : requestFingerprint('link', { ...quote, method: input.method ?? null, item: input.item ?? null }),
@@ -139,10 +157,10 @@ export async function createPaymentLinkFor(context: Context, input: ServerCreate
   return { ...toPaymentLink(result.order), order: result.order };
 }
 
-export async function createVaOrderFor(context: Context, input: ServerCreateInput & { readonly method: MethodCode }): Promise<VaOrder & { readonly order: Order }> {
-  const quote = await runQuote(() => input.quote, context.options.expiryPeriod, context.events);
+export async function createVaOrderFor(deps: CreateRouteDeps, input: ServerCreateInput & { readonly method: MethodCode }): Promise<VaOrder & { readonly order: Order }> {
+  const quote = await runQuote(() => input.quote, deps.options.expiryPeriod, deps.events);
   const key = serverKey(input.idempotencyKey);
-  const result = await createOrder(context, {
+  const result = await deps.creator.create({
     kind: 'va',
     idempotencyKey: key,
     requestHash: key === null ? null : requestFingerprint('va', { ...quote, method: input.method, item: input.item ?? null }),

@@ -20,13 +20,23 @@
 import { canonicalFields, notificationOutcome, notificationSchema, parseWith } from '@tombolbayar/protocol';
 import { verify } from '@tombolbayar/protocol/node';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Context } from '../context.ts';
 import { isPayButtonError } from '../errors.ts';
-import type { NotificationRejectReason } from '../events.ts';
+import type { NotificationRejectReason, PayButtonEvents } from '../events.ts';
 import { NotifyBodyError, readNotifyFields, type ReceivedFields } from '../http/notify-body.ts';
 import { NO_OUTCOME_ANSWER, publicAnswerFor } from '../http/notify-answers.ts';
-import { confirmAndApply, finalStatusOf } from '../orders/confirm.ts';
-import { fulfil } from '../orders/settle.ts';
+import type { ResolvedOptions } from '../options.ts';
+import { finalStatusOf } from '../orders/confirm.ts';
+import type { OrderLifecycle } from '../orders/lifecycle.ts';
+import type { OrderStore } from '../store/orders.ts';
+
+/** What `/notify` uses: it reads orders, and tells the lifecycle what the gateway confirmed. */
+export interface NotifyDeps {
+  readonly options: Pick<ResolvedOptions, 'notifyBodyLimitBytes' | 'platformPublicKeys' | 'merchantCode'>;
+  readonly events: PayButtonEvents;
+  readonly ready: () => Promise<void>;
+  readonly orders: Pick<OrderStore, 'get'>;
+  readonly lifecycle: OrderLifecycle;
+}
 
 interface NotAcknowledged {
   readonly httpStatus: number;
@@ -41,7 +51,7 @@ interface NotAcknowledged {
 }
 
 /** Answer a notification with a non-200 (so the gateway resends it) and say why in an event. */
-function notAcknowledged(context: Context, res: Response, answer: NotAcknowledged): void {
+function notAcknowledged(context: NotifyDeps, res: Response, answer: NotAcknowledged): void {
   const { httpStatus, reason, message, orderNum } = answer;
   context.events.emit('notification.rejected', { reason, message: answer.detail ?? message, httpStatus, ...(orderNum ? { orderNum } : {}) });
   res.status(httpStatus).type('text/plain').send(answer.retry ? `RETRY: ${message}` : `REJECTED ${reason}: ${message}`);
@@ -51,14 +61,14 @@ function notAcknowledged(context: Context, res: Response, answer: NotAcknowledge
  * Refuse a notification. A reason with a fixed public answer (`http/notify-answers.ts`) is
  * answered with it, and `message` goes to the event only.
  */
-function reject(context: Context, res: Response, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): void {
+function reject(context: NotifyDeps, res: Response, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): void {
   const fixed = publicAnswerFor(reason);
   if (!fixed) return notAcknowledged(context, res, { httpStatus, reason, message, orderNum });
   context.events.emit('notification.rejected', { reason, message, httpStatus: fixed.httpStatus, ...(orderNum ? { orderNum } : {}) });
   res.status(fixed.httpStatus).type('text/plain').send(`REJECTED ${fixed.reason}: ${fixed.message}`);
 }
 
-export function notifyHandler(context: Context): RequestHandler {
+export function notifyHandler(context: NotifyDeps): RequestHandler {
   const handle = handleNotification(context);
   return async (req, res) => {
     res.set('Cache-Control', 'no-store');
@@ -76,7 +86,7 @@ export function notifyHandler(context: Context): RequestHandler {
   };
 }
 
-function handleNotification(context: Context): (req: Request, res: Response) => Promise<void> {
+function handleNotification(context: NotifyDeps): (req: Request, res: Response) => Promise<void> {
   return async (req, res) => {
     let fields: ReceivedFields;
     try {
@@ -109,7 +119,7 @@ function handleNotification(context: Context): (req: Request, res: Response) => 
       return;
     }
     await context.ready();
-    const order = await context.store.orders.get(notification.orderNum);
+    const order = await context.orders.get(notification.orderNum);
     if (!order) {
       // Not acknowledged: if it is ours after all (another instance's store), the resend will find it.
       reject(context, res, 404, 'unknown_order', `no order ${notification.orderNum} here`, notification.orderNum);
@@ -131,7 +141,7 @@ function handleNotification(context: Context): (req: Request, res: Response) => 
     let changed = false;
     // An order already in the reported state got there on the gateway's word: nothing to ask.
     if (order.status !== reported) {
-      const confirmed = await confirmAndApply(context, order, 'notification');
+      const confirmed = await context.lifecycle.confirmAndApply(order, 'notification', 'deferred');
       ({ order: after, changed } = confirmed);
       const { confirmation } = confirmed;
       if (confirmation.kind === 'undetermined' && confirmation.reason === 'unreachable') {
@@ -162,13 +172,13 @@ function handleNotification(context: Context): (req: Request, res: Response) => 
     }
     // A paid order is acknowledged only once onPaid has returned, whatever this notification said.
     if (after.status === 'paid' && !after.fulfilledAt) {
-      const result = await fulfil(context, after.orderNum, 'notification');
+      const result = await context.lifecycle.fulfil(after.orderNum, 'notification');
       if (result === 'failed') {
         // `fulfilment.failed` carries the error; this event says the gateway will resend.
         notAcknowledged(context, res, { httpStatus: 500, reason: 'fulfilment_failed', orderNum: after.orderNum, message: 'onPaid failed; send this notification again later', retry: true });
         return;
       }
-      if (result === 'busy') {
+      if (result === 'busy' || result === 'lease_lost') {
         notAcknowledged(context, res, { httpStatus: 503, reason: 'fulfilment_busy', orderNum: after.orderNum, message: 'onPaid is running for this order; send this notification again later', retry: true });
         return;
       }

@@ -13,9 +13,8 @@
 import { METHODS, type MethodCode } from '@tombolbayar/protocol';
 import type { RequestHandler } from 'express';
 import QRCode from 'qrcode';
-import type { Context } from '../context.ts';
 import { PayButtonError } from '../errors.ts';
-import { orderForToken } from '../http/order-access.ts';
+import { orderForToken, type OrderReader } from '../http/order-access.ts';
 
 /** Error correction M, as QRIS acquirers print them, and the standard's 4-module quiet zone. */
 const QUIET_ZONE = 4;
@@ -47,10 +46,10 @@ export function qrPath(payload: string): { size: number; path: string } {
   return { size: n + 2 * QUIET_ZONE, path };
 }
 
-export function qrHandler(context: Context): RequestHandler {
+export function qrHandler(reader: OrderReader): RequestHandler {
   return async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    const order = await orderForToken(context, req);
+    const order = await orderForToken(reader, req);
     const method = order.method as MethodCode | null;
     if (!order.vaNumber || !method || METHODS[method]?.kind !== 'qr') throw NO_QR();
     const body: QrBody = { orderNum: order.orderNum, ...qrPath(order.vaNumber) };

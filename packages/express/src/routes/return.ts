@@ -21,11 +21,18 @@
  */
 import { orderNumField } from '@tombolbayar/protocol';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Context } from '../context.ts';
 import { tokensEqual } from '../ids.ts';
-import { orderWithSecret } from '../http/order-access.ts';
+import { orderWithSecret, type OrderReader } from '../http/order-access.ts';
 import { returnToken } from '../orders/create.ts';
 import type { Order } from '../store/orders.ts';
+
+/** What the return pages use: they read an order by its return secret, and never change it. */
+export interface ReturnDeps extends OrderReader {
+  /** `publicUrl`'s origin: where a return without a recorded page goes. */
+  readonly siteOrigin: string;
+  /** `publicUrl + mountPath`. */
+  readonly callbackBase: string;
+}
 
 /** No inline script, no styles from anywhere, no framing, no forms, no base-URL tricks. */
 const RETURN_CSP = "default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -46,11 +53,9 @@ function securityHeaders(res: Response): void {
 }
 
 /** The page that started the payment, or the site's root when none was recorded. */
-function startPage(context: Context, order: Order): URL {
-  return new URL(order.returnTo ?? siteRoot(context));
+function startPage(deps: ReturnDeps, order: Order): URL {
+  return new URL(order.returnTo ?? `${deps.siteOrigin}/`);
 }
-
-const siteRoot = (context: Context): string => `${context.options.publicUrl.origin}/`;
 
 function returnSecretValid(statusToken: string, rt: unknown): boolean {
   const given = typeof rt === 'string' && rt.length > 0 && rt.length <= 64 ? rt : '';
@@ -62,10 +67,10 @@ function returnSecretValid(statusToken: string, rt: unknown): boolean {
  * its own secret `rt` are answered the same, so the return routes tell nothing about which order
  * numbers exist. Both sides do the same work (a lookup and a constant-time comparison).
  */
-async function findOrder(context: Context, req: Request): Promise<Order | undefined> {
+async function findOrder(deps: ReturnDeps, req: Request): Promise<Order | undefined> {
   const orderNum = orderNumField.safeParse(req.query.order);
   if (!orderNum.success) return undefined;
-  return orderWithSecret(context, orderNum.data, (statusToken) => returnSecretValid(statusToken, req.query.rt));
+  return orderWithSecret(deps, orderNum.data, (statusToken) => returnSecretValid(statusToken, req.query.rt));
 }
 
 const NOT_FOUND_PAGE = page('Payment not found', '<h1>Payment not found</h1>\n<p>This return link does not belong to a payment of this shop.</p>');
@@ -92,35 +97,35 @@ ${scriptSrc ? `<script src="${escapeHtml(scriptSrc)}"></script>` : ''}
 `;
 }
 
-export function returnPageHandler(context: Context): RequestHandler {
+export function returnPageHandler(deps: ReturnDeps): RequestHandler {
   return async (req, res) => {
     securityHeaders(res);
-    const order = await findOrder(context, req);
+    const order = await findOrder(deps, req);
     if (!order) {
       res.status(404).type('html').send(NOT_FOUND_PAGE);
       return;
     }
-    const base = context.callbackBase;
+    const base = deps.callbackBase;
     const continueUrl = `${base}/return/continue?order=${encodeURIComponent(order.orderNum)}&rt=${encodeURIComponent(String(req.query.rt))}`;
     const body = `<h1>Payment finished</h1>
 <p>You can close this window and return to the shop.</p>
 <p><a id="paybutton-continue" href="${escapeHtml(continueUrl)}">Back to the shop</a></p>`;
     res.status(200).type('html').send(
-      page('Payment finished', body, { order: order.orderNum, origin: startPage(context, order).origin, continue: continueUrl }, `${base}/return.js`),
+      page('Payment finished', body, { order: order.orderNum, origin: startPage(deps, order).origin, continue: continueUrl }, `${base}/return.js`),
     );
   };
 }
 
-export function returnContinueHandler(context: Context): RequestHandler {
+export function returnContinueHandler(deps: ReturnDeps): RequestHandler {
   return async (req, res) => {
     securityHeaders(res);
-    const order = await findOrder(context, req);
+    const order = await findOrder(deps, req);
     if (!order) {
       res.status(404).type('html').send(NOT_FOUND_PAGE);
       return;
     }
     // Only whoever holds the order's own return link gets here: back to the page that started it.
-    const target = startPage(context, order);
+    const target = startPage(deps, order);
     target.searchParams.set('paybutton_order', order.orderNum);
     target.hash = '';
     res.redirect(303, target.href);

@@ -8,15 +8,22 @@
  * While an order is pending, a poll may ask the gateway itself (at most once per
  * `statusRefreshMs` per order, across processes; once a second while no method is known), so a
  * customer is not left waiting on a late notification, and a method chosen on the hosted page is
- * known when the popup closes. The answer is applied by `confirm.ts`, like a notification's confirmation, so a
+ * known when the popup closes. The answer is applied by the lifecycle (`orders/lifecycle.ts`), like a notification's confirmation, so a
  * poll racing a notification still fires `onPaid` exactly once.
  */
 import type { RequestHandler } from 'express';
-import { inBackground, type Context } from '../context.ts';
-import { orderForToken } from '../http/order-access.ts';
-import { confirmAndApply } from '../orders/confirm.ts';
-import { fulfil } from '../orders/settle.ts';
+import type { PayButtonEvents } from '../events.ts';
+import { orderForToken, type OrderReader } from '../http/order-access.ts';
+import type { OrderLifecycle } from '../orders/lifecycle.ts';
 import type { Order } from '../store/orders.ts';
+
+/** What the status route uses: it reads the order, and may have the lifecycle ask the gateway. */
+export interface StatusDeps extends OrderReader {
+  readonly lifecycle: OrderLifecycle;
+  readonly events: PayButtonEvents;
+  /** `statusRefreshMs` of the options. */
+  readonly refreshMs: number | false;
+}
 
 /** The status body; `creating` is reported as `pending` (the element cannot tell them apart anyway). */
 export interface OrderStatusBody {
@@ -49,27 +56,24 @@ export function toStatusBody(order: Order): OrderStatusBody {
 export const METHOD_UNKNOWN_REFRESH_MS = 1_000;
 
 /** While the order is pending, ask the gateway (rate-limited per order, across processes) and apply its answer. */
-async function refresh(context: Context, order: Order): Promise<Order> {
-  const configured = context.options.statusRefreshMs;
+async function refresh(deps: StatusDeps, order: Order): Promise<Order> {
+  const configured = deps.refreshMs;
   if (configured === false || order.status !== 'pending') return order;
   const interval = order.method === null ? Math.min(configured, METHOD_UNKNOWN_REFRESH_MS) : configured;
-  const now = context.now();
-  if (!(await context.store.orders.claimCheck(order.orderNum, now, new Date(now.getTime() - interval)))) return order;
-  const { order: after } = await confirmAndApply(context, order, 'query');
-  // The customer is waiting for the answer, not for onPaid: run it after responding.
-  if (after.status === 'paid' && !after.fulfilledAt) inBackground(context, () => fulfil(context, after.orderNum, 'query'));
-  return after;
+  if (!(await deps.lifecycle.claimRefresh(order.orderNum, interval))) return order;
+  // The customer is waiting for the answer, not for onPaid: it runs after responding.
+  return (await deps.lifecycle.confirmAndApply(order, 'query', 'background')).order;
 }
 
-export function statusHandler(context: Context): RequestHandler {
+export function statusHandler(deps: StatusDeps): RequestHandler {
   return async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    const order = await orderForToken(context, req);
+    const order = await orderForToken(deps, req);
     let current = order;
     try {
-      current = await refresh(context, order);
+      current = await refresh(deps, order);
     } catch (error) {
-      context.events.emit('warning', { code: 'status_refresh_failed', message: `could not refresh order ${order.orderNum} from the gateway`, error });
+      deps.events.emit('warning', { code: 'status_refresh_failed', message: `could not refresh order ${order.orderNum} from the gateway`, error });
     }
     res.json(toStatusBody(current));
   };

@@ -1,7 +1,7 @@
 /** The store as the router uses it: opened, migrated once, closed on `close()`. */
 import { ensureSchema, openDatabase, type DatabaseOption, type Engine } from './database.ts';
 import { migrateToLatest } from './migrations.ts';
-import { OrderStore } from './orders.ts';
+import { OrderStore, type UnreadableRow } from './orders.ts';
 
 export interface Store {
   readonly orders: OrderStore;
@@ -11,12 +11,13 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function createStore(option: DatabaseOption): Store {
+/** `unreadable`: told about a stored value that cannot be read back (the router warns). */
+export function createStore(option: DatabaseOption, unreadable?: UnreadableRow): Store {
   const open = openDatabase(option);
   let migrating: Promise<void> | undefined;
   return {
     // A Kysely instance the merchant gave us may carry plugins: its queries are built every time.
-    orders: new OrderStore(open.db, option.kind !== 'kysely'),
+    orders: new OrderStore(open.db, option.kind !== 'kysely', unreadable),
     engine: open.engine,
     migrate: () =>
       (migrating ??= (async () => {

@@ -90,6 +90,31 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
         await db.schema.alterTable('paybutton_orders').dropColumn('previous_status').execute();
       },
     },
+    /**
+     * The merchant's reference of a purchase, and its purchase key: a partial unique index keeps
+     * at most one payable (`creating` or `pending`) order per key, across processes, on both
+     * engines; a second index finds the paid orders of a reference (duplicate payments).
+     */
+    '2026_11_001_reference': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('paybutton_orders').addColumn('reference', 'varchar(64)').execute();
+        await db.schema.alterTable('paybutton_orders').addColumn('purchase_key', 'text').execute();
+        await db.schema
+          .createIndex('paybutton_orders_payable_purchase')
+          .on('paybutton_orders')
+          .column('purchase_key')
+          .unique()
+          .where(sql<boolean>`status in ('creating', 'pending')`)
+          .execute();
+        await db.schema.createIndex('paybutton_orders_reference').on('paybutton_orders').columns(['reference', 'status']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('paybutton_orders_reference').execute();
+        await db.schema.dropIndex('paybutton_orders_payable_purchase').execute();
+        await db.schema.alterTable('paybutton_orders').dropColumn('purchase_key').execute();
+        await db.schema.alterTable('paybutton_orders').dropColumn('reference').execute();
+      },
+    },
   };
 }
 

@@ -18,6 +18,7 @@ export interface Order extends PublicOrder {
   readonly statusToken: string;
   readonly createLeaseUntil: Date | null;
   readonly checkedAt: Date | null;
+  readonly purchaseKey: string | null;
 }
 
 export interface NewOrder {
@@ -37,6 +38,8 @@ export interface NewOrder {
   readonly item: string | null;
   readonly metadata: Readonly<Record<string, unknown>> | null;
   readonly returnTo: string | null;
+  readonly reference: string | null;
+  readonly purchaseKey: string | null;
 }
 
 /** What the gateway told us when it accepted the order (or when a query found it). */
@@ -53,12 +56,20 @@ export interface GatewayFacts {
 export const iso = (at: Date): string => at.toISOString();
 const date = (value: string | null): Date | null => (value === null ? null : new Date(value));
 
-export function toOrder(row: Selectable<OrdersTable>): Order {
+/** Told about a stored value that cannot be read back (the order is still served, without it). */
+export type UnreadableRow = (orderNum: string, column: string, error: unknown) => void;
+
+/**
+ * The row as an order. Metadata that no longer parses (edited by hand, a truncated write) is
+ * given as `null`, and `unreadable` is told, with the parse error, so it reaches a `warning`.
+ */
+export function toOrder(row: Selectable<OrdersTable>, unreadable?: UnreadableRow): Order {
   let metadata: Record<string, unknown> | null = null;
   if (row.metadata !== null) {
     try {
       metadata = JSON.parse(row.metadata) as Record<string, unknown>;
-    } catch {
+    } catch (error) {
+      unreadable?.(row.order_num, 'metadata', error);
       metadata = null;
     }
   }
@@ -74,6 +85,8 @@ export function toOrder(row: Selectable<OrdersTable>): Order {
     method: row.method,
     item: row.item,
     metadata,
+    reference: row.reference ?? null,
+    duplicateOf: null,
     platOrderNum: row.plat_order_num,
     url: row.pay_url,
     vaNumber: row.va_number,
@@ -94,6 +107,7 @@ export function toOrder(row: Selectable<OrdersTable>): Order {
     statusToken: row.status_token,
     createLeaseUntil: date(row.create_lease_until),
     checkedAt: date(row.checked_at),
+    purchaseKey: row.purchase_key ?? null,
   };
 }
 

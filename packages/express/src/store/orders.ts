@@ -9,11 +9,12 @@
  * (`queries.ts`) and only their values change from one request to the next.
  */
 import type { Kysely } from 'kysely';
-import { iso, toOrder, truncate, type GatewayFacts, type NewOrder, type Order } from './order-model.ts';
+import type { Selectable } from 'kysely';
+import { iso, toOrder as rowToOrder, truncate, type GatewayFacts, type NewOrder, type Order, type UnreadableRow } from './order-model.ts';
 import { factValues, ORDER_QUERIES as Q } from './queries.ts';
-import type { OrderStatus, PayButtonDatabase } from './schema.ts';
+import type { OrderStatus, OrdersTable, PayButtonDatabase } from './schema.ts';
 
-export type { GatewayFacts, NewOrder, Order } from './order-model.ts';
+export type { GatewayFacts, NewOrder, Order, UnreadableRow } from './order-model.ts';
 
 export class OrderStore {
   /**
@@ -23,13 +24,17 @@ export class OrderStore {
   constructor(
     readonly db: Kysely<PayButtonDatabase>,
     private readonly reuseQueries = true,
+    /** Told about a stored value that cannot be read back (the router makes it a `warning`). */
+    private readonly unreadable?: UnreadableRow,
   ) {}
+
+  private readonly toOrder = (row: Selectable<OrdersTable>): Order => rowToOrder(row, this.unreadable);
 
   /**
    * Store a new order in `creating`, holding the create lease until `leaseUntil`. When the
    * idempotency key is taken, nothing is written and the existing order is returned instead.
    */
-  async insertCreating(order: NewOrder, now: Date, leaseUntil: Date): Promise<{ inserted: true; order: Order } | { inserted: false; order: Order }> {
+  async insertCreating(order: NewOrder, now: Date, leaseUntil: Date): Promise<{ inserted: true; order: Order } | { inserted: false; order: Order | undefined }> {
     const row = await Q.insertCreating.first(this.db, {
       orderNum: order.orderNum,
       kind: order.kind,
@@ -47,23 +52,55 @@ export class OrderStore {
       item: order.item,
       metadata: order.metadata === null ? null : JSON.stringify(order.metadata),
       returnTo: order.returnTo,
+      reference: order.reference,
+      purchaseKey: order.purchaseKey,
       now: iso(now),
       leaseUntil: iso(leaseUntil),
     }, this.reuseQueries);
-    if (row) return { inserted: true, order: toOrder(row) };
-    const existing = order.idempotencyKey === null ? undefined : await this.getByIdempotencyKey(order.idempotencyKey);
-    if (!existing) throw new Error('insert ignored but no order holds the idempotency key');
+    if (row) return { inserted: true, order: this.toOrder(row) };
+    const existing =
+      (order.idempotencyKey === null ? undefined : await this.getByIdempotencyKey(order.idempotencyKey))
+      ?? (order.purchaseKey === null ? undefined : await this.payableByPurchase(order.purchaseKey));
+    // The conflicting order moved on (paid, expired) between the insert and the read: say so.
+    if (!existing) return { inserted: false, order: undefined };
     return { inserted: false, order: existing };
   }
 
   async get(orderNum: string): Promise<Order | undefined> {
     const row = await Q.byOrderNum.first(this.db, { orderNum }, this.reuseQueries);
-    return row ? toOrder(row) : undefined;
+    return row ? this.toOrder(row) : undefined;
   }
 
   async getByIdempotencyKey(key: string): Promise<Order | undefined> {
     const row = await Q.byIdempotencyKey.first(this.db, { key }, this.reuseQueries);
-    return row ? toOrder(row) : undefined;
+    return row ? this.toOrder(row) : undefined;
+  }
+
+  /** The purchase's order that can still be paid (`creating` or `pending`), if any. */
+  async payableByPurchase(purchaseKey: string): Promise<Order | undefined> {
+    const row = await Q.payableByPurchase.first(this.db, { purchaseKey }, this.reuseQueries);
+    return row ? this.toOrder(row) : undefined;
+  }
+
+  /** The purchase's first paid order, if any. */
+  async paidByPurchase(purchaseKey: string): Promise<Order | undefined> {
+    const row = await Q.paidByPurchase.first(this.db, { purchaseKey }, this.reuseQueries);
+    return row ? this.toOrder(row) : undefined;
+  }
+
+  /**
+   * The order that was paid first for this reference, if it is not `order` itself: `order` is
+   * then a second payment of one purchase (the merchant refunds one of them).
+   */
+  async duplicateOf(order: Pick<Order, 'orderNum' | 'reference' | 'paidAt' | 'createdAt'>): Promise<string | null> {
+    if (order.reference === null) return null;
+    const first = await Q.firstPaidOfReference.first(this.db, { reference: order.reference, orderNum: order.orderNum }, this.reuseQueries);
+    if (!first) return null;
+    // The same order the query sorts by: paid time, then creation, then orderNum.
+    const theirs = [first.paid_at ?? '', first.created_at, first.order_num];
+    const mine = [order.paidAt ? iso(order.paidAt) : '', iso(order.createdAt), order.orderNum];
+    const index = theirs.findIndex((value, at) => value !== mine[at]);
+    return index >= 0 && theirs[index]! < mine[index]! ? first.order_num : null;
   }
 
   /** Take over the create lease of an order still in `creating` whose lease has run out. */
@@ -102,13 +139,13 @@ export class OrderStore {
   async markCreated(orderNum: string, facts: GatewayFacts, now: Date, checkedAt: Date | null = now): Promise<Order | undefined> {
     const checked = checkedAt === null ? null : iso(checkedAt);
     const row = await Q.markCreated.first(this.db, { orderNum, now: iso(now), checkedAt: checked, ...factValues(facts) }, this.reuseQueries);
-    return row ? toOrder(row) : undefined;
+    return row ? this.toOrder(row) : undefined;
   }
 
   /** Record what the gateway said without changing the state (a notification got there first). */
   async recordFacts(orderNum: string, facts: GatewayFacts, now: Date): Promise<Order | undefined> {
     const row = await Q.recordFacts.first(this.db, { orderNum, now: iso(now), ...factValues(facts) }, this.reuseQueries);
-    return row ? toOrder(row) : undefined;
+    return row ? this.toOrder(row) : undefined;
   }
 
   /** creating -> failed: the gateway definitely did not take the order. */
@@ -141,7 +178,7 @@ export class OrderStore {
     const paidAt = to === 'paid' ? iso(facts.paidAt ?? now) : null;
     const row = await Q.transition(from, to).first(this.db, { orderNum, now: iso(now), paidAt, ...factValues(facts) }, this.reuseQueries);
     if (!row) return undefined;
-    return { left: row.previous_status ?? from[0]!, order: toOrder(row) };
+    return { left: row.previous_status ?? from[0]!, order: this.toOrder(row) };
   }
 
   /** Keep the page to return to current: a retried create may come from another page (popup -> full page). */
@@ -161,7 +198,7 @@ export class OrderStore {
    */
   async claimFulfilment(orderNum: string, now: Date, leaseUntil: Date): Promise<{ readonly attempt: number; readonly order: Order } | undefined> {
     const row = await Q.claimFulfilment.first(this.db, { orderNum, now: iso(now), leaseUntil: iso(leaseUntil) }, this.reuseQueries);
-    return row ? { attempt: Number(row.fulfil_attempts), order: toOrder(row) } : undefined;
+    return row ? { attempt: Number(row.fulfil_attempts), order: this.toOrder(row) } : undefined;
   }
 
   /**
@@ -173,8 +210,10 @@ export class OrderStore {
     return Number(result.numAffectedRows ?? 0n) === 1;
   }
 
-  async completeFulfilment(orderNum: string, now: Date): Promise<void> {
-    await Q.completeFulfilment.execute(this.db, { orderNum, now: iso(now) }, this.reuseQueries);
+  /** Record that run `attempt`'s `onPaid` returned; false when that run no longer holds a live lease. */
+  async completeFulfilment(orderNum: string, attempt: number, now: Date): Promise<boolean> {
+    const result = await Q.completeFulfilment.execute(this.db, { orderNum, attempt, now: iso(now) }, this.reuseQueries);
+    return Number(result.numAffectedRows ?? 0n) === 1;
   }
 
   /** Run `attempt`'s `onPaid` threw: release its lease, and only its own (a newer run may hold it). */
@@ -192,7 +231,7 @@ export class OrderStore {
       .orderBy('expires_at')
       .limit(limit)
       .execute();
-    return rows.map(toOrder);
+    return rows.map(this.toOrder);
   }
 
   /** Orders left in `creating` (gateway down, process killed) created before `before`, lease free. */
@@ -206,7 +245,7 @@ export class OrderStore {
       .orderBy('created_at')
       .limit(limit)
       .execute();
-    return rows.map(toOrder);
+    return rows.map(this.toOrder);
   }
 
   /** Paid orders whose `onPaid` has not succeeded yet (it threw, or the process died). */
@@ -220,6 +259,6 @@ export class OrderStore {
       .orderBy('paid_at')
       .limit(limit)
       .execute();
-    return rows.map(toOrder);
+    return rows.map(this.toOrder);
   }
 }

@@ -101,16 +101,43 @@ export const ORDER_QUERIES = {
         item: value('item'),
         metadata: value('metadata'),
         return_to: value('returnTo'),
+        reference: value('reference'),
+        purchase_key: value('purchaseKey'),
         created_at: value('now'),
         updated_at: value('now'),
         create_lease_until: value('leaseUntil'),
         fulfil_attempts: 0,
       })
-      .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+      // Any unique conflict inserts nothing: the idempotency key, or a purchase that already has a payable order.
+      .onConflict((conflict) => conflict.doNothing())
       .returningAll(),
   ),
 
   byOrderNum: prepare((db: Db, value: Param<{ orderNum: string }>) => db.selectFrom('paybutton_orders').selectAll().where('order_num', '=', value('orderNum'))),
+
+  /** The purchase's order that can still be paid (at most one: a partial unique index). */
+  payableByPurchase: prepare((db: Db, value: Param<{ purchaseKey: string }>) =>
+    db.selectFrom('paybutton_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', 'in', ['creating', 'pending'])),
+
+  /** The purchase's paid orders, first paid first. */
+  paidByPurchase: prepare((db: Db, value: Param<{ purchaseKey: string }>) =>
+    db.selectFrom('paybutton_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', '=', 'paid').orderBy('paid_at').orderBy('order_num').limit(1)),
+
+  /**
+   * The first paid order of a merchant reference other than `orderNum` (duplicate payments): by
+   * the gateway's paid time (seconds), then by creation (milliseconds), then by orderNum.
+   */
+  firstPaidOfReference: prepare((db: Db, value: Param<{ reference: string; orderNum: string }>) =>
+    db
+      .selectFrom('paybutton_orders')
+      .select(['order_num', 'paid_at', 'created_at'])
+      .where('reference', '=', value('reference'))
+      .where('status', '=', 'paid')
+      .where('order_num', '!=', value('orderNum'))
+      .orderBy('paid_at')
+      .orderBy('created_at')
+      .orderBy('order_num')
+      .limit(1)),
 
   byIdempotencyKey: prepare((db: Db, value: Param<{ key: string }>) => db.selectFrom('paybutton_orders').selectAll().where('idempotency_key', '=', value('key'))),
 
@@ -169,6 +196,7 @@ export const ORDER_QUERIES = {
       .returningAll(),
   ),
 
+  /** Fenced: only run `attempt`, and only while its lease has not run out (a stalled run cannot revive it). */
   renewFulfilment: prepare((db: Db, value: Param<Keyed & { attempt: number; leaseUntil: string }>) =>
     db
       .updateTable('paybutton_orders')
@@ -176,15 +204,18 @@ export const ORDER_QUERIES = {
       .where('order_num', '=', value('orderNum'))
       .where('fulfilled_at', 'is', null)
       .where('fulfil_attempts', '=', value('attempt'))
-      .where('fulfil_lease_until', 'is not', null),
+      .where('fulfil_lease_until', '>=', value('now')),
   ),
 
-  completeFulfilment: prepare((db: Db, value: Param<Keyed>) =>
+  /** Fenced like the renewal: a run whose lease ran out or was taken over records nothing. */
+  completeFulfilment: prepare((db: Db, value: Param<Keyed & { attempt: number }>) =>
     db
       .updateTable('paybutton_orders')
       .set({ fulfilled_at: value('now'), fulfil_lease_until: null, fulfil_error: null, updated_at: value('now') })
       .where('order_num', '=', value('orderNum'))
-      .where('fulfilled_at', 'is', null),
+      .where('fulfilled_at', 'is', null)
+      .where('fulfil_attempts', '=', value('attempt'))
+      .where('fulfil_lease_until', '>=', value('now')),
   ),
 
   failFulfilment: prepare((db: Db, value: Param<Keyed & { attempt: number; message: string }>) =>

@@ -33,6 +33,13 @@ export interface OrdersTable {
   item: string | null;
   /** JSON of the merchant's `metadata` from `quote()`. */
   metadata: string | null;
+  /** The merchant's own id of the purchase (`quote()`'s `reference`: a cart or order id). */
+  reference: string | null;
+  /**
+   * `reference`, kind, amount and requested method in one indexed value: at most one order per
+   * purchase key is `creating` or `pending` (a partial unique index), so two tabs get one order.
+   */
+  purchase_key: string | null;
   /** The page that started the payment, for the full-page return. */
   return_to: string | null;
   plat_order_num: string | null;

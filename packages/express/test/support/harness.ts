@@ -95,6 +95,8 @@ export interface Harness {
   payAtGateway(orderNum: string, method?: string): Promise<void>;
   platOrderNumOf(orderNum: string): Promise<string>;
   eventsNamed<K extends PayButtonEventName>(name: K): Array<PayButtonEventMap[K][0]>;
+  /** The shop's order store, for a second process's view of it (another `createStore`). */
+  readonly database: DatabaseOption;
   /** The row as the store holds it, bookkeeping included (what `getOrder()` does not show). */
   stored(orderNum: string): Promise<StoredOrder | undefined>;
   close(): Promise<void>;
@@ -197,7 +199,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
   }, { retryBaseDelayMs: 20, retryMaxDelayMs: 100, ...setup.tuning }));
   let inspector: Store | undefined;
   const events: RecordedEvent[] = [];
-  for (const name of ['order.transition', 'gateway.call', 'notification.accepted', 'notification.rejected', 'fulfilment.succeeded', 'fulfilment.failed', 'warning'] as const) {
+  for (const name of ['order.transition', 'gateway.call', 'notification.accepted', 'notification.rejected', 'fulfilment.succeeded', 'fulfilment.failed', 'fulfilment.lease_lost', 'order.duplicate_paid', 'warning'] as const) {
     router.events.on(name, ((payload: RecordedEvent['payload']) => {
       events.push({ name, payload });
     }) as never);
@@ -212,6 +214,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
 
   const origin = { origin: merchantUrl };
   const harness: Harness = {
+    database,
     gateway,
     gatewayUrl,
     merchantUrl,

@@ -24,6 +24,8 @@ export interface Order {
 /** What `POST {endpoint}/links` answers. */
 export interface PaymentLink {
   orderNum: string;
+  /** `paid`: the purchase (the merchant's `reference`) is paid already; older plug-ins send none. */
+  status?: 'pending' | 'paid';
   url: string;
   expiresAt: string;
   statusToken: string;
@@ -32,6 +34,8 @@ export interface PaymentLink {
 /** What `POST {endpoint}/va` answers. */
 export interface VaOrder {
   orderNum: string;
+  /** `paid`: the purchase (the merchant's `reference`) is paid already; older plug-ins send none. */
+  status?: 'pending' | 'paid';
   method: string;
   vaNumber: string;
   payMoney: string | number;

@@ -228,6 +228,8 @@ export class PayButton extends PayElement<PayButtonState> {
     const popup = this.#popup;
     this.#orderNum = link.orderNum;
     this.#token = link.statusToken;
+    // This purchase is paid already (another tab or device): say so, open nothing.
+    if (link.status == 'paid') return popup?.close(), void this.#check(this.#work, 'return');
     this.setState('open', popup ? 'open' : message);
     this.#save();
     // In the full-page flow `pay-open` is cancelable: the page may navigate itself (location.replace,

@@ -3,7 +3,7 @@ import { formatRupiah } from './formats.ts';
 import { METHODS, resolveMethod, type MethodCode } from '@tombolbayar/protocol/methods';
 import { styles } from './pay-va.styles.ts';
 import { toPayError, type VaOrder } from '../../internal/api.ts';
-import { claimAttempt, dropAttempt, saveAttempt } from '../../internal/attempt-store.ts';
+import { claimAttempt, dropAttempt, saveAttempt, type StoredAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
 import { PayElement } from '../../internal/pay-element.ts';
 import type { MessageKey } from '../../internal/i18n.ts';
@@ -89,7 +89,7 @@ export function countdown(until: number, now: number): string {
  * @cssstate error - Something failed before an outcome was known.
  *
  * @event {PayClickEvent} pay-click - The customer asked for a number. Cancelable.
- * @event {PayOpenEvent} pay-open - The number is shown (`mode: 'inline'`).
+ * @event {PayOpenEvent} pay-open - The number is shown (`mode: 'inline'`); `restored: true` when a reload showed it again (its `method` may differ from the page's control: sync the control to `el.method`).
  * @event {PaySuccessEvent} pay-success - Terminal: paid.
  * @event {PayFailureEvent} pay-failure - Terminal: expired or failed.
  * @event {PayErrorEvent} pay-error - Terminal: the order could not be created or its status read. A refusal of the merchant's `quote()` (`not_for_sale`, `quote_refused`) shows its own message, and the same request is not sent again.
@@ -140,14 +140,20 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
 
   /**
    * A reload shows the same order again instead of making a new one (if what was stored still
-   * reads as one). Claimed, then kept again for the next reload: one element shows it.
+   * reads as one), with the method it was for, even when the page's own control forgot it (a
+   * select resets on reload): `pay-open` with `restored: true` tells the page which. Its own method
+   * first. Claimed, then kept again for the next reload: one element shows it.
    */
   #restore(): void {
     const method = resolveMethod(this.method ?? '') ?? this.method;
-    const entry = claimAttempt((e) => e.va?.method === method && e.endpoint === this.endpoint && e.item === this.item);
+    const mine = (e: StoredAttempt) => e.va && e.endpoint === this.endpoint && e.item === this.item;
+    const entry = claimAttempt((e) => mine(e) && e.va!.method === method) ?? claimAttempt(mine);
     if (entry && isVaOrder(entry.va!)) {
+      const order = entry.va as unknown as VaOrder;
       saveAttempt(entry);
-      this.#show(entry.va as unknown as VaOrder, false);
+      this.method = order.method;
+      this.#show(order, false);
+      this.emit('pay-open', { orderNum: order.orderNum, mode: 'inline', expiresAt: order.expiresAt, restored: true });
     }
   }
 
@@ -167,7 +173,8 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
       (order) => {
         if (work !== this.#work) return;
         saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: this.endpoint, item: this.item, va: { ...order } });
-        this.#show(order, true);
+        // Paid already (another tab paid this purchase): the poll says so at once, nothing to pay.
+        this.#show(order, order.status != 'paid');
       },
       (err: unknown) => {
         if (work !== this.#work) return;

@@ -1,0 +1,107 @@
+/**
+ * One cart, one payment, in Chromium against the demo shop, the real plug-in and the sandbox
+ * gateway: the shop's tabs share the cart (and its id, the plug-in's `reference`), so two tabs
+ * pressing Pay get one order, one payment ends it, and the other tab shows it paid. A `<pay-va>`
+ * number survives a reload (its method too), and asking again for the same method, from another
+ * tab, gives the same number.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { addToCart, launchChromium, openShop, sandbox, screenshot, type Session } from './support.ts';
+
+let browser: Browser;
+before(async () => {
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function withShop(run: (session: Session) => Promise<void>): Promise<void> {
+  const session = await openShop(browser);
+  try {
+    await run(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** The number `<pay-va id="pay-va">` shows, once it shows one. */
+async function shownNumber(page: Page): Promise<string> {
+  await page.locator('#pay-va[state="pending"]').waitFor();
+  return page.evaluate(() => (document.getElementById('pay-va') as unknown as { order: { vaNumber: string } }).order.vaNumber);
+}
+
+describe('one cart, one payment', () => {
+  it('two tabs with one cart press Pay: one order, paid once, and the other tab shows it paid', () =>
+    withShop(async ({ page, demo }) => {
+      await addToCart(page, 'Kopi Gayo, 250 g');
+      // The second tab of the same customer: same localStorage, so the same cart and cart id.
+      const other = await page.context().newPage();
+      await other.goto(demo.shopUrl);
+      await other.locator('#cart-lines').getByText('Kopi Gayo').waitFor();
+
+      const [popupA] = await Promise.all([page.waitForEvent('popup'), page.locator('pay-button button').click()]);
+      await popupA.waitForURL(/\/pay\?orderNum=/);
+      const [popupB] = await Promise.all([other.waitForEvent('popup'), other.locator('pay-button button').click()]);
+      await popupB.waitForURL(/\/pay\?orderNum=/);
+      assert.equal(popupB.url(), popupA.url(), 'the second tab was given the first tab\'s order');
+
+      await popupA.getByRole('button', { name: 'BCA Virtual Account', exact: true }).click();
+      await popupA.getByRole('button', { name: 'Simulate payment' }).click();
+      await popupA.waitForEvent('close', { timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: /Paid: order \w+/ }).waitFor();
+      const orderNum = /Paid: order (\w+)/.exec(await page.locator('#pay-result').innerText())![1]!;
+
+      // The other tab shows it paid, and has nothing left to pay.
+      await other.locator('#pay-result').filter({ hasText: `Paid: order ${orderNum}, in another tab.` }).waitFor({ timeout: 20_000 });
+      await other.locator('#cart-empty').waitFor();
+      await screenshot(other, 'one-cart-other-tab-paid');
+
+      assert.equal(demo.shop.store.sales(), 1, 'onPaid once: one sale');
+      await page.locator('#order-rows tr').first().locator('td.status').filter({ hasText: 'paid' }).waitFor();
+      assert.equal(await page.locator('#order-rows tr').count(), 1, 'one order for the cart');
+      assert.equal((await demo.shop.payments.getOrder(orderNum))?.status, 'paid');
+    }));
+
+  it('a number survives a reload with its method, and asking again for that method gives the same number', () =>
+    withShop(async ({ page, demo }) => {
+      await addToCart(page, 'Kopi Toraja, 1 kg');
+      await page.getByText('Or get a payment number right here').click();
+      await page.getByLabel('Payment method').selectOption('VA_MANDIRI');
+      await page.locator('#pay-va button').first().click();
+      const number = await shownNumber(page);
+
+      await page.reload();
+      assert.equal(await shownNumber(page), number, 'the same number after a reload');
+      assert.equal(await page.getByLabel('Payment method').inputValue(), 'VA_MANDIRI', 'the select follows the restored method');
+      await page.locator('#pay-va').locator('[part=method]').filter({ hasText: 'Mandiri Virtual Account' }).waitFor();
+
+      // Another tab of the same cart asks for Mandiri too: the same number, not a second one.
+      const other = await page.context().newPage();
+      await other.goto(demo.shopUrl);
+      await other.getByText('Or get a payment number right here').click();
+      await other.getByLabel('Payment method').selectOption('VA_MANDIRI');
+      await other.locator('#pay-va button').first().click();
+      assert.equal(await shownNumber(other), number, 'the same number from another tab');
+      // And after a reset in the first tab (the customer asks again for the same method).
+      await page.evaluate(() => (document.getElementById('pay-va') as unknown as { reset(): void; create(): boolean }).reset());
+      await page.locator('#pay-va button').first().click();
+      assert.equal(await shownNumber(page), number, 'asking again gives the same number');
+      assert.equal(await page.locator('#order-rows tr').count(), 1, 'one order');
+      await screenshot(page, 'one-cart-va-restored');
+
+      const orderNum = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
+      const order = (await demo.shop.payments.getOrder(orderNum))!;
+      await sandbox(demo, `orders/${order.platOrderNum}/pay`);
+      // Both tabs show it paid: the number's own paid panel, or the page's word (the tab that
+      // learnt it first tells the other, whose cart is then empty).
+      for (const tab of [page, other]) {
+        const paid = tab.locator('#pay-va').getByText('Payment received').or(tab.locator('#pay-result, #va-result').filter({ hasText: `Paid: order ${orderNum}` }));
+        await paid.first().waitFor({ timeout: 30_000 });
+      }
+      assert.equal(demo.shop.store.sales(), 1);
+      assert.equal((await demo.shop.payments.getOrder(orderNum))?.status, 'paid');
+    }));
+});

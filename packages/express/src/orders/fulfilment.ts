@@ -1,0 +1,159 @@
+/**
+ * Fenced fulfilment: `onPaid` for a paid order, under a lease, until one run returns.
+ *
+ * - A run starts by taking the lease (a compare-and-set that also counts the attempt: the fence).
+ * - While `onPaid` works, a heartbeat renews the lease every `heartbeatMs`. The renewal is fenced
+ *   (this attempt, and a lease that has not run out), and the run keeps its own deadline on the
+ *   monotonic clock: a heartbeat that finds the lease taken, or a run that resumes after a stall
+ *   past its deadline (GC pause, frozen VM, SIGSTOP), aborts the run's `signal`.
+ * - Completion is fenced the same way: only the attempt holding a live lease records it. A run that
+ *   lost its lease records nothing and emits `fulfilment.lease_lost`; the run that took over is
+ *   the one whose completion counts.
+ * - `close()` aborts the signal of every run in this process (shutdown) and waits for them.
+ *
+ * Started only by the lifecycle (`lifecycle.ts`), the one place that knows an order became paid.
+ */
+import type { PayButtonEvents } from '../events.ts';
+import type { OnPaidFunction } from '../options.ts';
+import { toPublicOrder } from '../public-order.ts';
+import type { OrderStore } from '../store/orders.ts';
+
+export type FulfilmentSource = 'notification' | 'query' | 'reconcile';
+
+export type FulfilmentResult = 'fulfilled' | 'already_fulfilled' | 'busy' | 'failed' | 'lease_lost' | 'not_paid';
+
+export interface FulfilmentSettings {
+  readonly onPaid: OnPaidFunction;
+  /** How long one run holds the order before another process may take it over. */
+  readonly leaseMs: number;
+  /** How often a running `onPaid`'s lease is renewed (less than `leaseMs`). */
+  readonly heartbeatMs: number;
+}
+
+/** Why a run's signal was aborted. */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+}
+
+/** The key a merchant's own writes for one order can be made idempotent with (same on every run). */
+export const fulfilmentKey = (orderNum: string): string => `paybutton-onpaid-${orderNum}`;
+
+export class Fulfilment {
+  /** Runs in this process, aborted at shutdown. */
+  private readonly running = new Map<Promise<unknown>, AbortController>();
+  private closed = false;
+
+  constructor(
+    private readonly orders: OrderStore,
+    private readonly events: PayButtonEvents,
+    private readonly settings: FulfilmentSettings,
+    private readonly now: () => Date,
+  ) {}
+
+  /**
+   * Run `onPaid` for a paid order unless it already returned once. `busy`: another run holds the
+   * lease right now; `failed`: `onPaid` threw (the lease is released for the next try);
+   * `lease_lost`: this run stalled past its lease and its completion was not recorded.
+   */
+  async run(orderNum: string, source: FulfilmentSource): Promise<FulfilmentResult> {
+    const { leaseMs } = this.settings;
+    // Taken before the claim is sent: the local deadline is never later than the stored one.
+    const started = performance.now();
+    const now = this.now();
+    const claimed = await this.orders.claimFulfilment(orderNum, now, new Date(now.getTime() + leaseMs));
+    if (claimed === undefined) {
+      const order = await this.orders.get(orderNum);
+      if (!order || order.status !== 'paid') return 'not_paid';
+      return order.fulfilledAt ? 'already_fulfilled' : 'busy';
+    }
+    const { attempt } = claimed;
+    const order = { ...claimed.order, duplicateOf: await this.orders.duplicateOf(claimed.order) };
+    const controller = new AbortController();
+    const work = this.attempt(orderNum, attempt, controller, started, async () =>
+      this.settings.onPaid(toPublicOrder(order), { attempt, source, signal: controller.signal, key: fulfilmentKey(orderNum) }),
+    );
+    this.running.set(work, controller);
+    if (this.closed) controller.abort(new Error('payButton() is closing'));
+    try {
+      return await work;
+    } finally {
+      this.running.delete(work);
+    }
+  }
+
+  private async attempt(
+    orderNum: string, attempt: number, controller: AbortController, started: number, onPaid: () => Promise<void> | void,
+  ): Promise<FulfilmentResult> {
+    const stopHeartbeat = this.heartbeat(orderNum, attempt, controller, started);
+    const lost = (): boolean => controller.signal.aborted && controller.signal.reason instanceof LeaseLostError;
+    const report = (name: 'fulfilment.succeeded' | 'fulfilment.failed' | 'fulfilment.lease_lost', error?: unknown) =>
+      this.events.emit(name, { orderNum, attempt, durationMs: performance.now() - started, ...(error === undefined ? {} : { error }) });
+    try {
+      await onPaid();
+    } catch (error) {
+      await stopHeartbeat();
+      if (lost()) {
+        report('fulfilment.lease_lost', error);
+        return 'lease_lost';
+      }
+      const name = error instanceof Error ? `${error.name}: ${error.message}` : 'onPaid threw a non-Error value';
+      // Only this run's lease is released: a run that lost it must not free a newer run's.
+      await this.orders.failFulfilment(orderNum, attempt, this.now(), name);
+      report('fulfilment.failed', error);
+      return 'failed';
+    }
+    await stopHeartbeat();
+    if (lost() || !(await this.orders.completeFulfilment(orderNum, attempt, this.now()))) {
+      if (!controller.signal.aborted) controller.abort(new LeaseLostError(`the onPaid lease of order ${orderNum} ran out before it returned`));
+      report('fulfilment.lease_lost');
+      return 'lease_lost';
+    }
+    report('fulfilment.succeeded');
+    return 'fulfilled';
+  }
+
+  /**
+   * Renew the lease of run `attempt` every `heartbeatMs` until the returned `stop()` (which waits
+   * for a renewal in flight). Aborts `controller` when the lease is lost: the renewal found it
+   * taken or run out, or this process woke up past the deadline it last secured.
+   */
+  private heartbeat(orderNum: string, attempt: number, controller: AbortController, started: number): () => Promise<void> {
+    const { leaseMs, heartbeatMs } = this.settings;
+    let deadline = started + leaseMs;
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    let inFlight: Promise<void> = Promise.resolve();
+    const lose = (why: string): void => {
+      stopped = true;
+      if (!controller.signal.aborted) controller.abort(new LeaseLostError(`the onPaid lease of order ${orderNum} was lost: ${why}`));
+    };
+    const beat = (): void => {
+      inFlight = (async () => {
+        if (stopped) return;
+        const sent = performance.now();
+        if (sent > deadline) return lose('this process was stalled past its lease');
+        const now = this.now();
+        try {
+          if (await this.orders.renewFulfilment(orderNum, attempt, now, new Date(now.getTime() + leaseMs))) deadline = sent + leaseMs;
+          else return lose('another run took it over, or it ran out');
+        } catch (error) {
+          this.events.emit('warning', { code: 'fulfilment_lease_renewal_failed', message: `could not renew the onPaid lease of order ${orderNum}`, orderNum, error });
+        }
+        if (!stopped) timer = setTimeout(beat, heartbeatMs);
+      })();
+    };
+    timer = setTimeout(beat, heartbeatMs);
+    return async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await inFlight;
+    };
+  }
+
+  /** Shutdown: abort every run's signal, then wait for the runs to end. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const controller of this.running.values()) controller.abort(new Error('payButton() is closing'));
+    await Promise.allSettled([...this.running.keys()]);
+  }
+}
