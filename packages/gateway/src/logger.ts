@@ -3,7 +3,7 @@
  * they appear in a logged object, and request bodies are never logged at all.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { prettyStream } from './log-pretty.ts';
+import pinoPretty from 'pino-pretty';
 
 export const REDACTED_PATHS: readonly string[] = [
   'sign',
@@ -35,7 +35,10 @@ export function createLogger(options: { level?: string; destination?: Destinatio
   // stdout written asynchronously: a request never waits for its log line's write(2), and lines
   // written while one write is in flight go out together. Lines still buffered are flushed when
   // the process exits (pino's exit hook).
-  if (options.pretty && !options.destination) return pino(settings, prettyStream(process.stdout));
+  if (options.pretty && !options.destination) {
+    // Synchronous and in this thread: a line is on the screen before the process can exit.
+    return pino(settings, pinoPretty({ destination: 1, sync: true, ignore: 'pid,hostname,name', translateTime: 'SYS:HH:MM:ss.l' }));
+  }
   return pino(settings, options.destination ?? pino.destination({ dest: 1, sync: false }));
 }
 

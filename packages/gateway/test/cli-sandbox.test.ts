@@ -10,7 +10,6 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { main } from '../src/cli.ts';
-import { formatLogLine } from '../src/log-pretty.ts';
 import { merchantClient } from './support/client.ts';
 import { cliArgs, runCli, startGatewayProcess, type GatewayProcess } from './support/cli-process.ts';
 import { tempDir } from './support/engines.ts';
@@ -150,19 +149,10 @@ test('a gateway that is not a sandbox says so; pretty logs read as lines', async
     const answer = await runCli(['deliveries', '--url', production.url]);
     assert.equal(answer.code, 1);
     assert.match(answer.stderr, new RegExp(`the gateway at ${production.url} is not in sandbox mode; start it with --sandbox`));
-    await eventually(async () => (/\d\d:\d\d:\d\d\.\d{3} INFO  gateway listening  url=http/.test(production.output()) ? true : undefined), 10_000, 'a pretty line');
+    await eventually(async () => (/\[\d\d:\d\d:\d\d\.\d{3}\] INFO: gateway listening\n\s+url: "http/.test(production.output()) ? true : undefined), 10_000, 'a pretty line');
     assert.doesNotMatch(production.output(), /"level":30/);
   } finally {
     await production.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-});
-
-test('formatLogLine: time, level, message, fields, error; colour only when asked; not-JSON passes', () => {
-  const line = JSON.stringify({ level: 40, time: Date.UTC(2026, 0, 2, 3, 4, 5, 6), pid: 1, hostname: 'h', name: 'tombolbayar-gateway', msg: 'slow', url: 'http://x', n: 2, text: 'two words' });
-  assert.equal(formatLogLine(line, { color: false }), '03:04:05.006 WARN  slow  url=http://x n=2 text="two words"');
-  assert.match(formatLogLine(line, { color: true }), /\u001b\[33mWARN \u001b\[0m/);
-  const error = JSON.stringify({ level: 50, time: 0, msg: 'failed', err: { type: 'Error', message: 'boom', stack: 'Error: boom\n    at x' } });
-  assert.equal(formatLogLine(error, { color: false }), '00:00:00.000 ERROR failed\n    Error: boom\n        at x');
-  assert.equal(formatLogLine('not json\n', { color: false }), 'not json');
 });
