@@ -95,6 +95,11 @@ export interface PayButtonOptions {
   readonly statusRefreshMs?: number | false;
   /** Path of the element's script-tag bundle, if not the installed `@tombolbayar/pay-button`. */
   readonly payButtonScript?: string;
+  /**
+   * Requests the router works on at once in this process; past it a request is answered 503
+   * `overloaded` with `Retry-After` at once instead of queueing. Default 64.
+   */
+  readonly maxInFlight?: number;
   /** The clock (ms since epoch); for tests and simulations. */
   readonly now?: () => number;
 }
@@ -131,8 +136,12 @@ export interface ResolvedOptions {
   readonly statusRefreshMs: number | false;
   readonly fulfilmentLeaseMs: number;
   readonly payButtonScript: string | undefined;
+  readonly maxInFlight: number;
   readonly now: () => number;
 }
+
+/** Requests worked on at once by default (README: "Load shedding"). */
+export const DEFAULT_MAX_IN_FLIGHT = 64;
 
 /** Where `payButton()` expects to be mounted unless told otherwise. */
 export const DEFAULT_MOUNT_PATH = '/pay';
@@ -190,6 +199,7 @@ const optionsSchema = z
     notifyBodyLimitBytes: z.number().int().min(1024, { error: 'must be at least 1024 bytes' }).max(1_048_576, { error: 'must be at most 1 MiB' }).optional(),
     statusRefreshMs: z.union([z.literal(false), z.number().int().min(0).max(3_600_000)], { error: 'must be false or a number of milliseconds' }).optional(),
     payButtonScript: z.string().min(1).optional(),
+    maxInFlight: z.number({ error: 'must be a whole number from 1 to 100000' }).int().min(1).max(100_000, { error: 'must be at most 100000' }).optional(),
     now: fn('must be a function returning milliseconds since the epoch').optional(),
   })
   .strict();
@@ -251,6 +261,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     statusRefreshMs: options.statusRefreshMs ?? 10_000,
     fulfilmentLeaseMs: tuning.fulfilmentLeaseMs,
     payButtonScript: options.payButtonScript,
+    maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
     now: (options.now as (() => number) | undefined) ?? Date.now,
   };
 }

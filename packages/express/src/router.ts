@@ -16,7 +16,9 @@ import { PayButtonEvents, type PayButtonEventMap, type PayButtonEventName } from
 import { insecureGatewayWarning } from './gateway/channel.ts';
 import { GatewayClient } from './gateway/client.ts';
 import { createTransport } from './gateway/http.ts';
+import { createInFlightLimiter } from '@tombolbayar/store-kit';
 import { createLimiter, errorHandler, methodNotAllowed, originGuard } from './http/guards.ts';
+import { healthHandler } from './http/health.ts';
 import { resolveOptions, type PayButtonOptions } from './options.ts';
 import { callbackBase } from './orders/create.ts';
 import { reconcile, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
@@ -45,6 +47,8 @@ export interface PayButtonRouter extends Router {
   reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
   /** Resolves once the store is open and migrated (requests wait for it on their own). */
   ready(): Promise<void>;
+  /** A readiness handler to mount for probes: `app.get('/readyz', pay.health())`. */
+  health(): RequestHandler;
   /** Waits for background work, then closes the store (if the router opened it) and the sockets. */
   close(): Promise<void>;
 }
@@ -71,7 +75,10 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
     process.emitWarning(message, { code: 'PAYBUTTON_INSECURE_GATEWAY_URL' });
     setImmediate(() => events.emit('warning', { code: 'insecure_gateway_url', message })).unref();
   }
-  const store = createStore(resolved.database);
+  // A connection the database ended (or that went silent) is replaced by the pool: said, never fatal.
+  const store = createStore(resolved.database, (error) =>
+    events.emit('warning', { code: 'database_connection_lost', message: 'a database connection was lost; the pool opens a new one', error }),
+  );
   const transport = createTransport();
   const client = new GatewayClient({
     gatewayUrl: resolved.gatewayUrl,
@@ -128,6 +135,18 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
   const limiter = createLimiter(context);
 
   const router = Router() as PayButtonRouter;
+  // Past maxInFlight, refuse at once rather than queue (a request whose client left is dropped).
+  const inFlight = createInFlightLimiter(resolved.maxInFlight);
+  router.use(
+    inFlight.middleware((_req, res) => {
+      const refusal = new PayButtonError('overloaded', 'Too many payments are being handled right now; try again in a moment.');
+      res.setHeader('Retry-After', '1');
+      res.setHeader('Cache-Control', 'no-store');
+      res.statusCode = refusal.httpStatus;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify(refusal.toJSON()));
+    }),
+  );
   router.use(checkMount);
   router.options(['/links', '/va', '/orders/:orderNum', '/orders/:orderNum/qr'], guard);
   router.post('/links', guard, limiter, linksHandler(context));
@@ -170,6 +189,7 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
     },
     reconcile: (reconcileOptions?: ReconcileOptions) => reconcile(context, reconcileOptions),
     ready,
+    health: () => healthHandler(context),
     close: () =>
       (closing ??= (async () => {
         await Promise.allSettled([...context.inflight.values(), ...context.confirming.values(), ...context.background]);

@@ -1,5 +1,6 @@
 /** The store as the router uses it: opened, migrated once, closed on `close()`. */
-import { ensureSchema, openDatabase, type DatabaseOption, type Engine } from './database.ts';
+import { ensureSchema, openDatabase, type ConnectionErrorListener, type DatabaseOption, type Engine } from './database.ts';
+import { sql } from 'kysely';
 import { migrateToLatest } from './migrations.ts';
 import { OrderStore } from './orders.ts';
 
@@ -8,11 +9,13 @@ export interface Store {
   readonly engine: Engine;
   /** Creates the schema (PostgreSQL, when named) and runs pending migrations. Idempotent. */
   migrate(): Promise<void>;
+  /** One trivial query: does the database answer? */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function createStore(option: DatabaseOption): Store {
-  const open = openDatabase(option);
+export function createStore(option: DatabaseOption, onConnectionError?: ConnectionErrorListener): Store {
+  const open = openDatabase(option, onConnectionError);
   let migrating: Promise<void> | undefined;
   return {
     // A Kysely instance the merchant gave us may carry plugins: its queries are built every time.
@@ -23,7 +26,13 @@ export function createStore(option: DatabaseOption): Store {
         await ensureSchema(open);
         // open.db carries withSchema(schema), so the migrations create their tables there too.
         await migrateToLatest(open.db as never, open.schema, open.engine);
-      })()),
+      })().catch((error: unknown) => {
+        migrating = undefined; // a database that was down is tried again by the next caller
+        throw error;
+      })),
+    ping: async () => {
+      await sql`select 1`.execute(open.root);
+    },
     close: () => open.close(),
   };
 }
