@@ -15,6 +15,7 @@ import type { QuoteResult } from './quote.ts';
 import { DEFAULT_SQLITE_FILE, type DatabaseOption } from './store/database.ts';
 import type { Order } from './public-order.ts';
 import { tuningOf } from './internal/tuning.ts';
+import { DEFAULT_SWEEP, type SweepSchedule } from './orders/sweep.ts';
 import { isZodSchema, parseStrict } from './validation.ts';
 
 /** What the browser sent, parsed: the reserved fields plus the merchant's own `fields`. */
@@ -100,6 +101,13 @@ export interface PayButtonOptions {
    * `overloaded` with `Retry-After` at once instead of queueing. Default 64.
    */
   readonly maxInFlight?: number;
+  /**
+   * The notification sweep: how this router finds a paid order whose notification was lost, by
+   * asking the gateway about its pending orders that have a method chosen (one process at a time).
+   * `false` turns it off. Defaults: a round every 15 s, an order first asked about at 15 s old,
+   * then every quarter of its age, at most every 90 s; 50 orders per round.
+   */
+  readonly sweep?: false | { readonly intervalMs?: number; readonly firstCheckAfterMs?: number; readonly maxCheckIntervalMs?: number; readonly limit?: number };
   /** The clock (ms since epoch); for tests and simulations. */
   readonly now?: () => number;
 }
@@ -137,6 +145,7 @@ export interface ResolvedOptions {
   readonly fulfilmentLeaseMs: number;
   readonly payButtonScript: string | undefined;
   readonly maxInFlight: number;
+  readonly sweep: SweepSchedule | false;
   readonly now: () => number;
 }
 
@@ -199,6 +208,19 @@ const optionsSchema = z
     notifyBodyLimitBytes: z.number().int().min(1024, { error: 'must be at least 1024 bytes' }).max(1_048_576, { error: 'must be at most 1 MiB' }).optional(),
     statusRefreshMs: z.union([z.literal(false), z.number().int().min(0).max(3_600_000)], { error: 'must be false or a number of milliseconds' }).optional(),
     payButtonScript: z.string().min(1).optional(),
+    sweep: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            intervalMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
+            firstCheckAfterMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
+            maxCheckIntervalMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
+            limit: z.number().int().min(1).max(1_000).optional(),
+          })
+          .strict(),
+      ], { error: 'must be false or { intervalMs?, firstCheckAfterMs?, maxCheckIntervalMs?, limit? }' })
+      .optional(),
     maxInFlight: z.number({ error: 'must be a whole number from 1 to 100000' }).int().min(1).max(100_000, { error: 'must be at most 100000' }).optional(),
     now: fn('must be a function returning milliseconds since the epoch').optional(),
   })
@@ -262,6 +284,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     fulfilmentLeaseMs: tuning.fulfilmentLeaseMs,
     payButtonScript: options.payButtonScript,
     maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    sweep: options.sweep === false ? false : { ...DEFAULT_SWEEP, ...options.sweep },
     now: (options.now as (() => number) | undefined) ?? Date.now,
   };
 }

@@ -22,6 +22,7 @@ import { healthHandler } from './http/health.ts';
 import { resolveOptions, type PayButtonOptions } from './options.ts';
 import { callbackBase } from './orders/create.ts';
 import { reconcile, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
+import { startSweeper, type Sweeper } from './orders/sweep.ts';
 import {
   createPaymentLinkFor, createVaOrderFor, linksHandler, vaHandler, type PaymentLink, type ServerCreateInput, type VaOrder,
 } from './routes/create.ts';
@@ -167,6 +168,9 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
   router.get('/pay-va.js', scriptHandler(scriptSource(vaScript, '@tombolbayar/pay-button/dist/pay-va.js'), 'pay-va.js'));
   router.use(errorHandler(context));
 
+  // Lost notifications found early: started once the store is ready, stopped first at close().
+  const sweeper: Sweeper | undefined = resolved.sweep === false ? undefined : startSweeper(context, resolved.sweep);
+
   let closing: Promise<void> | undefined;
   return Object.assign(router, {
     events,
@@ -192,6 +196,7 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
     health: () => healthHandler(context),
     close: () =>
       (closing ??= (async () => {
+        await sweeper?.stop();
         await Promise.allSettled([...context.inflight.values(), ...context.confirming.values(), ...context.background]);
         transport.close();
         await store.close();

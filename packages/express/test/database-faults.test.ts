@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
-import { backendKiller, taggedUrl, type BackendKiller } from './support/database-chaos.ts';
+import { backendKiller, taggedUrl, type BackendKiller } from '@tombolbayar/test-support/database-chaos';
 import { DATABASE_URL, dropSchema } from './support/engines.ts';
 import { startHarness, waitFor, type Harness } from './support/harness.ts';
 

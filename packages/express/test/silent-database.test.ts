@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { DATABASE_URL, dropSchema } from './support/engines.ts';
 import { startHarness, waitFor, type Harness } from './support/harness.ts';
-import { startSilentProxy, type SilentProxy } from './support/silent-proxy.ts';
+import { startSilentProxy, type SilentProxy } from '@tombolbayar/test-support/database-chaos';
 
 /** Short deadlines, so the test waits seconds, not the defaults' tens of seconds. */
 const DEADLINE_MS = Number(process.env.SILENT_DB_DEADLINE_MS ?? 1_000);

@@ -3,9 +3,12 @@ import { ensureSchema, openDatabase, type ConnectionErrorListener, type Database
 import { sql } from 'kysely';
 import { migrateToLatest } from './migrations.ts';
 import { OrderStore } from './orders.ts';
+import { SweepStore } from './sweep.ts';
 
 export interface Store {
   readonly orders: OrderStore;
+  /** The notification sweep's lease and candidates. */
+  readonly sweep: SweepStore;
   readonly engine: Engine;
   /** Creates the schema (PostgreSQL, when named) and runs pending migrations. Idempotent. */
   migrate(): Promise<void>;
@@ -20,6 +23,7 @@ export function createStore(option: DatabaseOption, onConnectionError?: Connecti
   return {
     // A Kysely instance the merchant gave us may carry plugins: its queries are built every time.
     orders: new OrderStore(open.db, option.kind !== 'kysely'),
+    sweep: new SweepStore(open.db),
     engine: open.engine,
     migrate: () =>
       (migrating ??= (async () => {
