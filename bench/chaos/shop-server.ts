@@ -32,8 +32,8 @@ const pay = payButton({
   totalTimeoutMs: 8_000,
   sweep: { intervalMs: 500, firstCheckAfterMs: 1_000, maxCheckIntervalMs: 3_000 },
   quote: () => ({ payMoney: 150_000, productDetail: 'Kopi Gayo 250 g', name: 'Budi Santoso', email: 'budi@example.co.id', phone: '081234567890' }),
-  onPaid: (order) => {
-    appendFileSync(config.onPaidLog, `${order.orderNum}\n`);
+  onPaid: (order, context) => {
+    appendFileSync(config.onPaidLog, `${order.orderNum} ${context.attempt} ${context.source} ${process.pid}\n`);
   },
 });
 const app = express();

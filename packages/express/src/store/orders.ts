@@ -8,12 +8,17 @@
  * after writing it; the queries of the hot paths (create, notify, poll, fulfil) are compiled once
  * (`queries.ts`) and only their values change from one request to the next.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { databaseFault } from '@tombolbayar/store-kit';
 import type { Kysely } from 'kysely';
 import { iso, toOrder, truncate, type GatewayFacts, type NewOrder, type Order } from './order-model.ts';
 import { factValues, ORDER_QUERIES as Q } from './queries.ts';
 import type { OrderStatus, PayButtonDatabase } from './schema.ts';
 
 export type { GatewayFacts, NewOrder, Order } from './order-model.ts';
+
+/** Tries of `completeFulfilment` on database faults (waits 0.2, 0.4, 0.8, 1.6 s: about 3 s in all). */
+const COMPLETE_ATTEMPTS = 5;
 
 export class OrderStore {
   /**
@@ -173,8 +178,20 @@ export class OrderStore {
     return Number(result.numAffectedRows ?? 0n) === 1;
   }
 
+  /**
+   * Record that `onPaid` returned. Tried again on a database fault (a connection ended under it):
+   * left unrecorded, the order's lease would run out and `onPaid` would run a second time.
+   */
   async completeFulfilment(orderNum: string, now: Date): Promise<void> {
-    await Q.completeFulfilment.execute(this.db, { orderNum, now: iso(now) }, this.reuseQueries);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await Q.completeFulfilment.execute(this.db, { orderNum, now: iso(now) }, this.reuseQueries);
+        return;
+      } catch (error) {
+        if (attempt >= COMPLETE_ATTEMPTS || databaseFault(error) === undefined) throw error;
+        await sleep(100 * 2 ** attempt);
+      }
+    }
   }
 
   /** Run `attempt`'s `onPaid` threw: release its lease, and only its own (a newer run may hold it). */
