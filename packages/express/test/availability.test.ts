@@ -56,7 +56,7 @@ describe('health() and a store that is down', () => {
     });
     assert.equal(created.status, 503);
     assert.ok(Number(created.headers.get('retry-after')) > 0);
-    const body = await created.json();
+    const body = (await created.json()) as { error: { code: string; retryable: boolean } };
     assert.equal(body.error.code, 'store_unavailable');
     assert.equal(body.error.retryable, true);
     assert.doesNotMatch(JSON.stringify(body), /ECONNREFUSED|127\.0\.0\.1|postgres/);

@@ -16,4 +16,4 @@ export { databaseFault, retryAfterSeconds, type DatabaseFault } from './database
 export {
   createPostgresPool, postgresPoolConfig, POSTGRES_DEADLINE_DEFAULTS, type PostgresDeadlines, type PostgresPoolSettings,
 } from './postgres-pool.ts';
-export { admitRequest, createInFlightLimiter, type AdmitDecision, type InFlightLimiter } from './load-shedding.ts';
+export { admitRequest, createInFlightLimiter, SHED_EVENT_LOOP_DELAY_MS, type AdmitDecision, type AdmitState, type InFlightLimiter } from './load-shedding.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { admitRequest, databaseFault, postgresPoolConfig, retryAfterSeconds, type DatabaseFault } from '../src/index.ts';
+import { admitRequest, databaseFault, postgresPoolConfig, retryAfterSeconds, SHED_EVENT_LOOP_DELAY_MS, type DatabaseFault } from '../src/index.ts';
 
 const pgError = (code: string, message = 'server said no') => Object.assign(new Error(message), { code, severity: 'FATAL' });
 const socketError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:5432`), { code, errno: -111, syscall: 'connect' });
@@ -82,18 +82,20 @@ describe('postgresPoolConfig: a deadline on every wait', () => {
   });
 });
 
-describe('admitRequest: shed past the bound, drop what nobody waits for', () => {
-  const table: Array<[number, number, boolean, string]> = [
-    [0, 1, false, 'admit'],
-    [63, 64, false, 'admit'],
-    [64, 64, false, 'shed'],
-    [100, 64, false, 'shed'],
-    [0, 64, true, 'client_gone'],
-    [64, 64, true, 'client_gone'],
+describe('admitRequest: shed past the bound or a late event loop, drop what nobody waits for', () => {
+  const table: Array<[number, number, boolean, number, string]> = [
+    [0, 1, false, 0, 'admit'],
+    [63, 64, false, 0, 'admit'],
+    [64, 64, false, 0, 'shed'],
+    [100, 64, false, 0, 'shed'],
+    [0, 64, false, SHED_EVENT_LOOP_DELAY_MS, 'admit'],
+    [0, 64, false, SHED_EVENT_LOOP_DELAY_MS + 1, 'shed'],
+    [0, 64, true, 0, 'client_gone'],
+    [64, 64, true, 1_000, 'client_gone'],
   ];
-  for (const [inFlight, maxInFlight, clientGone, expected] of table) {
-    it(`${inFlight}/${maxInFlight}${clientGone ? ', client gone' : ''} -> ${expected}`, () => {
-      assert.equal(admitRequest({ inFlight, maxInFlight, clientGone }), expected);
+  for (const [inFlight, maxInFlight, clientGone, loopDelayMs, expected] of table) {
+    it(`${inFlight}/${maxInFlight}, loop ${loopDelayMs} ms late${clientGone ? ', client gone' : ''} -> ${expected}`, () => {
+      assert.equal(admitRequest({ inFlight, maxInFlight, clientGone, loopDelayMs }), expected);
     });
   }
 });
