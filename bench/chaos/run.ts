@@ -18,9 +18,7 @@
  * PostgreSQL: DATABASE_URL, or postgres://postgres@127.0.0.1:5432/test when it answers. Every
  * socket stays on 127.0.0.1.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -28,11 +26,10 @@ import { generateKeyPair } from '@tombolbayar/protocol/node';
 import { backendKiller, startSilentProxy, taggedUrl, type SilentProxy } from '@tombolbayar/test-support/database-chaos';
 import pg from 'pg';
 import { findPostgres } from '../lib/postgres.ts';
+import { answers, Child, droppingProxy, freePort } from './processes.ts';
 
 type Engine = 'sqlite' | 'postgres';
 const MERCHANT_CODE = 'CHAOSSHOP01';
-const HERE = new URL('.', import.meta.url).pathname;
-const NODE_FLAGS = ['--conditions=tombolbayar-internal', '--import', '@tombolbayar/test-support/loopback-guard-preload', '--import', 'tsx'];
 
 function parseArgs(argv: readonly string[]): { engines: Engine[] | undefined; seconds: number } {
   let engines: Engine[] | undefined;
@@ -46,99 +43,6 @@ function parseArgs(argv: readonly string[]): { engines: Engine[] | undefined; se
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A child server the run may kill; an exit it did not ask for is a crash. */
-class Child {
-  private process: ChildProcess | undefined;
-  private killing = false;
-  readonly crashes: string[] = [];
-  constructor(
-    readonly name: string,
-    private readonly script: string,
-    private readonly env: Record<string, string>,
-  ) {}
-
-  async start(): Promise<void> {
-    this.killing = false;
-    const child = spawn(process.execPath, [...NODE_FLAGS, join(HERE, this.script)], { env: { ...process.env, ...this.env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    this.process = child;
-    child.once('exit', (code, signal) => {
-      if (!this.killing) this.crashes.push(`${this.name} exited by itself (${code ?? signal})`);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.name} did not start within 60 s`)), 60_000);
-      child.once('message', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      child.once('exit', () => {
-        clearTimeout(timer);
-        reject(new Error(`${this.name} exited before listening`));
-      });
-    });
-  }
-
-  /** kill -9, as an operator's OOM killer or a power cut would. */
-  async kill9(): Promise<void> {
-    const child = this.process;
-    if (!child || child.exitCode !== null) return;
-    this.killing = true;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  }
-
-  async stop(): Promise<void> {
-    await this.kill9();
-  }
-}
-
-/** A TCP proxy to the shop that cuts a share of the connections at once: dropped notifications. */
-async function droppingProxy(targetPort: number, dropShare: number): Promise<{ port: number; dropped: () => number; close: () => Promise<void> }> {
-  let dropped = 0;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    client.on('error', () => {});
-    if (Math.random() < dropShare) {
-      dropped += 1;
-      client.destroy();
-      return;
-    }
-    const upstream = net.connect(targetPort, '127.0.0.1');
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    dropped: () => dropped,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-async function answers(url: string, timeoutMs = 5_000): Promise<boolean> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-    await response.arrayBuffer();
-    return response.status === 200;
-  } catch {
-    return false;
-  }
-}
 
 interface Tally {
   readonly engine: Engine;
