@@ -1,8 +1,9 @@
 /**
  * Starting while the database is down: the gateway keeps trying, with a growing wait and one clear
- * log line per try, and is ready the moment the database answers. Only database faults
- * (`databaseFault`: refused, reset, timed out, starting up) are waited out; any other error (a
- * failed migration, a bad schema name) fails the start as before.
+ * log line per try, and is ready the moment the database answers. Only an unreachable or busy
+ * database (`databaseFault`: refused, reset, silent, starting up, too many connections) is waited
+ * out; any other error (a failed migration, a statement timeout, a bad schema name) fails the start
+ * as before.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFault } from '@tombolbayar/store-kit';
@@ -28,7 +29,9 @@ export async function untilDatabaseAnswers<T>(step: () => Promise<T>, options: S
       return await step();
     } catch (error) {
       const fault = databaseFault(error);
-      if (!fault || options.signal.aborted) throw error;
+      // Only an unreachable or busy database is waited out: a statement that ran past its timeout
+      // (a long migration) would time out again on every try.
+      if ((fault !== 'connection_lost' && fault !== 'overloaded') || options.signal.aborted) throw error;
       const retryInMs = startupRetryDelayMs(attempt);
       options.logger.warn(
         { attempt, retryInMs, fault, cause: (error as Error).message },
