@@ -98,7 +98,7 @@ export interface PayButtonOptions {
   readonly payButtonScript?: string;
   /**
    * Requests the router works on at once in this process; past it a request is answered 503
-   * `overloaded` with `Retry-After` at once instead of queueing. Default 64.
+   * `overloaded` with `Retry-After` at once instead of queueing. Default 32 (README: "Load shedding").
    */
   readonly maxInFlight?: number;
   /**
@@ -150,7 +150,7 @@ export interface ResolvedOptions {
 }
 
 /** Requests worked on at once by default (README: "Load shedding"). */
-export const DEFAULT_MAX_IN_FLIGHT = 64;
+export const DEFAULT_MAX_IN_FLIGHT = 32;
 
 /** Where `payButton()` expects to be mounted unless told otherwise. */
 export const DEFAULT_MOUNT_PATH = '/pay';
