@@ -11,7 +11,7 @@ export { CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from './
 export { STATEMENT_CACHE_LIMIT, withStatementCache } from './statement-cache.ts';
 export { preparePrivateFolder, preparePrivateSqliteFile } from './private-files.ts';
 export { prepare, PreparedQuery, type Param } from './prepared.ts';
-export { NAMED_STATEMENT_LIMIT, withNamedStatements, type NamedStatementOptions } from './named-statements.ts';
+export { NAMED_STATEMENT_LIMIT, withNamedStatements, type NamedStatementOptions, type NamedStatementPool } from './named-statements.ts';
 export { databaseFault, retryAfterSeconds, type DatabaseFault } from './database-faults.ts';
 export {
   createPostgresPool, postgresPoolConfig, POSTGRES_DEADLINE_DEFAULTS, type PostgresDeadlines, type PostgresPoolSettings,

@@ -34,9 +34,12 @@ interface PgPoolClient extends PostgresPoolClient {
 
 /** A `pg.Pool` tells when it hands a client out ('acquire') and takes it back ('release'), synchronously. */
 interface PoolEvents {
-  on?(event: 'acquire', listener: (client: PgPoolClient) => void): unknown;
-  on?(event: 'release', listener: (error: unknown, client: PgPoolClient) => void): unknown;
+  on?(event: 'acquire' | 'release', listener: (...args: any[]) => void): unknown;
+  off?(event: 'acquire' | 'release', listener: (...args: any[]) => void): unknown;
 }
+
+/** The wrapped pool, and `detach()` to take our listeners off a pool that outlives us (the merchant's). */
+export type NamedStatementPool = PostgresPool & { detach(): void };
 
 // Facts about a client, whichever wrapper (two routers may share one pool) or caller took it out.
 /** Clients handed out and not released yet. */
@@ -57,7 +60,7 @@ const broken = new WeakMap<object, Error>();
  * one) is released with the error, so the pool destroys it and opens a fresh one for the next
  * request. Errors of idle clients stay the pool's to report (its own 'error' event).
  */
-export function withNamedStatements(pool: PostgresPool, options: NamedStatementOptions | number = {}): PostgresPool {
+export function withNamedStatements(pool: PostgresPool, options: NamedStatementOptions | number = {}): NamedStatementPool {
   const { limit = NAMED_STATEMENT_LIMIT, onClientError } = typeof options === 'number' ? { limit: options } : options;
   const markBroken = (client: object, error: unknown): void => {
     if (!broken.has(client)) broken.set(client, error instanceof Error ? error : new Error(String(error)));
@@ -74,12 +77,13 @@ export function withNamedStatements(pool: PostgresPool, options: NamedStatementO
     });
   };
   const events = pool as PoolEvents;
-  events.on?.('acquire', takeOut);
   // Released by anyone (also the merchant's own `pool.query` on a shared pool): idle again.
-  events.on?.('release', (_error, client) => {
+  const putBack = (_error: unknown, client: PgPoolClient): void => {
     checkedOut.delete(client);
     broken.delete(client);
-  });
+  };
+  events.on?.('acquire', takeOut);
+  events.on?.('release', putBack);
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -118,5 +122,9 @@ export function withNamedStatements(pool: PostgresPool, options: NamedStatementO
       } as PostgresPoolClient;
     },
     end: () => pool.end(),
+    detach: () => {
+      events.off?.('acquire', takeOut);
+      events.off?.('release', putBack);
+    },
   };
 }

@@ -85,9 +85,14 @@ export function openDatabase(option: DatabaseOption, onConnectionError: Connecti
     } else {
       // The merchant's pool (its deadlines are the merchant's): Kysely's destroy() would end it, so
       // we never call it. Its idle clients' errors are reported too, so they cannot crash the process.
-      (option.pool as { on?: (event: 'error', listener: (error: Error) => void) => unknown }).on?.('error', onConnectionError);
-      root = new Kysely<any>({ dialect: new PostgresDialect({ pool: withNamedStatements(option.pool, { onClientError: onConnectionError }) }) });
-      closeOwned = async () => {};
+      const merchantPool = option.pool as { on?: (event: 'error', listener: (error: Error) => void) => unknown; off?: (event: 'error', listener: (error: Error) => void) => unknown };
+      merchantPool.on?.('error', onConnectionError);
+      const wrapped = withNamedStatements(option.pool, { onClientError: onConnectionError });
+      root = new Kysely<any>({ dialect: new PostgresDialect({ pool: wrapped }) });
+      closeOwned = async () => {
+        merchantPool.off?.('error', onConnectionError);
+        wrapped.detach();
+      };
     }
   } else {
     root = option.db;
