@@ -16,7 +16,7 @@ import { DEFAULT_SQLITE_FILE, type DatabaseOption } from './store/database.ts';
 import type { Order } from './public-order.ts';
 import { tuningOf } from './internal/tuning.ts';
 import { isLoggerLike, sharedDefaultLogger, SILENT_LOGGER, type LoggerLike } from './logging/logger.ts';
-import { DEFAULT_SWEEP, type SweepSchedule } from './orders/sweep.ts';
+import { DEFAULT_SWEEP, type SweepSchedule } from './orders/sweep-schedule.ts';
 import { isZodSchema, parseStrict } from './validation.ts';
 
 /** What the browser sent, parsed: the reserved fields plus the merchant's own `fields`. */

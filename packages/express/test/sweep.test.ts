@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { checkIntervalMs, DEFAULT_SWEEP, sweepDue } from '../src/orders/sweep.ts';
+import { checkIntervalMs, DEFAULT_SWEEP, sweepDue } from '../src/orders/sweep-schedule.ts';
 import { createStore, type Store } from '../src/store/index.ts';
 import { ENGINES } from './support/engines.ts';
 import { startHarness, waitFor, type Harness } from './support/harness.ts';
