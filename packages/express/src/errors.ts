@@ -53,8 +53,10 @@ export const ERROR_CODES = {
   gateway_response_invalid: { httpStatus: 502, retryable: false },
   /** The payment `url` is not on an allowed payment-page origin. */
   gateway_url_untrusted: { httpStatus: 502, retryable: false },
-  /** The order store could not be opened or migrated. */
+  /** The order store could not be opened or migrated, or failed under the request (a lost connection). */
   store_unavailable: { httpStatus: 503, retryable: true },
+  /** This process is working on `maxInFlight` requests already: try again in a moment. */
+  overloaded: { httpStatus: 503, retryable: true },
   /** Anything else; details go to events, never to the response. */
   internal: { httpStatus: 500, retryable: false },
 } as const satisfies Record<string, { httpStatus: number; retryable: boolean }>;

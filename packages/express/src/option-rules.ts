@@ -81,6 +81,11 @@ export const databaseField = z.union(
       url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' }),
       schema: z.string().regex(SCHEMA_NAME, { error: 'must be a plain identifier (letters, digits, underscore)' }).optional(),
       maxConnections: z.number().int().min(1).max(100).optional(),
+      connectTimeoutMs: z.number().int().min(1).max(600_000).optional(),
+      statementTimeoutMs: z.number().int().min(1).max(600_000).optional(),
+      queryTimeoutMs: z.number().int().min(1).max(600_000).optional(),
+      idleInTransactionTimeoutMs: z.number().int().min(1).max(600_000).optional(),
+      keepAliveInitialDelayMs: z.number().int().min(1).max(600_000).optional(),
     }).strict(),
     z.object({
       kind: z.literal('postgres'),

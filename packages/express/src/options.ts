@@ -16,6 +16,7 @@ import { DEFAULT_SQLITE_FILE, type DatabaseOption } from './store/database.ts';
 import type { Order } from './public-order.ts';
 import { tuningOf } from './internal/tuning.ts';
 import { isLoggerLike, sharedDefaultLogger, SILENT_LOGGER, type LoggerLike } from './logging/logger.ts';
+import { DEFAULT_SWEEP, type SweepSchedule } from './orders/sweep-schedule.ts';
 import { isZodSchema, parseStrict } from './validation.ts';
 
 /** What the browser sent, parsed: the reserved fields plus the merchant's own `fields`. */
@@ -130,6 +131,18 @@ export interface PayButtonOptions {
    * Default `true`; `ready()` resolves with the verdict.
    */
   readonly selfCheck?: boolean;
+  /**
+   * Requests the router works on at once in this process; past it a request is answered 503
+   * `overloaded` with `Retry-After` at once instead of queueing. Default 32 (README: "Load shedding").
+   */
+  readonly maxInFlight?: number;
+  /**
+   * The notification sweep: how this router finds a paid order whose notification was lost, by
+   * asking the gateway about its pending orders that have a method chosen (one process at a time).
+   * `false` turns it off. Defaults: a round every 15 s, an order first asked about at 15 s old,
+   * then every quarter of its age, at most every 90 s; 50 orders per round.
+   */
+  readonly sweep?: false | { readonly intervalMs?: number; readonly firstCheckAfterMs?: number; readonly maxCheckIntervalMs?: number; readonly limit?: number };
   /** The clock (ms since epoch); for tests and simulations. */
   readonly now?: () => number;
 }
@@ -169,11 +182,16 @@ export interface ResolvedOptions {
   readonly payButtonScript: string | undefined;
   readonly logger: LoggerLike;
   readonly selfCheck: boolean;
+  readonly maxInFlight: number;
+  readonly sweep: SweepSchedule | false;
   readonly now: () => number;
 }
 
 /** How long one `onPaid` run holds its order, unless `fulfilmentLeaseMs` says otherwise. */
 export const DEFAULT_FULFILMENT_LEASE_MS = 60_000;
+
+/** Requests worked on at once by default (README: "Load shedding"). */
+export const DEFAULT_MAX_IN_FLIGHT = 32;
 
 /** Where `payButton()` expects to be mounted unless told otherwise. */
 export const DEFAULT_MOUNT_PATH = '/pay';
@@ -235,6 +253,20 @@ const optionsSchema = z
     payButtonScript: z.string().min(1).optional(),
     logger: z.union([z.literal(false), z.custom<LoggerLike>(isLoggerLike)], { error: 'must be a pino-compatible logger (with debug, info, warn and error methods) or false' }).optional(),
     selfCheck: z.boolean({ error: 'must be true or false' }).optional(),
+    sweep: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            intervalMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
+            firstCheckAfterMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
+            maxCheckIntervalMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
+            limit: z.number().int().min(1).max(1_000).optional(),
+          })
+          .strict(),
+      ], { error: 'must be false or { intervalMs?, firstCheckAfterMs?, maxCheckIntervalMs?, limit? }' })
+      .optional(),
+    maxInFlight: z.number({ error: 'must be a whole number from 1 to 100000' }).int().min(1).max(100_000, { error: 'must be at most 100000' }).optional(),
     now: fn('must be a function returning milliseconds since the epoch').optional(),
   })
   .strict()
@@ -306,6 +338,8 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     payButtonScript: options.payButtonScript,
     logger: options.logger === false ? SILENT_LOGGER : ((options.logger as LoggerLike | undefined) ?? sharedDefaultLogger()),
     selfCheck: options.selfCheck ?? true,
+    maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    sweep: options.sweep === false ? false : { ...DEFAULT_SWEEP, ...options.sweep },
     now: (options.now as (() => number) | undefined) ?? Date.now,
   };
 }

@@ -15,14 +15,17 @@ import { PayButtonEvents, type PayButtonEventMap, type PayButtonEventName } from
 import { insecureGatewayWarning } from './gateway/channel.ts';
 import { GatewayClient } from './gateway/client.ts';
 import { createTransport } from './gateway/http.ts';
+import { createInFlightLimiter } from '@tombolbayar/store-kit';
 import { createLimiter, errorHandler, methodNotAllowed, originGuard } from './http/guards.ts';
 import { logEvents } from './logging/event-log.ts';
+import { healthHandler } from './http/health.ts';
 import { resolveOptions, type PayButtonOptions } from './options.ts';
 import { GatewayConfirmer } from './orders/confirm.ts';
 import { callbackBase, OrderCreator } from './orders/create.ts';
 import { Fulfilment } from './orders/fulfilment.ts';
 import { OrderLifecycle } from './orders/lifecycle.ts';
 import { reconcile, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
+import { startSweeper, type Sweeper } from './orders/sweep.ts';
 import {
   createPaymentLinkFor, createVaOrderFor, linksHandler, vaHandler, type PaymentLink, type ServerCreateInput, type VaOrder,
 } from './routes/create.ts';
@@ -53,7 +56,9 @@ export interface PayButtonRouter extends Router {
    * with `selfCheck: false`. Rejects when the store cannot be opened.
    */
   ready(): Promise<ReadyReport>;
-  /** Waits for creates and queries in flight, aborts running onPaid signals and waits for them, then closes the sockets and the store (if the router opened it). */
+  /** A readiness handler to mount for probes: `app.get('/readyz', pay.health())`. */
+  health(): RequestHandler;
+  /** Stops the sweep, waits for creates and queries in flight, aborts running onPaid signals and waits for them, then closes the sockets and the store (if the router opened it). */
   close(): Promise<void>;
 }
 
@@ -85,9 +90,14 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
     process.emitWarning(message, { code: 'PAYBUTTON_INSECURE_GATEWAY_URL' });
     setImmediate(() => events.emit('warning', { code: 'insecure_gateway_url', message })).unref();
   }
-  // A stored value that no longer reads back is served without it, and said.
-  const store = createStore(resolved.database, (orderNum, column, error) =>
-    events.emit('warning', { code: 'unreadable_order', message: `order ${orderNum}: its stored ${column} could not be read; it is given as null`, orderNum, error }));
+  // A stored value that no longer reads back is served without it, and said; a connection the
+  // database ended (or that went silent) is replaced by the pool: said, never fatal.
+  const store = createStore(
+    resolved.database,
+    (orderNum, column, error) =>
+      events.emit('warning', { code: 'unreadable_order', message: `order ${orderNum}: its stored ${column} could not be read; it is given as null`, orderNum, error }),
+    (error) => events.emit('warning', { code: 'database_connection_lost', message: 'a database connection was lost; the pool opens a new one', error }),
+  );
   const transport = createTransport();
   const client = new GatewayClient({
     gatewayUrl: resolved.gatewayUrl,
@@ -155,6 +165,18 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
   const limiter = createLimiter(guardDeps);
 
   const router = Router() as PayButtonRouter;
+  // Past maxInFlight, refuse at once rather than queue (a request whose client left is dropped).
+  const inFlight = createInFlightLimiter(resolved.maxInFlight);
+  router.use(
+    inFlight.middleware((_req, res) => {
+      const refusal = new PayButtonError('overloaded', 'Too many payments are being handled right now; try again in a moment.');
+      res.setHeader('Retry-After', '1');
+      res.setHeader('Cache-Control', 'no-store');
+      res.statusCode = refusal.httpStatus;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify(refusal.toJSON()));
+    }),
+  );
   router.use(checkMount);
   router.options(['/links', '/va', '/orders/:orderNum', '/orders/:orderNum/qr'], guard);
   router.post('/links', guard, limiter, linksHandler(createDeps));
@@ -175,6 +197,11 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
   const vaScript = resolved.payButtonScript ? join(dirname(resolved.payButtonScript), 'pay-va.js') : undefined;
   router.get('/pay-va.js', scriptHandler(scriptSource(vaScript, '@tombolbayar/pay-button/dist/pay-va.js'), 'pay-va.js'));
   router.use(errorHandler(guardDeps));
+
+  // Lost notifications found early: started once the store is ready, stopped first at close().
+  const sweeper: Sweeper | undefined = resolved.sweep === false
+    ? undefined
+    : startSweeper({ ready, sweep: store.sweep, lifecycle, events, merchantCode: resolved.merchantCode, now }, resolved.sweep);
 
   let closing: Promise<void> | undefined;
   return Object.assign(router, {
@@ -202,9 +229,11 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
       const [gateway] = await Promise.all([startupCheck, ready()]);
       return { gateway };
     },
+    health: () => healthHandler({ ready, ping: () => store.ping() }),
     close: () =>
       (closing ??= (async () => {
         stopping.abort(); // the start-up check, if still asking, reports nothing after close()
+        await sweeper?.stop();
         // Creates and queries finish; running onPaid runs see their signal aborted, and end.
         await creator.settled();
         await confirmer.settled();

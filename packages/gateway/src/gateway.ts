@@ -18,7 +18,10 @@ import { normalizeMerchantPublicKey, registerMerchant } from './domain/merchants
 import { buildFeeTable, buildLimitTable } from './domain/pricing.ts';
 import { readOrder, sweepExpiredOrders, transition } from './domain/transitions.ts';
 import type { Merchant, Order } from './domain/types.ts';
+import { createInFlightLimiter } from '@tombolbayar/store-kit';
 import { errorHandler, notFound } from './http/edges.ts';
+import { healthRouter, type StartupState } from './http/health.ts';
+import { sendRefusal } from './http/refusals.ts';
 import { gatewayRouter } from './http/gateway-routes.ts';
 import { createGatewayOrigins } from './http/origins.ts';
 import { requestLog } from './http/request-log.ts';
@@ -39,6 +42,7 @@ import { registerInternals, type Simulations } from './gateway-internals.ts';
 import { ensureSchema, openDatabase } from './store/database.ts';
 import { listMerchants, findMerchant } from './store/merchants.ts';
 import { migrateToLatest } from './store/migrations.ts';
+import { untilDatabaseAnswers } from './store/startup.ts';
 import { findOrderByOrderNum } from './store/orders.ts';
 
 /** What an operator calls, in any mode. */
@@ -92,6 +96,9 @@ export interface SandboxGateway extends Gateway {
 
 const SHUTDOWN_GRACE_MS = 5_000;
 
+/** Requests worked on at once by default (bench/: see the README's "Load shedding"). */
+export const DEFAULT_MAX_IN_FLIGHT = 64;
+
 const isWildcard = (address: string) => address === '0.0.0.0' || address === '::';
 
 /** A host a browser on this machine can open: a wildcard bind is reached through loopback. */
@@ -123,7 +130,8 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
 
   const sandbox = config.sandbox ?? false;
   const clock = createClock(config.now);
-  const database = openDatabase(config.database);
+  // A connection the database ended (or that went silent) is replaced by the pool; said, never fatal.
+  const database = openDatabase(config.database, (error) => logger.warn({ err: error }, 'database connection lost; the pool opens a new one'));
   const sign: PlatformSigner = (fields) => signFields(fields, platformKey);
   let worker: NotificationWorker | undefined;
   const domain: DomainContext = {
@@ -154,10 +162,28 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
 
   let sweepTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  let startup: StartupState = 'starting';
+  const stopStarting = new AbortController();
+  let sayWaiting: () => void = () => {};
+  /** Resolves once the start is waiting for the database (`listen` then binds: /readyz can say so). */
+  const waitingForDatabase = new Promise<void>((resolve) => (sayWaiting = resolve));
   const ready = (async () => {
-    if (config.database.kind === 'postgres') await ensureSchema(database, config.database.schema);
-    await migrateToLatest(database.db, database.engine);
-    for (const merchant of merchantsToRegister) await registerMerchant(database.db, merchant, clock.now());
+    await untilDatabaseAnswers(
+      async () => {
+        if (config.database.kind === 'postgres') await ensureSchema(database, config.database.schema);
+        await migrateToLatest(database.db, database.engine);
+        for (const merchant of merchantsToRegister) await registerMerchant(database.db, merchant, clock.now());
+      },
+      {
+        logger,
+        signal: stopStarting.signal,
+        onWaiting: () => {
+          startup = 'waiting_for_database';
+          sayWaiting();
+        },
+      },
+    );
+    startup = 'ready';
     if (closed) return;
     if (config.notifications?.worker !== false) {
       const concurrency = config.notifications?.concurrency;
@@ -172,6 +198,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
         ...(config.notifications?.pollIntervalMs ? { pollIntervalMs: config.notifications.pollIntervalMs } : {}),
         ...(concurrency ? { concurrency } : {}),
         ...(config.notifications?.lookup ? { lookup: config.notifications.lookup } : {}),
+        ...(config.notifications?.roundDeadlineMs ? { roundDeadlineMs: config.notifications.roundDeadlineMs } : {}),
       });
     }
     const sweep = () => {
@@ -185,13 +212,26 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     };
     sweep();
   })();
-  ready.catch((error: unknown) => logger.error({ err: error }, 'gateway failed to start'));
+  ready.catch((error: unknown) => {
+    startup = 'failed';
+    if (!closed) logger.error({ err: error }, 'gateway failed to start');
+  });
 
   const deliveries = createDeliveries(database, clock, () => worker?.nudge());
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Probes first: never shed, never logged per request.
+  app.use(healthRouter({ database, startup: () => startup, worker: () => worker?.health() }));
+  // Past maxInFlight, refuse at once rather than queue (a client that left is not worked on).
+  const limiter = createInFlightLimiter(config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  app.use(
+    limiter.middleware((_req, res) => {
+      (res as express.Response).set('Retry-After', '1');
+      sendRefusal(res as express.Response, sign, 'overloaded');
+    }),
+  );
   app.use(
     helmet({
       // The API answers JSON only; the page router sets its own, page-specific policy.
@@ -201,7 +241,12 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     }),
   );
   app.use(requestLog(logger));
-  app.use((_req, _res, next) => {
+  app.use((_req, res, next) => {
+    // While the start waits for the database, say so at once instead of holding the request.
+    if (startup === 'waiting_for_database') {
+      res.set('Retry-After', '5');
+      return sendRefusal(res, sign, 'databaseUnavailable');
+    }
     ready.then(() => next(), next);
   });
   app.use('/gateway', gatewayRouter(runtime));
@@ -221,6 +266,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   let closing: Promise<void> | undefined;
   async function shutdown(): Promise<void> {
     closed = true;
+    stopStarting.abort();
     clearTimeout(sweepTimer);
     if (server) {
       const current = server;
@@ -255,7 +301,8 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     },
     async listen(port = 0, host = '127.0.0.1') {
       if (server) throw new Error('the gateway is already listening');
-      await ready;
+      // Listening while the database is down lets /readyz say so; requests get 503 until it is up.
+      await Promise.race([ready, waitingForDatabase]);
       const started = app.listen(port, host);
       server = started;
       try {

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { feeTableOptionSchema, limitTableOptionSchema, type AmountLimit, type FeeRule } from './domain/pricing.ts';
 import { leaseTooShort } from './notify/lease.ts';
+import type { PostgresDeadlines } from '@tombolbayar/store-kit';
 import type { DatabaseConfig } from './store/database.ts';
 
 export interface MerchantRegistration {
@@ -22,7 +23,7 @@ export interface MerchantRegistration {
 
 export interface GatewayOptions {
   /** Default: SQLite file `gateway.sqlite` in `dataDir`. */
-  database?: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
+  database?: { kind: 'sqlite'; file: string } | ({ kind: 'postgres'; url: string; schema?: string; maxConnections?: number } & PostgresDeadlines);
   /** Default `./.paybutton/gateway`. */
   dataDir?: string;
   /** The platform's RSA private key (PEM or KeyObject): signs every response and notification. */
@@ -64,7 +65,14 @@ export interface GatewayOptions {
     lookup?: LookupFunction;
     /** false: do not run a worker in this process (another process delivers). Default true. */
     worker?: boolean;
+    /** The longest one worker round may wait on the database before a fresh one starts. Default 30 000 ms. */
+    roundDeadlineMs?: number;
   };
+  /**
+   * Requests worked on at once in this process; past it the gateway answers 503 with
+   * `Retry-After` at once instead of queueing (health routes are never refused). Default 64.
+   */
+  maxInFlight?: number;
   /** How often overdue orders are expired in the background; default 15 000 ms. */
   expirySweepIntervalMs?: number;
 }
@@ -84,6 +92,12 @@ const optionsSchema = z.object({
           kind: z.literal('postgres'),
           url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' }),
           schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: 'must be a plain identifier' }).optional(),
+          maxConnections: z.number().int().min(1).max(1_000).optional(),
+          connectTimeoutMs: positiveMs.optional(),
+          statementTimeoutMs: positiveMs.optional(),
+          queryTimeoutMs: positiveMs.optional(),
+          idleInTransactionTimeoutMs: positiveMs.optional(),
+          keepAliveInitialDelayMs: positiveMs.optional(),
         })
         .strict(),
     ])
@@ -116,6 +130,7 @@ const optionsSchema = z.object({
       concurrency: z.number().int().min(1).max(100).optional(),
       lookup: z.custom<LookupFunction>((value) => typeof value === 'function').optional(),
       worker: z.boolean().optional(),
+      roundDeadlineMs: positiveMs.optional(),
     })
     .strict()
     // A lease that ended mid-attempt would let a second worker deliver the same notification.
@@ -126,6 +141,7 @@ const optionsSchema = z.object({
     })
     .optional(),
   expirySweepIntervalMs: positiveMs.optional(),
+  maxInFlight: z.number().int().min(1).max(100_000).optional(),
 });
 
 export const DEFAULT_DATA_DIR = './.paybutton/gateway';

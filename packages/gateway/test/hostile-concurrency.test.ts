@@ -17,7 +17,8 @@ for (const engine of ENGINES) {
   describe(`concurrency on ${engine}`, () => {
     let h: Harness;
     before(async () => {
-      h = await startHarness(engine, { notifications: { worker: false } });
+      // 200 creates race at once to prove uniqueness, not shedding (availability.test.ts): room for all.
+      h = await startHarness(engine, { notifications: { worker: false }, maxInFlight: 1_000 });
     });
     after(() => h.stop());
 

@@ -78,28 +78,26 @@ describe('HTTP edges', () => {
   });
 });
 
-test('a gateway whose database is unreachable answers ERROR 500 without details', async () => {
+test('a gateway whose database is unreachable keeps trying, and answers ERROR 503 with Retry-After and no details', async () => {
   const store = freshStore('sqlite');
   const gateway = createGateway({
-    // Nothing listens on port 1: every query fails.
+    // Nothing listens on port 1: every connection is refused, and the start keeps trying (issue 25).
     database: { kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/none' },
     dataDir: store.dataDir,
     platformPrivateKey: platformKeys().privateKey,
     logger: false,
   });
-  await assert.rejects(gateway.ready);
-  await assert.rejects(gateway.listen());
-  const server = gateway.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
+  const { url } = await gateway.listen();
   try {
-    const { port } = server.address() as { port: number };
-    const answer = await raw(`http://127.0.0.1:${port}/gateway/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    assert.equal(answer.status, 500);
+    const answer = await raw(`${url}/gateway/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(answer.status, 503);
+    assert.ok(Number(answer.headers.get('retry-after')) > 0);
     assert.equal(answer.body.platRespCode, 'ERROR');
     assert.doesNotMatch(answer.text, /ECONNREFUSED|127\.0\.0\.1:1|postgres/);
+    assert.equal((await raw(`${url}/readyz`, {})).status, 503);
   } finally {
-    server.close();
     await gateway.close();
+    await assert.rejects(gateway.ready);
     await store.cleanup();
   }
 });

@@ -11,4 +11,9 @@ export { CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from './
 export { STATEMENT_CACHE_LIMIT, withStatementCache } from './statement-cache.ts';
 export { preparePrivateFolder, preparePrivateSqliteFile } from './private-files.ts';
 export { prepare, PreparedQuery, type Param } from './prepared.ts';
-export { NAMED_STATEMENT_LIMIT, withNamedStatements } from './named-statements.ts';
+export { NAMED_STATEMENT_LIMIT, withNamedStatements, type NamedStatementOptions, type NamedStatementPool } from './named-statements.ts';
+export { databaseFault, retryAfterSeconds, type DatabaseFault } from './database-faults.ts';
+export {
+  createPostgresPool, postgresPoolConfig, POSTGRES_DEADLINE_DEFAULTS, type PostgresDeadlines, type PostgresPoolSettings,
+} from './postgres-pool.ts';
+export { admitRequest, createInFlightLimiter, SHED_EVENT_LOOP_DELAY_MS, type AdmitDecision, type AdmitState, type InFlightLimiter } from './load-shedding.ts';

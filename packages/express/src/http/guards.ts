@@ -5,6 +5,7 @@
  * filling the order table.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
 import { rateLimit } from 'express-rate-limit';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
 import type { PayButtonEvents } from '../events.ts';
@@ -112,12 +113,21 @@ export function errorHandler(context: GuardDeps) {
         // The router could not percent-decode a path parameter: the only one is `:orderNum`, and
         // a malformed order number is answered like any unknown order (nothing to enumerate).
         known = new PayButtonError('not_found', 'No order with this number and token.');
+      } else if (databaseFault(error)) {
+        // The database failed under this request (a lost or silent connection, a timeout): the
+        // same request is worth sending again in a moment.
+        const fault = databaseFault(error)!;
+        context.events.emit('warning', { code: 'database_fault', message: `the order store failed during a request (${fault})`, error });
+        res.set('Retry-After', String(retryAfterSeconds(fault)));
+        known = new PayButtonError('store_unavailable', 'The order store is not available right now; try again in a moment.', { cause: error });
       } else {
         context.events.emit('warning', { code: 'internal', message: 'unexpected error in a payButton() route', error });
         known = new PayButtonError('internal', 'Something went wrong; please try again.');
       }
     }
     if (known.code === 'rate_limited' && !res.get('Retry-After')) res.set('Retry-After', String(Math.ceil((context.options.rateLimit || { windowMs: 60_000 }).windowMs / 1000)));
+    // Every retryable 503 says when to come back (store_unavailable, gateway_unavailable, overloaded).
+    if (known.httpStatus === 503 && known.retryable && !res.get('Retry-After')) res.set('Retry-After', '5');
     res.set('Cache-Control', 'no-store').status(known.httpStatus).json(known.toJSON());
   };
 }

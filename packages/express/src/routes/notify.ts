@@ -17,6 +17,7 @@
  * the reason: a merchant watching the events sees every notification the gateway will resend, and
  * why, not only the ones that were refused outright.
  */
+import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
 import { canonicalFields, notificationOutcome, notificationSchema, parseWith } from '@tombolbayar/protocol';
 import { verify } from '@tombolbayar/protocol/node';
 import type { Request, RequestHandler, Response } from 'express';
@@ -77,7 +78,8 @@ export function notifyHandler(context: NotifyDeps): RequestHandler {
     } catch (error) {
       // The store failed, or a bug: still a non-200 the gateway resends, and an event that says so.
       if (res.headersSent) throw error;
-      const unavailable = isPayButtonError(error) && error.code === 'store_unavailable';
+      const unavailable = (isPayButtonError(error) && error.code === 'store_unavailable') || databaseFault(error) !== undefined;
+      if (unavailable) res.set('Retry-After', String(retryAfterSeconds(databaseFault(error) ?? 'connection_lost')));
       if (!unavailable) context.events.emit('warning', { code: 'internal', message: 'unexpected error while handling a notification', error });
       notAcknowledged(context, res, unavailable
         ? { httpStatus: 503, reason: 'store_unavailable', message: 'the order store is not available; send this notification again later', retry: true }

@@ -8,7 +8,10 @@
  * fits), so the public types never need the drivers' type packages.
  */
 import { resolve } from 'node:path';
-import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements, withStatementCache } from '@tombolbayar/store-kit';
+import {
+  createPostgresPool, loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements, withStatementCache,
+  type PostgresDeadlines,
+} from '@tombolbayar/store-kit';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool } from 'kysely';
 import type { PayButtonDatabase } from './schema.ts';
 import { PayButtonError } from '../errors.ts';
@@ -18,7 +21,7 @@ export type Engine = 'sqlite' | 'postgres';
 /** Where orders are kept. */
 export type DatabaseOption =
   | { readonly kind: 'sqlite'; readonly file: string }
-  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly maxConnections?: number }
+  | ({ readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly maxConnections?: number } & PostgresDeadlines)
   | { readonly kind: 'postgres'; readonly pool: PostgresPool; readonly schema?: string }
   | { readonly kind: 'kysely'; readonly db: Kysely<any>; readonly engine: Engine; readonly schema?: string };
 
@@ -66,7 +69,10 @@ function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<voi
   };
 }
 
-export function openDatabase(option: DatabaseOption): OpenDatabase {
+/** Told about a connection the database ended or that went silent (the process carries on). */
+export type ConnectionErrorListener = (error: Error) => void;
+
+export function openDatabase(option: DatabaseOption, onConnectionError: ConnectionErrorListener = () => {}): OpenDatabase {
   let root: Kysely<any>;
   let engine: Engine;
   let schema: string | undefined;
@@ -78,15 +84,22 @@ export function openDatabase(option: DatabaseOption): OpenDatabase {
     engine = 'postgres';
     schema = option.schema;
     if ('url' in option) {
-      const pool = new (loadPostgresDriver().Pool)({ connectionString: option.url, max: option.maxConnections ?? 10 });
-      // An idle client losing its server must not crash the process; the next query reconnects.
-      pool.on('error', () => {});
-      root = new Kysely<any>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+      const { kind: _kind, url, schema: _schema, ...settings } = option;
+      // Deadlines on every wait (store-kit's `createPostgresPool`); a lost connection is reported, never fatal.
+      const pool = createPostgresPool(loadPostgresDriver(), { ...settings, url }, onConnectionError);
+      root = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
       closeOwned = () => root.destroy();
     } else {
-      // The merchant's pool: Kysely's destroy() would end it, so we never call it.
-      root = new Kysely<any>({ dialect: new PostgresDialect({ pool: withNamedStatements(option.pool) }) });
-      closeOwned = async () => {};
+      // The merchant's pool (its deadlines are the merchant's): Kysely's destroy() would end it, so
+      // we never call it. Its idle clients' errors are reported too, so they cannot crash the process.
+      const merchantPool = option.pool as { on?: (event: 'error', listener: (error: Error) => void) => unknown; off?: (event: 'error', listener: (error: Error) => void) => unknown };
+      merchantPool.on?.('error', onConnectionError);
+      const wrapped = withNamedStatements(option.pool, { onClientError: onConnectionError });
+      root = new Kysely<any>({ dialect: new PostgresDialect({ pool: wrapped }) });
+      closeOwned = async () => {
+        merchantPool.off?.('error', onConnectionError);
+        wrapped.detach();
+      };
     }
   } else {
     root = option.db;

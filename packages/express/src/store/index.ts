@@ -1,30 +1,46 @@
 /** The store as the router uses it: opened, migrated once, closed on `close()`. */
-import { ensureSchema, openDatabase, type DatabaseOption, type Engine } from './database.ts';
+import { ensureSchema, openDatabase, type ConnectionErrorListener, type DatabaseOption, type Engine } from './database.ts';
+import { sql } from 'kysely';
 import { migrateToLatest } from './migrations.ts';
 import { OrderStore, type UnreadableRow } from './orders.ts';
+import { SweepStore } from './sweep.ts';
 
 export interface Store {
   readonly orders: OrderStore;
+  /** The notification sweep's lease and candidates. */
+  readonly sweep: SweepStore;
   readonly engine: Engine;
   /** Creates the schema (PostgreSQL, when named) and runs pending migrations. Idempotent. */
   migrate(): Promise<void>;
+  /** One trivial query: does the database answer? */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** `unreadable`: told about a stored value that cannot be read back (the router warns). */
-export function createStore(option: DatabaseOption, unreadable?: UnreadableRow): Store {
-  const open = openDatabase(option);
+/**
+ * `unreadable`: told about a stored value that cannot be read back (the router warns);
+ * `onConnectionError`: told about a database connection lost under a query.
+ */
+export function createStore(option: DatabaseOption, unreadable?: UnreadableRow, onConnectionError?: ConnectionErrorListener): Store {
+  const open = openDatabase(option, onConnectionError);
   let migrating: Promise<void> | undefined;
   return {
     // A Kysely instance the merchant gave us may carry plugins: its queries are built every time.
     orders: new OrderStore(open.db, option.kind !== 'kysely', unreadable),
+    sweep: new SweepStore(open.db, unreadable),
     engine: open.engine,
     migrate: () =>
       (migrating ??= (async () => {
         await ensureSchema(open);
         // open.db carries withSchema(schema), so the migrations create their tables there too.
         await migrateToLatest(open.db as never, open.schema, open.engine);
-      })()),
+      })().catch((error: unknown) => {
+        migrating = undefined; // a database that was down is tried again by the next caller
+        throw error;
+      })),
+    ping: async () => {
+      await sql`select 1`.execute(open.root);
+    },
     close: () => open.close(),
   };
 }

@@ -115,6 +115,23 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
         await db.schema.alterTable('paybutton_orders').dropColumn('reference').execute();
       },
     },
+    /**
+     * Leases held by one process at a time across every process sharing the store: the sweep
+     * that asks the gateway about pending orders whose notification may have been lost.
+     */
+    '2026_11_002_leases': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('paybutton_leases')
+          .addColumn('name', 'varchar(64)', (col) => col.primaryKey())
+          .addColumn('owner', 'varchar(64)', (col) => col.notNull())
+          .addColumn('expires_at', 'varchar(24)', (col) => col.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('paybutton_leases').execute();
+      },
+    },
   };
 }
 

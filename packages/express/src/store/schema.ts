@@ -67,6 +67,14 @@ export interface OrdersTable {
   previous_status: OrderStatus | null;
 }
 
+/** Named leases: which process does a background job (the notification sweep) right now. */
+export interface LeasesTable {
+  name: string;
+  owner: string;
+  expires_at: string;
+}
+
 export interface PayButtonDatabase {
   paybutton_orders: OrdersTable;
+  paybutton_leases: LeasesTable;
 }

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LookupFunction } from 'node:net';
-import { createGateway, type Gateway } from '@tombolbayar/gateway';
+import { createGateway, type Gateway, type GatewayOptions } from '@tombolbayar/gateway';
 import { gatewayInternals } from '@tombolbayar/gateway/internal';
 import express from 'express';
 import { NotForSaleError, payButton, type Order, type PayButtonOptions, type PayButtonRouter } from '../../src/index.ts';
@@ -54,6 +54,10 @@ export interface HarnessOptions {
   /** Put an HTTP proxy that can rewrite the gateway's answers between the router and the gateway. */
   readonly rewriter?: boolean;
   readonly database?: DatabaseOption;
+  /** The gateway's database (default: its own SQLite file). */
+  readonly gatewayDatabase?: GatewayOptions['database'];
+  /** More gateway options (notification tuning, maxInFlight). */
+  readonly gatewayOptions?: Partial<GatewayOptions>;
   readonly mount?: string;
   /** Throw from onPaid this many times before succeeding. */
   readonly onPaidFailures?: number;
@@ -146,13 +150,14 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
     callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
   };
   const gateway = createGateway({
-    database: { kind: 'sqlite', file: join(dir, 'gateway.sqlite') },
+    database: setup.gatewayDatabase ?? { kind: 'sqlite', file: join(dir, 'gateway.sqlite') },
     platformPrivateKey: platformKeys().privateKey,
     merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey, name: 'Toko Test' }],
     sandbox: !setup.production,
     timeScale: 0.001,
     logger: false,
     notifications: { pollIntervalMs: 50, timeoutMs: 5_000, ...(setup.production ? { lookup } : {}) },
+    ...setup.gatewayOptions,
   });
   const { url: gatewayUrl } = await gateway.listen();
   const proxy = setup.proxy ? await startProxy(gatewayUrl) : undefined;

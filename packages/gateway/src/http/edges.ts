@@ -5,6 +5,7 @@
  * is repeated (or signed), and nothing ever shows a stack trace.
  */
 import { bodyEncoding, contentTypeOf, decodeBody, isUtf8Charset, readJsonText, type JsonBodyProblem } from '@tombolbayar/protocol';
+import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PlatformSigner } from '../notify/notification.ts';
@@ -173,6 +174,13 @@ export function errorHandler(sign: PlatformSigner, logger: Logger): ErrorRequest
     if (known) return sendRefusal(res, sign, known);
     const status = typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500 ? parserError.status : 500;
     if (status < 500) return sendRefusal(res, sign, clientRefusal(error));
+    // The database failed under this request (connection lost, timed out, busy): worth a retry.
+    const fault = databaseFault(error);
+    if (fault) {
+      logger.warn({ err: error, fault, method: req.method, path: req.path }, 'database fault during a request');
+      res.set('Retry-After', String(retryAfterSeconds(fault)));
+      return sendRefusal(res, sign, 'databaseUnavailable');
+    }
     logger.error({ err: error, method: req.method, path: req.path }, 'internal error');
     sendRefusal(res, sign, 'internal');
   };

@@ -59,6 +59,8 @@ export const REFUSALS = Object.freeze({
   signMalformed: refusal(200, 'FAIL', 'sign: must be a base64 signature of at most 512 characters'),
   signMismatch: refusal(200, 'FAIL', "sign: does not verify with the merchant's public key over the fields sent"),
   internal: refusal(500, 'ERROR', 'internal error; the request may be retried, query the order first if it created one'),
+  databaseUnavailable: refusal(503, 'ERROR', 'database: is unavailable; retry after Retry-After seconds, query the order first if it created one'),
+  overloaded: refusal(503, 'ERROR', 'server: too many requests in progress; retry after Retry-After seconds'),
 });
 
 export type RefusalName = keyof typeof REFUSALS;

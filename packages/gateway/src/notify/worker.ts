@@ -39,6 +39,12 @@ export interface WorkerOptions {
   readonly pollIntervalMs?: number;
   /** Deliveries in flight at most (the pool's slots). Default 10. */
   readonly concurrency?: number;
+  /**
+   * The longest one round (claiming due rows, finding the next wake-up) may take, on real time.
+   * A round still waiting on the database then is abandoned, logged, and the next one starts on a
+   * fresh claim chain, so a silent connection never stops the worker. Default 30 000 ms.
+   */
+  readonly roundDeadlineMs?: number;
   readonly lookup?: LookupFunction;
   /** The HTTP attempt; the delivery module's by default (tests never replace it). */
   readonly deliver?: (url: string, fields: Record<string, string>, options: DeliveryOptions) => Promise<AttemptResult>;
@@ -46,6 +52,20 @@ export interface WorkerOptions {
 
 /** Never spin: even a row due "now" waits this long after a round. */
 const MIN_SLEEP_MS = 5;
+
+export const DEFAULT_ROUND_DEADLINE_MS = 30_000;
+
+/** How the worker is doing, for `/readyz`. */
+export interface WorkerHealth {
+  /** Real time (`Date.now`) the last round finished, or the worker started. */
+  readonly lastRoundAt: number;
+  /** True when no round has finished within the round deadline plus a poll interval. */
+  readonly stalled: boolean;
+}
+
+class RoundDeadlineError extends Error {
+  override readonly name = 'RoundDeadlineError';
+}
 
 export interface NotificationWorker {
   /** This worker's identity in leases and the attempt log. */
@@ -56,6 +76,7 @@ export interface NotificationWorker {
   runOnce(): Promise<number>;
   /** Stop polling and wait for the deliveries in flight. */
   stop(): Promise<void>;
+  health(): WorkerHealth;
 }
 
 export function startNotificationWorker(options: WorkerOptions): NotificationWorker {
@@ -66,6 +87,8 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   const concurrency = options.concurrency ?? 10;
   const deliver = options.deliver ?? deliverNotification;
+  const roundDeadlineMs = options.roundDeadlineMs ?? DEFAULT_ROUND_DEADLINE_MS;
+  let lastRoundAt = Date.now();
   const { database, clock, logger } = options;
 
   let stopped = false;
@@ -186,7 +209,7 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
       again = true;
       return;
     }
-    const round = (async () => {
+    const work = (async () => {
       try {
         do {
           again = false;
@@ -201,6 +224,10 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
       }
       return stopped || inFlight.size >= concurrency ? pollIntervalMs : await nextWakeMs();
     })();
+    const round = withinDeadline(work).then((wait) => {
+      lastRoundAt = Date.now();
+      return wait;
+    });
     // Cleared after the assignment, never inside the round: with every slot busy the round has no
     // await and finishes before `running` is even set, which would leave it set (and the worker
     // asleep) for good.
@@ -210,11 +237,32 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
     });
   }
 
+  /**
+   * The round, or the poll interval once the deadline passed: a claim stuck on a silent connection
+   * stays behind (its query times out on its own) and the next claims no longer queue behind it.
+   */
+  function withinDeadline(work: Promise<number>): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new RoundDeadlineError(`a round took longer than ${roundDeadlineMs} ms`)), roundDeadlineMs);
+      timer.unref();
+    });
+    return Promise.race([work, deadline])
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'notification worker round passed its deadline; starting a fresh one');
+        claims = Promise.resolve();
+        again = false;
+        return pollIntervalMs;
+      })
+      .finally(() => clearTimeout(timer));
+  }
+
   schedule(0);
   return {
     id,
     nudge: wake,
     runOnce,
+    health: () => ({ lastRoundAt, stalled: !stopped && Date.now() - lastRoundAt > roundDeadlineMs + pollIntervalMs }),
     async stop() {
       stopped = true;
       clearTimeout(timer);

@@ -12,6 +12,7 @@
  * Every response carries the strict security headers of `csp.ts`. Any other path under `/pay`
  * gets the 404 page, so in production `/pay/sandbox` does not exist.
  */
+import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { describeIssue, parseWith } from '@tombolbayar/protocol';
 import { PageActionError, type PageActionRefusal, type PaymentPageDeps } from './deps.ts';
@@ -191,7 +192,10 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
       return void sendError(req, res, status === 413 ? 413 : 400, 'bad-request', [`body: ${type.replace(/^(entity|parameters|request)\./, '').replace(/\./g, ' ')}`]).catch(next);
     }
     onError(error);
-    sendError(req, res, 500, 'internal').catch(next);
+    // The database failed under this request: the customer may simply try again shortly.
+    const fault = databaseFault(error);
+    if (fault) res.set('Retry-After', String(retryAfterSeconds(fault)));
+    sendError(req, res, fault ? 503 : 500, 'internal').catch(next);
   });
 
   const router = express.Router();

@@ -4,7 +4,9 @@
  * where the engines differ (row locking) ask `engine`. A driver is loaded only when its engine is
  * chosen (`pg` is an optional peer dependency); a missing one is a `DriverMissingError` naming it.
  */
-import { loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements, withStatementCache } from '@tombolbayar/store-kit';
+import {
+  createPostgresPool, loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withStatementCache, type PostgresDeadlines,
+} from '@tombolbayar/store-kit';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import type { GatewayDatabase } from './schema.ts';
@@ -19,7 +21,7 @@ export type DatabaseConfig =
        */
       readonly ownsFolder?: boolean;
     }
-  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly maxConnections?: number };
+  | ({ readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly maxConnections?: number } & PostgresDeadlines);
 
 export type Engine = DatabaseConfig['kind'];
 
@@ -72,21 +74,23 @@ function openSqlite(file: string, ownsFolder: boolean): Database {
   };
 }
 
-function openPostgres(url: string, schema: string | undefined, maxConnections = 10): Database {
+/** Told about a connection the database ended or that went silent (the process carries on). */
+export type ConnectionErrorListener = (error: Error) => void;
+
+function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }>, onConnectionError: ConnectionErrorListener): Database {
+  const { url, schema, kind: _kind, ...settings } = config;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new DatabaseConfigError('database.schema must be a plain identifier (letters, digits, underscore)');
   }
   const driver = loadPostgresDriver();
-  const pool = new driver.Pool({
-    connectionString: url,
-    max: maxConnections,
-    types: pgTypesOf(driver) as pg.CustomTypesConfig,
+  // Deadlines on every wait (store-kit's `createPostgresPool`); a lost connection is logged, never fatal.
+  const pool = createPostgresPool(
+    driver,
     // Every connection starts in the gateway's schema, so raw SQL and the migrator agree.
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
-  // An idle client losing its server must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
-  const db = new Kysely<GatewayDatabase>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+    { ...settings, url, types: pgTypesOf(driver) as pg.CustomTypesConfig, ...(schema ? { searchPath: schema } : {}) },
+    onConnectionError,
+  );
+  const db = new Kysely<GatewayDatabase>({ dialect: new PostgresDialect({ pool }) });
   let closing: Promise<void> | undefined;
   return {
     db,
@@ -96,9 +100,9 @@ function openPostgres(url: string, schema: string | undefined, maxConnections = 
 }
 
 /** Open (not yet migrate) the database the config names. */
-export function openDatabase(config: DatabaseConfig): Database {
+export function openDatabase(config: DatabaseConfig, onConnectionError: ConnectionErrorListener = () => {}): Database {
   if (config.kind === 'sqlite') return openSqlite(config.file, config.ownsFolder ?? false);
-  return openPostgres(config.url, config.schema, config.maxConnections);
+  return openPostgres(config, onConnectionError);
 }
 
 /** Create the configured PostgreSQL schema when missing; tolerant of another process doing the same. */

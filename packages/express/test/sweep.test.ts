@@ -1,0 +1,113 @@
+/**
+ * Lost notifications found early (issue 25): the router's sweep asks the gateway about pending
+ * orders that have a method chosen, on a backoff schedule, one process at a time (a lease in the
+ * store). A production-mode gateway here never delivers a notification (its DNS answers nothing),
+ * and nobody polls: the sweep alone brings the paid order to `onPaid`, once.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { checkIntervalMs, DEFAULT_SWEEP, sweepDue } from '../src/orders/sweep-schedule.ts';
+import { createStore, type Store } from '../src/store/index.ts';
+import { ENGINES } from './support/engines.ts';
+import { startHarness, waitFor, type Harness } from './support/harness.ts';
+
+/** Short intervals, so the test waits a second, not the defaults' minutes. */
+const FAST = { intervalMs: 100, firstCheckAfterMs: 200, maxCheckIntervalMs: 400 };
+
+describe('the sweep schedule (pure)', () => {
+  const s = DEFAULT_SWEEP;
+  const table: Array<[number, number]> = [
+    [0, 15_000],
+    [30_000, 15_000],
+    [60_000, 15_000],
+    [120_000, 30_000],
+    [240_000, 60_000],
+    [360_000, 90_000],
+    [86_400_000, 90_000],
+  ];
+  for (const [age, interval] of table) {
+    it(`an order ${age / 1000} s old is asked about every ${interval / 1000} s`, () => assert.equal(checkIntervalMs(age, s), interval));
+  }
+
+  const at = (ms: number) => new Date(1_800_000_000_000 + ms);
+  const due: Array<[string, number, number | null, number, boolean]> = [
+    ['younger than the first check', 0, null, 14_999, false],
+    ['first check due', 0, null, 15_000, true],
+    ['checked 10 s ago, 1 min old', 0, 50_000, 60_000, false],
+    ['checked 15 s ago, 1 min old', 0, 45_000, 60_000, true],
+    ['checked 60 s ago, 10 min old', 0, 540_000, 600_000, false],
+    ['checked 90 s ago, 10 min old', 0, 510_000, 600_000, true],
+  ];
+  for (const [name, created, checked, now, expected] of due) {
+    it(`${name} -> ${expected ? 'due' : 'not due'}`, () => {
+      assert.equal(sweepDue({ createdAt: at(created), checkedAt: checked === null ? null : at(checked) }, at(now), s), expected);
+    });
+  }
+
+  it('with the defaults, a payment is found within 2 minutes whatever the order age', () => {
+    // The longest wait between checks plus one round.
+    assert.ok(s.maxCheckIntervalMs + s.intervalMs <= 120_000);
+  });
+});
+
+for (const engine of ENGINES) {
+  describe(`sweep lease (${engine.name})`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+    before(async () => {
+      const fresh = await engine.fresh();
+      cleanup = fresh.cleanup;
+      store = createStore(fresh.option);
+      await store.migrate();
+    });
+    after(async () => {
+      await store.close();
+      await cleanup();
+    });
+
+    it('one holder at a time; renewed by its holder; taken over once it runs out; free again once released', async () => {
+      const t0 = new Date('2026-03-01T00:00:00.000Z');
+      const later = (ms: number) => new Date(t0.getTime() + ms);
+      assert.equal(await store.sweep.claimLease('sweep:M', 'a', t0, later(1_000)), true);
+      assert.equal(await store.sweep.claimLease('sweep:M', 'b', later(10), later(1_010)), false);
+      assert.equal(await store.sweep.claimLease('sweep:M', 'a', later(500), later(1_500)), true, 'renewed');
+      assert.equal(await store.sweep.claimLease('sweep:M', 'b', later(1_200), later(2_200)), false, 'the renewal holds');
+      assert.equal(await store.sweep.claimLease('sweep:M', 'b', later(1_600), later(2_600)), true, 'taken over after it ran out');
+      assert.equal(await store.sweep.claimLease('sweep:OTHER', 'a', later(1_600), later(2_600)), true, 'leases are per name');
+      await store.sweep.releaseLease('sweep:M', 'a'); // not a's any more: nothing happens
+      assert.equal(await store.sweep.claimLease('sweep:M', 'a', later(1_700), later(2_700)), false);
+      await store.sweep.releaseLease('sweep:M', 'b');
+      assert.equal(await store.sweep.claimLease('sweep:M', 'a', later(1_700), later(2_700)), true);
+    });
+  });
+
+  describe(`a lost notification, nobody polling (${engine.name})`, () => {
+    let harness: Harness;
+    let cleanup: () => Promise<void>;
+    before(async () => {
+      const fresh = await engine.fresh();
+      cleanup = fresh.cleanup;
+      harness = await startHarness({ production: true, database: fresh.option, options: { sweep: FAST } });
+    });
+    after(async () => {
+      await harness?.close();
+      await cleanup?.();
+    });
+
+    it('reaches onPaid through the sweep, exactly once', async () => {
+      const created = await harness.createLink({ method: 'VA_BCA' });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const { orderNum } = created.body;
+      await harness.payAtGateway(orderNum);
+      const paid = await waitFor(() => harness.fulfilled.find((order) => order.orderNum === orderNum), 'onPaid through the sweep', 30_000);
+      assert.equal(paid.status, 'paid');
+      assert.deepEqual(harness.onPaidCalls.filter((call) => call.orderNum === orderNum), [{ orderNum, attempt: 1 }]);
+      assert.equal(harness.eventsNamed('notification.accepted').length, 0, 'no notification arrived');
+      assert.ok(harness.dnsLookups.length > 0, 'the gateway tried to notify, and could not');
+      // A link without a method is not swept (the customer has not reached the payment step).
+      const open = await harness.createLink();
+      await waitFor(async () => ((await harness.stored(orderNum))?.checkedAt ? true : undefined), 'the sweep checked the paid order');
+      assert.equal((await harness.stored(open.body.orderNum))?.checkedAt, null);
+    });
+  });
+}
