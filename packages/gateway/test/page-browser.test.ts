@@ -206,7 +206,7 @@ describe('hosted page in Chromium', () => {
 
     const expiring = await live.createLink({ method: 'VA_CIMB' });
     await page.goto(expiring.url);
-    assert.match((await page.locator('time.timer').textContent()) ?? '', /^(00:59:\d\d|01:00:00)$/);
+    assert.match((await page.locator('time.timer').textContent()) ?? '', /^59:\d\d$/);
     const advanced = await fetch(`${live.url}/sandbox/clock/advance`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

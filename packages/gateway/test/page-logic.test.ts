@@ -41,17 +41,20 @@ describe('payment steps', () => {
 
 describe('countdown text', () => {
   const days = { one: 'day', other: 'days' };
-  it('prints hours, minutes and seconds, rounding up, with days above 24 hours', () => {
+  it('reads as <pay-va> does: MM:SS under an hour, H:MM:SS under a day, whole seconds left, days above', () => {
     const table: Array<[number, string]> = [
-      [0, '00:00:00'],
-      [-5000, '00:00:00'],
-      [Number.NaN, '00:00:00'],
-      [1, '00:00:01'],
-      [999, '00:00:01'],
-      [1000, '00:00:01'],
-      [1001, '00:00:02'],
-      [59 * 60_000 + 59_000, '00:59:59'],
-      [3_600_000, '01:00:00'],
+      [0, '00:00'],
+      [-5000, '00:00'],
+      [Number.NaN, '00:00'],
+      [1, '00:00'],
+      [999, '00:00'],
+      [1000, '00:01'],
+      [1001, '00:01'],
+      [59 * 60_000 + 59_000, '59:59'],
+      // An hour-long order, the instant it is created and a moment later: never 01:00:00 here and 59:59 there.
+      [3_600_000 - 1, '59:59'],
+      [3_600_000, '1:00:00'],
+      [10 * 3_600_000 + 5_000, '10:00:05'],
       [86_400_000, '1 day 00:00:00'],
       [5 * 86_400_000 - 1000, '4 days 23:59:59'],
     ];

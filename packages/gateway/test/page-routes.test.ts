@@ -272,6 +272,7 @@ describe('sandbox routes', () => {
     const live: PaymentPageDeps = {
       findOrder: (id) => deps.findOrder(id),
       chooseMethod: (id, method) => deps.chooseMethod(id, method),
+      changeMethod: (id, method) => deps.changeMethod(id, method),
       now: () => deps.now(),
     };
     assert.throws(() => createPaymentPageRouter(live, { sandbox: true, ownOrigins: () => [] }), /deps\.sandbox is missing/);

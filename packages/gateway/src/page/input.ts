@@ -15,7 +15,10 @@ export const pagePlatOrderNum = platOrderNumField.regex(/^[A-Za-z0-9._~-]+$/, {
   error: 'must be a platform order number (letters, digits, and . _ ~ -)',
 });
 
-const NOTICES = ['not-found', 'not-pending', 'method-already-chosen', 'method-not-allowed'] as const;
+const NOTICES = ['not-found', 'not-pending', 'method-already-chosen', 'method-not-allowed', 'method-locked', 'method-changed'] as const;
+
+/** The language the customer is reading, carried by the page's forms so it survives the redirect. */
+const formLang = z.enum(LOCALES).optional().catch(undefined);
 
 export const pageQuerySchema = z.object({
   orderNum: pagePlatOrderNum,
@@ -26,11 +29,15 @@ export const pageQuerySchema = z.object({
 export const statusQuerySchema = z.object({ orderNum: pagePlatOrderNum });
 
 /** `method`: a canonical code, or its alias (`BCA`), normalised to the code. */
-export const chooseMethodBodySchema = z.object({ orderNum: pagePlatOrderNum, method: methodOrAliasField });
+export const chooseMethodBodySchema = z.object({ orderNum: pagePlatOrderNum, method: methodOrAliasField, lang: formLang });
+
+/** `method`: the method the customer's page shows, which they want to give up for another. */
+export const changeMethodBodySchema = chooseMethodBodySchema;
 
 export const sandboxBodySchema = z.object({
   orderNum: pagePlatOrderNum,
   action: z.enum(['pay', 'expire', 'fail'], { error: 'must be one of pay, expire, fail' }),
+  lang: formLang,
 });
 
 /** `lang` (explicit choice) only; used where the request has no other query field. */
