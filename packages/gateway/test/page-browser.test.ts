@@ -90,7 +90,7 @@ describe('hosted page in Chromium', () => {
     assert.equal(await page.getByRole('button', { name: 'Simulate payment' }).count(), 0, 'no payment before a method');
     await page.getByRole('button', { name: 'Mandiri Virtual Account' }).click();
     await page.getByRole('heading', { name: 'Pay with Mandiri Virtual Account' }).waitFor();
-    assert.equal(page.url(), link.url, 'POST-redirect-GET back to the link');
+    assert.equal(page.url(), `${link.url}&lang=en`, 'POST-redirect-GET back to the link, in the language the form was read in');
     const order = await orderOf(link.platOrderNum);
     assert.equal(order.method, 'VA_MANDIRI');
     assert.equal(await page.locator('#pay-code').textContent(), order.vaNumber);

@@ -192,7 +192,8 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
 
   // The merchant's accent colour (see brand.ts): derived from the query alone, so cacheable for good.
   pay.get('/assets/brand.css', (req, res) => {
-    const rgb = parseHexColor(single(req.query.accent as string | string[] | undefined));
+    // One value, a colour: a repeated parameter is refused like any other bad value.
+    const rgb = parseHexColor(req.query.accent);
     if (!rgb) return void res.status(400).type('text/plain').send('accent: must be a colour as rrggbb');
     res.set('Cache-Control', 'public, max-age=31536000, immutable');
     res.type('text/css; charset=utf-8').send(brandStylesheet(rgb));
