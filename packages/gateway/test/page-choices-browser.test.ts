@@ -225,9 +225,11 @@ for (const width of [390, 1280]) {
 
         await page.getByRole('button', { name: 'Simulate payment' }).or(page.getByRole('button', { name: 'Simulasikan pembayaran' })).click();
         await page.locator('.outcome-paid').waitFor();
+        await page.locator('button.stay').click();
         assert.equal(await page.getByRole('button', { name: words.change }).count(), 0, 'nothing to change once paid');
+        assert.equal(await page.getByRole('link', { name: words.back }).count(), 0, 'no "without paying" once paid');
         assert.equal(await page.locator('html').getAttribute('lang'), locale);
-        assert.deepEqual(page.problems, []);
+        await checkScreen(page, 'paid');
       });
 
       it('goes back to the shop without paying, and the order stays open', async () => {
