@@ -136,7 +136,14 @@ describe('html helper', () => {
 });
 
 describe('order page rendering', () => {
-  const hostile = { name: XSS.img, productDetail: XSS.script, merchantName: XSS.quote + XSS.script, orderNum: 'A"<b>' };
+  const hostile = {
+    name: XSS.img,
+    productDetail: XSS.script,
+    merchantName: XSS.quote + XSS.script,
+    orderNum: 'A"<b>',
+    // What a branding row could hold if written around the dashboard's rules (by hand in SQL).
+    brand: { logo: `javascript:alert(1)//${XSS.quote}`, accentColor: `#000000;}</style>${XSS.script}`, supportContact: XSS.img + XSS.script },
+  };
 
   const states: Array<[string, Partial<PageOrder>]> = [
     ['picker', {}],
@@ -156,6 +163,8 @@ describe('order page rendering', () => {
         if (state.status !== 'PAID') assert.ok(page.includes(escapeHtml(XSS.script)), 'productDetail shown escaped');
         assert.ok(page.includes(escapeHtml(XSS.quote + XSS.script)), 'merchant name shown escaped');
         assert.ok(page.includes(escapeHtml(XSS.img)), 'name shown escaped');
+        assert.ok(page.includes(escapeHtml(XSS.img + XSS.script)), 'support contact shown escaped');
+        assert.ok(!page.includes('class="logo"') && !page.includes('brand.css'), 'no logo or colour from values that are not one');
       });
     }
   }
