@@ -243,6 +243,14 @@ for (const width of [390, 1280]) {
         assert.equal(page.url(), `${live.shopUrl}/return?order=${link.orderNum}`);
         assert.equal((await live.gateway.findOrder(link.platOrderNum))?.status, 'PENDING');
         assert.deepEqual(page.problems, []);
+
+        // Later the order runs out: the page says so, and the way back no longer says "without paying".
+        await live.gateway.expire(link.platOrderNum);
+        await page.goto(`${link.url}&lang=${locale}`);
+        await page.locator('.outcome-expired').waitFor();
+        assert.equal(await page.getByRole('link', { name: words.back }).count(), 0);
+        assert.equal(await page.getByRole('button', { name: words.change }).count(), 0);
+        await checkScreen(page, 'expired');
       });
     });
   }
