@@ -145,8 +145,8 @@ export async function chooseMethod(context: DomainContext, platOrderNum: string,
 
 /**
  * Take back the method choice of a payment link before it is paid, so the customer can pick
- * another one on the hosted page. Only for links (`/gateway/prepaidOrder`): there the customer
- * chose the method on our page, so the code was only ever shown there. An order created with a
+ * another one on the hosted page. Only for links (`/gateway/prepaidOrder`): their code is shown
+ * to the customer on our page, which can tell them it stops working. An order created with a
  * method (`/gateway/pay`) keeps it: the merchant may have shown that VA number in its own
  * screens. The released code stops being payable at once; nothing is notified, since the
  * merchant's notification only ever reports a final status with the method it was paid by.

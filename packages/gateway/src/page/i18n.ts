@@ -1,19 +1,13 @@
 /**
- * The page's two languages and how one is chosen for a request. Messages are plain text: the
- * templates escape them like any other value. Payment steps live in `steps.ts`.
+ * The page's words in its two languages. Messages are plain text: the templates escape them like
+ * any other value. Payment steps live in `steps.ts`; which language a request gets, in
+ * `locale.ts` (re-exported here, where the rest of the page imports it from).
  */
 import type { MethodKind } from '@tombolbayar/protocol';
 import type { PageActionRefusal } from './deps.ts';
+import type { Locale } from './locale.ts';
 
-export const LOCALES = ['en', 'id'] as const;
-export type Locale = (typeof LOCALES)[number];
-
-export function isLocale(value: unknown): value is Locale {
-  return value === 'en' || value === 'id';
-}
-
-/** Cookie that remembers a language picked on the page. It grants nothing, so it carries no authority. */
-export const LOCALE_COOKIE = 'pb_lang';
+export { LOCALES, LOCALE_COOKIE, formatJakartaTime, isLocale, localeFromAcceptLanguage, negotiateLocale, type Locale, type LocaleSources } from './locale.ts';
 
 export interface Messages {
   readonly languageName: string;
@@ -263,65 +257,4 @@ const MESSAGES: Readonly<Record<Locale, Messages>> = { en, id };
 
 export function messagesFor(locale: Locale): Messages {
   return MESSAGES[locale];
-}
-
-/** Locale of an Accept-Language header, by quality then order; `in` is the old code for Indonesian. */
-export function localeFromAcceptLanguage(header: string | undefined): Locale | undefined {
-  if (!header) return undefined;
-  const ranked = header
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const quality = q === undefined ? 1 : Number(q.slice(2));
-      return { primary: tag.trim().toLowerCase().split('-')[0] ?? '', quality: Number.isFinite(quality) ? quality : 0, index };
-    })
-    .filter((entry) => entry.quality > 0)
-    .sort((a, b) => b.quality - a.quality || a.index - b.index);
-  for (const { primary } of ranked) {
-    if (primary === 'id' || primary === 'in') return 'id';
-    if (primary === 'en') return 'en';
-  }
-  return undefined;
-}
-
-export interface LocaleSources {
-  /** `lang` query parameter: an explicit choice on the page. */
-  readonly query: unknown;
-  /** The remembered choice. */
-  readonly cookie: string | undefined;
-  readonly acceptLanguage: string | undefined;
-  readonly fallback: Locale;
-}
-
-/** Explicit choice, then the remembered one, then the browser's languages, then the default. */
-export function negotiateLocale(sources: LocaleSources): Locale {
-  if (isLocale(sources.query)) return sources.query;
-  if (isLocale(sources.cookie)) return sources.cookie;
-  return localeFromAcceptLanguage(sources.acceptLanguage) ?? sources.fallback;
-}
-
-/** One formatter per locale, built on first use: building an Intl.DateTimeFormat is costly. */
-const jakartaFormats = new Map<Locale, Intl.DateTimeFormat>();
-
-function jakartaFormat(locale: Locale): Intl.DateTimeFormat {
-  let format = jakartaFormats.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-      timeZone: 'Asia/Jakarta',
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    jakartaFormats.set(locale, format);
-  }
-  return format;
-}
-
-/** `22 Nov 2026, 19:30 WIB`: times are shown in Jakarta time, as on the bank's side. */
-export function formatJakartaTime(epochMs: number, locale: Locale): string {
-  return `${jakartaFormat(locale).format(new Date(epochMs))} WIB`;
 }
