@@ -180,6 +180,17 @@ describe('input schemas', () => {
     assert.deepEqual(result.ok && result.value, { orderNum: 'P1', lang: undefined, notice: undefined });
   });
 
+  it('read a language as our code or a regional tag of it, and nothing else', () => {
+    const table: Array<[unknown, Locale | undefined]> = [
+      ['en', 'en'], ['id', 'id'], ['id-ID', 'id'], ['ID', 'id'], ['in', 'id'], ['en_US', 'en'], ['en-GB', 'en'],
+      ['fr', undefined], ['', undefined], ['idx', undefined], ['<script>', undefined], [['id', 'en'], undefined], [undefined, undefined],
+    ];
+    for (const [lang, expected] of table) {
+      const result = parseWith(pageQuerySchema, { orderNum: 'P1', lang });
+      assert.equal(result.ok && result.value.lang, expected, JSON.stringify(lang));
+    }
+  });
+
   it('accept a method code or its alias, and refuse anything else with the list of codes', () => {
     const alias = parseWith(chooseMethodBodySchema, { orderNum: 'P1', method: 'BCA' });
     assert.equal(alias.ok && alias.value.method, 'VA_BCA');

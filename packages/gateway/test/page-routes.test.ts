@@ -99,6 +99,17 @@ describe('GET /pay', () => {
     assert.ok(remembered.includes('<html lang="en">'), 'the cookie wins over the header');
   });
 
+  it('lets the lang of the shop win over the cookie and the browser, as a code or a regional tag', async (t) => {
+    const h = await start(t);
+    h.deps.add({ platOrderNum: 'P1' });
+    for (const [lang, expected] of [['id', 'id'], ['id-ID', 'id'], ['ID', 'id'], ['in', 'id'], ['en-GB', 'en'], ['fr', 'en'], ['', 'en']] as const) {
+      const response = await h.get(`/pay?orderNum=P1&lang=${lang}`, { 'accept-language': 'en-US,en;q=0.9', cookie: 'pb_lang=en' });
+      assert.ok((await response.text()).includes(`<html lang="${expected}">`), `lang=${lang}`);
+      const cookie = response.headers.get('set-cookie');
+      assert.equal(cookie?.split(';')[0] ?? null, lang === 'fr' || lang === '' ? null : `pb_lang=${expected}`, `cookie for lang=${lang}`);
+    }
+  });
+
   it('uses the configured default language when the browser names none we have', async (t) => {
     const h = await start(t, { sandbox: false, defaultLocale: 'id' });
     h.deps.add({ platOrderNum: 'P1' });

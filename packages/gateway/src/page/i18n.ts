@@ -7,7 +7,7 @@ import type { MethodKind } from '@tombolbayar/protocol';
 import type { PageActionRefusal } from './deps.ts';
 import type { Locale } from './locale.ts';
 
-export { LOCALES, LOCALE_COOKIE, formatJakartaTime, isLocale, localeFromAcceptLanguage, negotiateLocale, type Locale, type LocaleSources } from './locale.ts';
+export { LOCALES, LOCALE_COOKIE, formatJakartaTime, isLocale, localeFromAcceptLanguage, localeOfTag, negotiateLocale, type Locale, type LocaleSources } from './locale.ts';
 
 export interface Messages {
   readonly languageName: string;

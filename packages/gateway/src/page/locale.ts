@@ -13,7 +13,18 @@ export function isLocale(value: unknown): value is Locale {
 /** Cookie that remembers a language picked on the page. It grants nothing, so it carries no authority. */
 export const LOCALE_COOKIE = 'pb_lang';
 
-/** Locale of an Accept-Language header, by quality then order; `in` is the old code for Indonesian. */
+/**
+ * Our locale for a BCP 47 tag by its primary subtag, any case: `id`, `id-ID`, `in` (the old code
+ * for Indonesian) are Indonesian, `en`, `en-GB` English; anything else is none of ours.
+ */
+export function localeOfTag(tag: string): Locale | undefined {
+  const primary = tag.trim().toLowerCase().split(/[-_]/)[0];
+  if (primary === 'id' || primary === 'in') return 'id';
+  if (primary === 'en') return 'en';
+  return undefined;
+}
+
+/** Locale of an Accept-Language header, by quality then order. */
 export function localeFromAcceptLanguage(header: string | undefined): Locale | undefined {
   if (!header) return undefined;
   const ranked = header
@@ -22,13 +33,13 @@ export function localeFromAcceptLanguage(header: string | undefined): Locale | u
       const [tag = '', ...params] = part.trim().split(';');
       const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
       const quality = q === undefined ? 1 : Number(q.slice(2));
-      return { primary: tag.trim().toLowerCase().split('-')[0] ?? '', quality: Number.isFinite(quality) ? quality : 0, index };
+      return { tag, quality: Number.isFinite(quality) ? quality : 0, index };
     })
     .filter((entry) => entry.quality > 0)
     .sort((a, b) => b.quality - a.quality || a.index - b.index);
-  for (const { primary } of ranked) {
-    if (primary === 'id' || primary === 'in') return 'id';
-    if (primary === 'en') return 'en';
+  for (const { tag } of ranked) {
+    const locale = localeOfTag(tag);
+    if (locale) return locale;
   }
   return undefined;
 }
