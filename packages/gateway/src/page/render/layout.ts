@@ -3,7 +3,7 @@
  * sandbox banner, the merchant header (logo, name, accent colour) with the language switch, and
  * the footer.
  */
-import { accentParam } from '../brand.ts';
+import { accentParam, logoOrigin } from '../brand.ts';
 import type { PageBrand } from '../deps.ts';
 import { html, safeHttpUrl, type SafeHtml } from '../html.ts';
 import { LOCALES, messagesFor, type Locale } from '../i18n.ts';
@@ -33,11 +33,15 @@ function languageSwitch(ctx: RenderContext, href: (locale: Locale) => string): S
   return html`<nav class="lang" aria-label="${ctx.t.languageSwitchLabel}"><ul>${links}</ul></nav>`;
 }
 
-/** A raster data URL or an absolute http(s) URL, as the branding form accepts; nothing else reaches `src`. */
+/**
+ * A raster data URL or an absolute http(s) URL, as the branding form accepts; nothing else reaches
+ * `src`. A URL only when its origin is one the page's CSP can name (`logoOrigin`, which the route
+ * adds to `img-src`): never an image the policy would block.
+ */
 function logoSource(logo: string | null): string | undefined {
   if (!logo) return undefined;
   if (/^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/.test(logo)) return logo;
-  return safeHttpUrl(logo);
+  return logoOrigin(logo) ? safeHttpUrl(logo) : undefined;
 }
 
 export function renderDocument(ctx: RenderContext, parts: DocumentParts): string {
