@@ -161,6 +161,28 @@ async function checkScreen(page: Page & { problems: string[] }, what: string): P
   assert.deepEqual(page.problems, [], `CSP and errors: ${what}`);
 }
 
+describe('a logo at a URL', () => {
+  it('loads from the merchant’s origin, which the page’s CSP allows for that page only', async () => {
+    const logo = `${live.shopUrl}/logo.png`;
+    const saved = await fetch(`${live.url}/sandbox/dashboard/merchants/${MERCHANT.merchantCode}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...BRAND, logo }).toString(),
+    });
+    assert.equal(saved.status, 303);
+    const link = await live.createLink({ method: null });
+    const page = await openPage(390, 'en-US');
+    const response = await page.goto(link.url);
+    assert.match(response?.headers()['content-security-policy'] ?? '', new RegExp(`img-src 'self' data: ${live.shopUrl.replace(/[.]/g, '\\.')};`));
+    await page.getByRole('heading', { name: 'Choose how to pay' }).waitFor();
+    await page.waitForFunction(() => (document.querySelector('header img.logo') as HTMLImageElement | null)?.complete === true);
+    assert.equal(await page.locator('header img.logo').evaluate((img: HTMLImageElement) => img.naturalWidth), 1, 'the logo loaded');
+    assert.equal(await page.locator('header img.logo').getAttribute('src'), logo);
+    assert.deepEqual(page.problems, []);
+  });
+});
+
 for (const width of [390, 1280]) {
   for (const locale of ['en', 'id'] as const) {
     const words = WORDS[locale];

@@ -248,6 +248,10 @@ export async function startLiveGateway(): Promise<LiveGateway> {
     res.type('html').send(`<!doctype html><html lang="en"><title>Shop</title><h1>Back at the shop</h1>`);
   });
   shop.post('/notify', (_req, res) => res.type('text').send('SUCCESS'));
+  // The shop's logo, for a branding whose logo is a URL: a 1 × 1 PNG of our own.
+  shop.get('/logo.png', (_req, res) => {
+    res.type('png').send(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'));
+  });
   const shopServer = await listen(shop);
   const gateway = createGateway({
     database: { kind: 'sqlite', file: join(dataDir, 'gateway.sqlite') },
