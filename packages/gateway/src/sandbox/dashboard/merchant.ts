@@ -27,6 +27,7 @@ export function renderMerchant(t: DashboardMessages, merchant: Merchant, saved: 
 ${saved.logo ? html`<img class="dash-logo" src="${saved.logo}" alt="${t.logoAlt(name)}" width="48" height="48">` : ''}
 <strong>${name}</strong>
 ${saved.accentColor ? html`${swatch(saved.accentColor, t.accentAlt(saved.accentColor))} <span class="mono">${saved.accentColor}</span>` : ''}
+${saved.supportContact ? html`<span>${saved.supportContact}</span>` : ''}
 </div>`;
   return html`<h1>${t.merchantHeading(merchant.merchantCode)}</h1>
 <section class="card" aria-labelledby="preview-heading">
