@@ -3,24 +3,31 @@
  * them, the method choice, and in the sandbox the simulate buttons, on top of the domain.
  */
 import type { MethodCode } from '@tombolbayar/protocol';
-import { chooseMethod } from './domain/create-order.ts';
+import { changeMethod, chooseMethod } from './domain/create-order.ts';
 import type { DomainContext } from './domain/context.ts';
-import { DomainError } from './domain/errors.ts';
+import { DomainError, OrderNotPendingError } from './domain/errors.ts';
 import { readOrder, transition } from './domain/transitions.ts';
 import type { FinalStatus, Order } from './domain/types.ts';
-import { PageActionError, type PageActionRefusal, type PageOrder, type PaymentPageDeps } from './page/deps.ts';
+import { NO_BRAND, PageActionError, type PageActionRefusal, type PageOrder, type PaymentPageDeps } from './page/deps.ts';
 import { findBranding } from './store/branding.ts';
 import { findMerchant } from './store/merchants.ts';
 
 async function toPageOrder(context: DomainContext, order: Order): Promise<PageOrder> {
-  const merchant = await findMerchant(context.database.db, order.merchantCode);
-  // The display name set on the sandbox dashboard; production pages do not pay for the lookup.
-  const branding = context.sandbox ? await findBranding(context.database.db, order.merchantCode) : undefined;
+  // Name, logo, colour and support line as the merchant set them, in either mode (an empty table
+  // where nobody set any: one indexed read).
+  const [merchant, branding] = await Promise.all([
+    findMerchant(context.database.db, order.merchantCode),
+    findBranding(context.database.db, order.merchantCode),
+  ]);
   return {
     platOrderNum: order.platOrderNum,
     orderNum: order.orderNum,
     merchantCode: order.merchantCode,
     merchantName: branding?.displayName ?? merchant?.name ?? order.merchantCode,
+    brand: branding
+      ? { logo: branding.logo, accentColor: branding.accentColor, supportContact: branding.supportContact }
+      : NO_BRAND,
+    methodChangeable: order.kind === 'link',
     status: order.status,
     method: order.method,
     vaNumber: order.vaNumber,
@@ -44,13 +51,24 @@ const REFUSALS: Partial<Record<DomainError['code'], PageActionRefusal>> = {
   'method-required': 'method-not-allowed',
 };
 
+/** How a refusal of "choose another method" reads: the method was the shop's, or the page is old. */
+function changeRefusal(error: DomainError): PageActionRefusal | undefined {
+  if (error.code === 'method-already-chosen') return 'method-locked';
+  if (error.code === 'order-not-pending' && !(error instanceof OrderNotPendingError)) return 'method-changed';
+  return undefined;
+}
+
 /** Domain refusals become PageActionError; anything else is a fault and propagates as is. */
-async function asPageAction(context: DomainContext, action: () => Promise<Order>): Promise<PageOrder> {
+async function asPageAction(
+  context: DomainContext,
+  action: () => Promise<Order>,
+  refusal: (error: DomainError) => PageActionRefusal | undefined = () => undefined,
+): Promise<PageOrder> {
   try {
     return await toPageOrder(context, await action());
   } catch (error) {
     if (error instanceof DomainError) {
-      const reason = REFUSALS[error.code];
+      const reason = refusal(error) ?? REFUSALS[error.code];
       if (reason) throw new PageActionError(reason, error.message);
     }
     throw error;
@@ -67,6 +85,9 @@ export function createPageDeps(context: DomainContext, options: { sandbox: boole
     },
     chooseMethod(platOrderNum: string, method: MethodCode) {
       return asPageAction(context, () => chooseMethod(context, platOrderNum, method));
+    },
+    changeMethod(platOrderNum: string, current: MethodCode) {
+      return asPageAction(context, () => changeMethod(context, platOrderNum, current), changeRefusal);
     },
     now: () => context.clock.now(),
     ...(options.sandbox

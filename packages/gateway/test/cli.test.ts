@@ -33,7 +33,7 @@ describe('tombolbayar-gateway CLI', () => {
   test('--help (from the installed bin) documents every flag and command', async () => {
     const { code, stdout } = await runCli(['--help']);
     assert.equal(code, 0);
-    for (const word of ['--port', '--host', '--data', '--database-url', '--platform-key', '--merchant', '--public-url', '--sandbox', '--time-scale', 'merchant create', 'merchant list', 'platform-key']) {
+    for (const word of ['--port', '--host', '--data', '--database-url', '--platform-key', '--merchant', '--public-url', '--sandbox', '--time-scale', 'merchant create', 'merchant brand', '--accent', '--support', 'merchant list', 'platform-key']) {
       assert.ok(stdout.includes(word), `help mentions ${word}`);
     }
   });
@@ -113,6 +113,35 @@ describe('tombolbayar-gateway CLI', () => {
       assert.equal(await gateway.stop(), 0, 'SIGTERM: graceful exit 0');
     }
     assert.match((await run(['merchant', 'list', '--data', dir])).stdout, /SHOP-001\s+Toko Kopi\s+1/);
+  });
+
+  test('merchant brand sets how the payment page shows a merchant, keeps what is not given, names a bad flag', async () => {
+    assert.equal((await run(['merchant', 'create', 'SHOP-BRAND', '--name', 'Toko Brand', '--data', dir])).code, 0);
+    const set = await run(['merchant', 'brand', 'SHOP-BRAND', '--name', 'Toko Kopi Senja', '--accent', '#C2410C', '--support', 'halo@senja.example', '--data', dir]);
+    assert.equal(set.code, 0, set.stderr);
+    assert.match(set.stdout, /colour:\s+#c2410c/);
+    const partial = await run(['merchant', 'brand', 'SHOP-BRAND', '--support', '', '--data', dir]);
+    assert.match(partial.stdout, /name:\s+Toko Kopi Senja/, 'what was not given stays');
+    assert.match(partial.stdout, /support:\s+\(a generic line\)/, 'an empty flag unsets');
+    const bad = await run(['merchant', 'brand', 'SHOP-BRAND', '--accent', 'orange', '--logo', 'javascript:alert(1)', '--data', dir]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--logo: must be an http\(s\) URL/);
+    assert.match(bad.stderr, /--accent: must be a colour as #rrggbb/);
+    assert.doesNotMatch(bad.stderr, /javascript|orange/, 'what was typed is not echoed');
+    const unknown = await run(['merchant', 'brand', 'NOBODY', '--accent', '#000000', '--data', dir]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no merchant NOBODY; create it first/);
+
+    const gateway = await startGatewayProcess(['--data', dir, '--sandbox']);
+    try {
+      const privateKey = readFileSync(join(dir, 'merchants', 'SHOP-BRAND-private.pem'), 'utf8');
+      const answer = await merchantClient(gateway.url, { merchantCode: 'SHOP-BRAND', privateKey }).createLink();
+      const page = await (await fetch(`${gateway.url}/pay?orderNum=${answer.body.platOrderNum}`)).text();
+      assert.match(page, /<span>Toko Kopi Senja<\/span>/);
+      assert.ok(page.includes('/pay/assets/brand.css?accent=c2410c'));
+    } finally {
+      assert.equal(await gateway.stop(), 0);
+    }
   });
 
   test('flags and environment are parsed with defaults', () => {

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gatewayInternals } from '../src/internal.ts';
 import { PageActionError } from '../src/page/deps.ts';
+import { openDatabase } from '../src/store/database.ts';
+import { saveBranding } from '../src/store/branding.ts';
 import { ENGINES } from './support/engines.ts';
 import { startHarness, type Harness } from './support/harness.ts';
 
@@ -58,6 +60,33 @@ test('outside sandbox mode the seam offers no simulate actions', async () => {
   const h = await startHarness('sqlite', { sandbox: false });
   try {
     assert.equal(gatewayInternals(h.gateway).pageDeps.sandbox, undefined);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('outside sandbox mode too, the page gets the branding of the merchant, and which orders may change method', async () => {
+  const h = await startHarness('sqlite', { sandbox: false });
+  try {
+    const database = openDatabase(h.store.database);
+    try {
+      const branding = { displayName: 'Toko Kopi Senja', logo: 'https://cdn.senja.example/logo.png', accentColor: '#c2410c', supportContact: 'halo@senja.example' };
+      await saveBranding(database.db, h.merchant.merchantCode, branding, Date.now());
+    } finally {
+      await database.close();
+    }
+    const seam = gatewayInternals(h.gateway).pageDeps;
+    const link = await h.client.createLink({ notifyUrl: 'https://shop.example/notify', redirectUrl: 'https://shop.example/return' });
+    assert.equal(link.body.platRespCode, 'SUCCESS', link.body.platRespMessage);
+    const order = await seam.findOrder(link.body.platOrderNum!);
+    assert.equal(order?.merchantName, 'Toko Kopi Senja');
+    assert.deepEqual(order?.brand, { logo: 'https://cdn.senja.example/logo.png', accentColor: '#c2410c', supportContact: 'halo@senja.example' });
+    assert.equal(order?.methodChangeable, true);
+    const va = await h.client.createVa({ notifyUrl: 'https://shop.example/notify' });
+    assert.equal(va.body.platRespCode, 'SUCCESS', va.body.platRespMessage);
+    const fixed = await seam.findOrder(va.body.platOrderNum!);
+    assert.equal(fixed?.methodChangeable, false);
+    await assert.rejects(seam.changeMethod(va.body.platOrderNum!, fixed!.method!), refusedWith('method-locked'));
   } finally {
     await h.stop();
   }

@@ -53,6 +53,38 @@ for (const engine of ENGINES) {
       assert.equal(new Set(codes).size, 150, 'no payment code handed out twice');
     });
 
+    test('40 actors picking, giving back and paying one link: paid once, with a method and the code it had', async () => {
+      const created = await h.client.createLink();
+      const platOrderNum = created.body.platOrderNum!;
+      const form = (path: string, body: string) =>
+        send(h.url, path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, body });
+      const picks = ['VA_BCA', 'QRIS', 'VA_BRI', 'EWALLET_OVO'] as const;
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => {
+          const method = picks[i % picks.length]!;
+          switch (i % 4) {
+            case 0: return form('/pay/method', `orderNum=${platOrderNum}&method=${method}`);
+            case 1: return form('/pay/method/change', `orderNum=${platOrderNum}&method=${method}`);
+            case 2: return form('/pay/sandbox', `orderNum=${platOrderNum}&action=pay`);
+            default: return send(h.url, `/pay/status?orderNum=${platOrderNum}`);
+          }
+        }),
+      );
+      for (const answer of answers) assert.ok(answer.status < 500, `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
+      const order = (await h.gateway.findOrder(platOrderNum))!;
+      if (order.status === 'PENDING') {
+        // Every payment lost to a give-back; pay now with whatever stands.
+        if (order.method === null) await h.gateway.chooseMethod(platOrderNum, 'VA_BCA');
+        await h.gateway.pay(platOrderNum);
+      }
+      const paid = (await h.gateway.findOrder(platOrderNum))!;
+      assert.equal(paid.status, 'PAID');
+      assert.ok(paid.method !== null && paid.vaNumber !== null && paid.payFee !== null, 'never paid without a method, code and fee');
+      assert.equal(await countRows(h.store, 'notifications', { plat_order_num: platOrderNum }), 1, 'one notification');
+      const after = await form('/pay/method/change', `orderNum=${platOrderNum}&method=${paid.method}`);
+      assert.match(String(after.headers.location), /notice=not-pending$/, 'a paid order keeps its method');
+    });
+
     test('60 actors on one payment link (page buttons, method picks, sandbox API): one final state, one notification', async () => {
       const created = await h.client.createLink();
       const platOrderNum = created.body.platOrderNum!;

@@ -1,6 +1,6 @@
 /**
  * Property-based fuzzing of the browser-facing routes of the gateway (`GET /pay`,
- * `GET /pay/status`, `POST /pay/method`, `POST /pay/sandbox`) and of the sandbox JSON API, over
+ * `GET /pay/status`, `POST /pay/method`, `POST /pay/method/change`, `POST /pay/sandbox`) and of the sandbox JSON API, over
  * real HTTP against the real app, with real orders among the random ones.
  *
  * For every case: no 5xx, no crash or unhandled rejection, the page's security headers, a 400 that
@@ -151,7 +151,7 @@ describe('page routes', () => {
     return p.origin !== undefined && p.origin !== 'own';
   }
 
-  function formProperty(path: '/pay/method' | '/pay/sandbox', keys: readonly string[]) {
+  function formProperty(path: '/pay/method' | '/pay/method/change' | '/pay/sandbox', keys: readonly string[]) {
     const contentType = fc.oneof({ weight: 5, arbitrary: fc.constant('application/x-www-form-urlencoded') }, { weight: 1, arbitrary: hostileContentType });
     const size = fc.oneof({ weight: 9, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 4 * 1024, max: 64 * 1024 }) });
     return fc.asyncProperty(encodedPairs(keys), provenance, contentType, size, async ({ pairs, text }, p, type, padding) => {
@@ -171,7 +171,7 @@ describe('page routes', () => {
       assert.ok([303, 400, 404, 413].includes(answer.status), `status ${answer.status}: ${answer.text.slice(0, 200)}`);
       if (answer.status === 303) {
         const location = String(answer.headers.location);
-        assert.match(location, /^\/pay\?orderNum=[A-Za-z0-9]+(&notice=[a-z-]+)?$/);
+        assert.match(location, /^\/pay\?orderNum=[A-Za-z0-9]+(&lang=(en|id))?(&notice=[a-z-]+)?$/);
         // A refusal comes back as a notice on the page and changes nothing; otherwise the order moved.
         assert.equal(changed, !location.includes('&notice='), `303 to ${location}`);
         return;
@@ -184,6 +184,11 @@ describe('page routes', () => {
 
   test('POST /pay/method with any form, from anywhere', async () => {
     await fc.assert(formProperty('/pay/method', ['orderNum', 'method']), fcOptions(600));
+    watch.assertClean();
+  });
+
+  test('POST /pay/method/change with any form, from anywhere', async () => {
+    await fc.assert(formProperty('/pay/method/change', ['orderNum', 'method', 'lang']), fcOptions(400));
     watch.assertClean();
   });
 

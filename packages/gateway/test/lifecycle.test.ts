@@ -92,6 +92,39 @@ for (const engine of ENGINES) {
       assert.equal((await h.gateway.chooseMethod(created.body.platOrderNum!, 'QRIS')).method, 'QRIS');
     });
 
+    test('the method of a link can be given back before paying ("choose another method" on the hosted page), never that of a VA order', async () => {
+      /** The page's form post, as the customer's browser sends it; answers where it redirects to. */
+      const change = async (orderNum: string, method: string) => {
+        const response = await fetch(`${h.url}/pay/method/change`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+          body: new URLSearchParams({ orderNum, method, lang: 'en' }).toString(),
+        });
+        assert.equal(response.status, 303);
+        return response.headers.get('location');
+      };
+      const link = (await h.client.createLink()).body.platOrderNum!;
+      const first = await h.gateway.chooseMethod(link, 'VA_BCA');
+      assert.equal(await change(link, 'VA_BCA'), `/pay?orderNum=${link}&lang=en`);
+      const released = (await h.gateway.findOrder(link))!;
+      assert.deepEqual([released.status, released.method, released.vaNumber, released.payFee], ['PENDING', null, null, null]);
+      await rejectsWith(h.gateway.pay(link), 'method-required');
+      assert.equal(await countRows(h.store, 'orders', { va_number: first.vaNumber! }), 0, 'the old VA number is gone');
+      assert.equal(await countRows(h.store, 'notifications', { plat_order_num: link }), 0, 'nothing to notify: the order is still PENDING');
+      const second = await h.gateway.chooseMethod(link, 'QRIS');
+      assert.equal(await change(link, 'VA_BCA'), `/pay?orderNum=${link}&lang=en&notice=method-changed`, 'an out-of-date page');
+      assert.equal((await h.gateway.findOrder(link))?.vaNumber, second.vaNumber);
+      assert.equal((await h.gateway.pay(link)).status, 'PAID');
+      assert.equal(await change(link, 'QRIS'), `/pay?orderNum=${link}&lang=en&notice=not-pending`);
+      assert.equal((await h.gateway.findOrder(link))?.method, 'QRIS');
+
+      const va = (await h.client.createVa()).body.platOrderNum!;
+      const fixed = (await h.gateway.findOrder(va))!;
+      assert.equal(await change(va, fixed.method!), `/pay?orderNum=${va}&lang=en&notice=method-locked`);
+      assert.equal((await h.gateway.findOrder(va))?.vaNumber, fixed.vaNumber);
+    });
+
     test('an expired link refuses a method choice', async () => {
       const created = await h.client.createLink({ expiryPeriod: '30' });
       h.gateway.clock.advance(30 * 60_000);

@@ -41,17 +41,20 @@ describe('payment steps', () => {
 
 describe('countdown text', () => {
   const days = { one: 'day', other: 'days' };
-  it('prints hours, minutes and seconds, rounding up, with days above 24 hours', () => {
+  it('reads as <pay-va> does: MM:SS under an hour, H:MM:SS under a day, whole seconds left, days above', () => {
     const table: Array<[number, string]> = [
-      [0, '00:00:00'],
-      [-5000, '00:00:00'],
-      [Number.NaN, '00:00:00'],
-      [1, '00:00:01'],
-      [999, '00:00:01'],
-      [1000, '00:00:01'],
-      [1001, '00:00:02'],
-      [59 * 60_000 + 59_000, '00:59:59'],
-      [3_600_000, '01:00:00'],
+      [0, '00:00'],
+      [-5000, '00:00'],
+      [Number.NaN, '00:00'],
+      [1, '00:00'],
+      [999, '00:00'],
+      [1000, '00:01'],
+      [1001, '00:01'],
+      [59 * 60_000 + 59_000, '59:59'],
+      // An hour-long order, the instant it is created and a moment later: never 01:00:00 here and 59:59 there.
+      [3_600_000 - 1, '59:59'],
+      [3_600_000, '1:00:00'],
+      [10 * 3_600_000 + 5_000, '10:00:05'],
       [86_400_000, '1 day 00:00:00'],
       [5 * 86_400_000 - 1000, '4 days 23:59:59'],
     ];
@@ -175,6 +178,17 @@ describe('input schemas', () => {
   it('drop a bad language or notice instead of refusing the page', () => {
     const result = parseWith(pageQuerySchema, { orderNum: 'P1', lang: 'fr', notice: '<b>' });
     assert.deepEqual(result.ok && result.value, { orderNum: 'P1', lang: undefined, notice: undefined });
+  });
+
+  it('read a language as our code or a regional tag of it, and nothing else', () => {
+    const table: Array<[unknown, Locale | undefined]> = [
+      ['en', 'en'], ['id', 'id'], ['id-ID', 'id'], ['ID', 'id'], ['in', 'id'], ['en_US', 'en'], ['en-GB', 'en'],
+      ['fr', undefined], ['', undefined], ['idx', undefined], ['<script>', undefined], [['id', 'en'], undefined], [undefined, undefined],
+    ];
+    for (const [lang, expected] of table) {
+      const result = parseWith(pageQuerySchema, { orderNum: 'P1', lang });
+      assert.equal(result.ok && result.value.lang, expected, JSON.stringify(lang));
+    }
   });
 
   it('accept a method code or its alias, and refuse anything else with the list of codes', () => {

@@ -5,13 +5,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { METHOD_CODES, METHOD_KINDS, METHODS } from '@tombolbayar/protocol';
-import type { PageOrder } from '../src/page/deps.ts';
+import { NO_BRAND, type PageOrder } from '../src/page/deps.ts';
 import { escapeHtml, html, safeHttpUrl, trustedHtml } from '../src/page/html.ts';
 import { messagesFor, type Locale } from '../src/page/i18n.ts';
 import QRCode from 'qrcode';
 import { QR_OPTIONS, qrImage } from '../src/page/qr.ts';
 import { pageUrls, type RenderContext } from '../src/page/render/context.ts';
 import { renderOrderPage } from '../src/page/render/page.ts';
+import { methodMark } from '../src/page/render/marks.ts';
 import { renderErrorPage } from '../src/page/render/errors.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 5, 0, 0);
@@ -32,6 +33,8 @@ function order(overrides: Partial<PageOrder> = {}): PageOrder {
     orderNum: 'SHOP-42',
     merchantCode: 'M0000001',
     merchantName: 'Toko Budi',
+    brand: NO_BRAND,
+    methodChangeable: true,
     status: 'PENDING',
     method: null,
     vaNumber: null,
@@ -67,7 +70,9 @@ const XSS = {
  * or style attribute anywhere, no javascript: link. Text `<` is always escaped, so every `<` followed
  * by a letter starts a real tag, and every attribute value is double-quoted with `"` escaped inside.
  */
-function assertInert(page: string): void {
+function assertInert(rendered: string): void {
+  // The method marks are constant SVG of ours (render/marks.ts): taken out whole, so any other <svg> fails.
+  const page = METHOD_KINDS.reduce((text, kind) => text.replaceAll(methodMark(kind).value, ''), rendered);
   const tags = page.match(/<[a-zA-Z][^>]*>/g) ?? [];
   const scripts = tags.filter((tag) => /^<script\b/i.test(tag));
   assert.deepEqual(scripts, ['<script src="/pay/assets/page.js?v=j55" defer>']);
@@ -131,7 +136,14 @@ describe('html helper', () => {
 });
 
 describe('order page rendering', () => {
-  const hostile = { name: XSS.img, productDetail: XSS.script, merchantName: XSS.quote + XSS.script, orderNum: 'A"<b>' };
+  const hostile = {
+    name: XSS.img,
+    productDetail: XSS.script,
+    merchantName: XSS.quote + XSS.script,
+    orderNum: 'A"<b>',
+    // What a branding row could hold if written around the dashboard's rules (by hand in SQL).
+    brand: { logo: `javascript:alert(1)//${XSS.quote}`, accentColor: `#000000;}</style>${XSS.script}`, supportContact: XSS.img + XSS.script },
+  };
 
   const states: Array<[string, Partial<PageOrder>]> = [
     ['picker', {}],
@@ -151,6 +163,8 @@ describe('order page rendering', () => {
         if (state.status !== 'PAID') assert.ok(page.includes(escapeHtml(XSS.script)), 'productDetail shown escaped');
         assert.ok(page.includes(escapeHtml(XSS.quote + XSS.script)), 'merchant name shown escaped');
         assert.ok(page.includes(escapeHtml(XSS.img)), 'name shown escaped');
+        assert.ok(page.includes(escapeHtml(XSS.img + XSS.script)), 'support contact shown escaped');
+        assert.ok(!page.includes('class="logo"') && !page.includes('brand.css'), 'no logo or colour from values that are not one');
       });
     }
   }
@@ -188,7 +202,7 @@ describe('order page rendering', () => {
     assertIncludes(page, '<dd>Rp 150.000</dd>');
     assertIncludes(page, '<dd>Rp 4.000</dd>');
     assertIncludes(page, '<dd id="total">Rp 154.000</dd>');
-    assert.match(page, /data-remaining-ms="3600000"[^>]*>01:00:00<\/time>/);
+    assert.match(page, /data-remaining-ms="3600000"[^>]*>1:00:00<\/time>/);
     assert.ok(page.includes('Expires 22 Nov 2026, 13:30 WIB'), 'expiry in Jakarta time');
   });
 
@@ -251,7 +265,7 @@ describe('order page rendering', () => {
 
   it('shows a refused action as an alert, in the page language', () => {
     const page = renderOrderPage({ order: order(), now: NOW, notice: 'method-not-allowed' }, context('id'));
-    assertIncludes(page, '<p class="notice" role="alert">Metode itu tidak dapat digunakan untuk jumlah ini. Silakan pilih metode lain.</p>');
+    assertIncludes(page, '<p class="notice" role="alert">Metode itu tidak bisa dipakai untuk nominal ini. Silakan pilih metode lain.</p>');
   });
 
   it('links both languages, marking the current one', () => {

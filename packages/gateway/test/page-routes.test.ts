@@ -99,6 +99,17 @@ describe('GET /pay', () => {
     assert.ok(remembered.includes('<html lang="en">'), 'the cookie wins over the header');
   });
 
+  it('lets the lang of the shop win over the cookie and the browser, as a code or a regional tag', async (t) => {
+    const h = await start(t);
+    h.deps.add({ platOrderNum: 'P1' });
+    for (const [lang, expected] of [['id', 'id'], ['id-ID', 'id'], ['ID', 'id'], ['in', 'id'], ['en-GB', 'en'], ['fr', 'en'], ['', 'en']] as const) {
+      const response = await h.get(`/pay?orderNum=P1&lang=${lang}`, { 'accept-language': 'en-US,en;q=0.9', cookie: 'pb_lang=en' });
+      assert.ok((await response.text()).includes(`<html lang="${expected}">`), `lang=${lang}`);
+      const cookie = response.headers.get('set-cookie');
+      assert.equal(cookie?.split(';')[0] ?? null, lang === 'fr' || lang === '' ? null : `pb_lang=${expected}`, `cookie for lang=${lang}`);
+    }
+  });
+
   it('uses the configured default language when the browser names none we have', async (t) => {
     const h = await start(t, { sandbox: false, defaultLocale: 'id' });
     h.deps.add({ platOrderNum: 'P1' });
@@ -231,6 +242,105 @@ describe('POST /pay/method', () => {
   });
 });
 
+describe('POST /pay/method/change', () => {
+  it('takes the method back and returns to the picker, in the language the form was read in', async (t) => {
+    const h = await start(t);
+    h.deps.add({ platOrderNum: 'P1', method: 'VA_BCA' });
+    const response = await h.post('/pay/method/change', { orderNum: 'P1', method: 'VA_BCA', lang: 'id' });
+    assert.equal(response.status, 303);
+    assert.equal(response.headers.get('location'), '/pay?orderNum=P1&lang=id');
+    const order = await h.deps.findOrder('P1');
+    assert.deepEqual([order?.method, order?.vaNumber, order?.payFee], [null, null, null]);
+    const page = await (await h.get('/pay?orderNum=P1&lang=id')).text();
+    assert.match(page, /<h2 id="picker-heading">Pilih metode pembayaran<\/h2>/);
+  });
+
+  it('offers the change only where the seam allows it, and says the code stops working', async (t) => {
+    const h = await start(t);
+    h.deps.add({ platOrderNum: 'LINK', method: 'VA_BNI' });
+    h.deps.add({ platOrderNum: 'FIXED', method: 'VA_BNI', methodChangeable: false });
+    const link = await (await h.get('/pay?orderNum=LINK')).text();
+    assert.match(link, /<form method="post" action="\/pay\/method\/change" class="change-method js-once">/);
+    assert.match(link, /If you choose another method, this virtual account number stops working\./);
+    const fixed = await (await h.get('/pay?orderNum=FIXED')).text();
+    assert.doesNotMatch(fixed, /method\/change/);
+  });
+
+  it('refuses a method set by the shop, an out-of-date page and a paid order as notices', async (t) => {
+    const h = await start(t);
+    h.deps.add({ platOrderNum: 'FIXED', method: 'VA_BNI', methodChangeable: false });
+    h.deps.add({ platOrderNum: 'STALE', method: 'QRIS' });
+    h.deps.add({ platOrderNum: 'PAID', method: 'VA_BRI', status: 'PAID' });
+    const cases: Array<[string, string, string]> = [
+      ['FIXED', 'VA_BNI', 'method-locked'],
+      ['STALE', 'VA_BCA', 'method-changed'],
+      ['PAID', 'VA_BRI', 'not-pending'],
+    ];
+    for (const [orderNum, method, notice] of cases) {
+      const response = await h.post('/pay/method/change', { orderNum, method, lang: 'en' });
+      assert.equal(response.status, 303, orderNum);
+      assert.equal(response.headers.get('location'), `/pay?orderNum=${orderNum}&lang=en&notice=${notice}`);
+    }
+    assert.equal((await h.deps.findOrder('FIXED'))?.method, 'VA_BNI');
+    const page = await (await h.get('/pay?orderNum=FIXED&notice=method-locked')).text();
+    assert.match(page, /role="alert">The shop set the payment method for this order, so it cannot be changed here\.</);
+  });
+
+  it('refuses cross-site posts and bad fields, changing nothing', async (t) => {
+    const h = await start(t);
+    h.deps.add({ platOrderNum: 'P1', method: 'VA_BCA' });
+    assert.equal((await h.post('/pay/method/change', { orderNum: 'P1', method: 'VA_BCA' }, { 'sec-fetch-site': 'cross-site' })).status, 403);
+    const bad = await h.post('/pay/method/change', { orderNum: 'P1', method: 'CASH' });
+    assert.equal(bad.status, 400);
+    assert.match(await bad.text(), /method: /);
+    assert.equal((await h.deps.findOrder('P1'))?.method, 'VA_BCA');
+  });
+});
+
+describe('merchant branding on the page', () => {
+  it('links the accent colour as a same-origin stylesheet, keeps the CSP, and shows the support contact', async (t) => {
+    const h = await start(t);
+    h.deps.add({ platOrderNum: 'P1', brand: { logo: null, accentColor: '#FFD400', supportContact: 'halo@toko.example' } });
+    const response = await h.get('/pay?orderNum=P1');
+    assertSecurityHeaders(response);
+    const page = await response.text();
+    assert.match(page, /<link rel="stylesheet" href="\/pay\/assets\/brand\.css\?accent=ffd400">/);
+    assert.match(page, /<body class="is-sandbox" data-branded>/);
+    assert.match(page, /Questions about this order\? Contact Toko Budi: <span class="contact">halo@toko\.example<\/span>/);
+    const css = await h.get('/pay/assets/brand.css?accent=ffd400');
+    assert.equal(css.status, 200);
+    assertSecurityHeaders(css);
+    assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+    assert.match(css.headers.get('cache-control') ?? '', /immutable/);
+    assert.match(await css.text(), /^:root\{--brand:#ffd400;--accent:#[0-9a-f]{6};--accent-ink:#ffffff;--focus:#[0-9a-f]{6}\}\n$/);
+  });
+
+  it('refuses a stylesheet for anything but a colour, so nothing else can be written into CSS', async (t) => {
+    const h = await start(t);
+    for (const accent of ['', 'red', '%23fff', '000000;}body{display:none', 'ffd400&accent=000000', '1234567']) {
+      const response = await h.get(`/pay/assets/brand.css?accent=${accent}`);
+      assert.equal(response.status, 400, accent);
+      assert.equal(await response.text(), 'accent: must be a colour as rrggbb');
+    }
+  });
+
+  it('allows the origin of a logo URL as an image source, on that page only', async (t) => {
+    const h = await start(t);
+    h.deps.add({ platOrderNum: 'URL', brand: { logo: 'https://cdn.toko.example/logo.png', accentColor: null, supportContact: null } });
+    h.deps.add({ platOrderNum: 'DATA', brand: { logo: 'data:image/png;base64,iVBORw0KGgo=', accentColor: null, supportContact: null } });
+    h.deps.add({ platOrderNum: 'BAD', brand: { logo: 'javascript:alert(1)', accentColor: null, supportContact: null } });
+    const url = await h.get('/pay?orderNum=URL');
+    assert.equal(url.headers.get('content-security-policy'), CONTENT_SECURITY_POLICY.replace("img-src 'self' data:", "img-src 'self' data: https://cdn.toko.example"));
+    assert.match(await url.text(), /<img class="logo" src="https:\/\/cdn\.toko\.example\/logo\.png" alt=""/);
+    const data = await h.get('/pay?orderNum=DATA');
+    assert.equal(data.headers.get('content-security-policy'), CONTENT_SECURITY_POLICY);
+    assert.match(await data.text(), /<img class="logo" src="data:image\/png;base64,iVBORw0KGgo="/);
+    const bad = await h.get('/pay?orderNum=BAD');
+    assert.equal(bad.headers.get('content-security-policy'), CONTENT_SECURITY_POLICY);
+    assert.doesNotMatch(await bad.text(), /class="logo"|javascript:/);
+  });
+});
+
 describe('sandbox routes', () => {
   it('do not exist outside sandbox mode, and the page has no simulate buttons', async (t) => {
     const h = await start(t, { sandbox: false });
@@ -272,6 +382,7 @@ describe('sandbox routes', () => {
     const live: PaymentPageDeps = {
       findOrder: (id) => deps.findOrder(id),
       chooseMethod: (id, method) => deps.chooseMethod(id, method),
+      changeMethod: (id, method) => deps.changeMethod(id, method),
       now: () => deps.now(),
     };
     assert.throws(() => createPaymentPageRouter(live, { sandbox: true, ownOrigins: () => [] }), /deps\.sandbox is missing/);

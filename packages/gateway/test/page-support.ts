@@ -14,7 +14,7 @@ import { METHODS, type MethodCode } from '@tombolbayar/protocol';
 import { createGateway, type SandboxGateway } from '../src/index.ts';
 import { chromium, type Browser } from 'playwright-core';
 import { createPaymentPageRouter } from '../src/page/index.ts';
-import { PageActionError, type PageOrder, type PaymentPageDeps } from '../src/page/deps.ts';
+import { NO_BRAND, PageActionError, type PageOrder, type PaymentPageDeps } from '../src/page/deps.ts';
 import { installLoopbackGuard } from '@tombolbayar/test-support/network';
 import { confinedNotifications } from './support/harness.ts';
 
@@ -67,6 +67,8 @@ export class MemoryPageDeps implements PaymentPageDeps {
       orderNum: `ORDER-${seed.platOrderNum}`,
       merchantCode: 'M0000001',
       merchantName: 'Toko Budi',
+      brand: NO_BRAND,
+      methodChangeable: true,
       status: 'PENDING',
       method: null,
       vaNumber: null,
@@ -121,6 +123,14 @@ export class MemoryPageDeps implements PaymentPageDeps {
       if (order.method !== null) throw new PageActionError('method-already-chosen', 'method already chosen');
       if (method === 'VA_BNC' && order.payMoney < 10_000) throw new PageActionError('method-not-allowed', 'below minimum');
       return this.assign(order, method);
+    });
+  }
+
+  async changeMethod(platOrderNum: string, current: MethodCode): Promise<PageOrder> {
+    return this.transition(platOrderNum, (order) => {
+      if (!order.methodChangeable) throw new PageActionError('method-locked', 'method set by the shop');
+      if (order.method !== current) throw new PageActionError('method-changed', 'method changed meanwhile');
+      return { ...order, method: null, vaNumber: null, payFee: null };
     });
   }
 
@@ -238,6 +248,10 @@ export async function startLiveGateway(): Promise<LiveGateway> {
     res.type('html').send(`<!doctype html><html lang="en"><title>Shop</title><h1>Back at the shop</h1>`);
   });
   shop.post('/notify', (_req, res) => res.type('text').send('SUCCESS'));
+  // The shop's logo, for a branding whose logo is a URL: a 1 × 1 PNG of our own.
+  shop.get('/logo.png', (_req, res) => {
+    res.type('png').send(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'));
+  });
   const shopServer = await listen(shop);
   const gateway = createGateway({
     database: { kind: 'sqlite', file: join(dataDir, 'gateway.sqlite') },

@@ -69,11 +69,14 @@ describe('branding rules', () => {
     test(`${accepted ? 'accepts' : 'refuses'} ${logo.slice(0, 40)}`, () => assert.equal(isAcceptableLogo(logo), accepted));
   }
   test('fields: trimmed, empty unsets, colour lower-cased, each rule names its field', () => {
-    assert.deepEqual(parseBranding({ displayName: '  Toko Kopi ', logo: '', accentColor: '#AABBCC' }), {
+    assert.deepEqual(parseBranding({ displayName: '  Toko Kopi ', logo: '', accentColor: '#AABBCC', supportContact: ' halo@toko.example ' }), {
       ok: true,
-      value: { displayName: 'Toko Kopi', logo: null, accentColor: '#aabbcc' },
+      value: { displayName: 'Toko Kopi', logo: null, accentColor: '#aabbcc', supportContact: 'halo@toko.example' },
     });
-    assert.deepEqual(parseBranding({}), { ok: true, value: { displayName: null, logo: null, accentColor: null } });
+    assert.deepEqual(parseBranding({}), { ok: true, value: { displayName: null, logo: null, accentColor: null, supportContact: null } });
+    const contact = parseBranding({ supportContact: `0812${'9'.repeat(120)}` });
+    assert.match(!contact.ok ? contact.message : '', /supportContact: must be 1 to 120 characters/);
+    assert.equal(parseBranding({ supportContact: 'a\nb' }).ok, false);
     const bad = parseBranding({ displayName: 'x'.repeat(61), accentColor: 'red', extra: '1' });
     assert.equal(bad.ok, false);
     assert.match(!bad.ok ? bad.message : '', /displayName: must be 1 to 60/);
@@ -217,7 +220,7 @@ for (const engine of ENGINES) {
     test('sets and unsets a merchant display name, logo and colour, refusing what is not one', async () => {
       const url = dash(`/merchants/${h.merchant.merchantCode}`);
       const logo = `data:image/png;base64,${PNG_1PX}`;
-      const saved = await post(url, { displayName: 'Toko Kopi Gayo', logo, accentColor: '#0A7A3D' });
+      const saved = await post(url, { displayName: 'Toko Kopi Gayo', logo, accentColor: '#0A7A3D', supportContact: 'WhatsApp 0812 3456 7890' });
       assert.equal(saved.status, 303);
       const page = await request(`${h.url}${saved.location}`);
       assert.match(page.text, /Saved\./);
@@ -232,7 +235,9 @@ for (const engine of ENGINES) {
       assert.ok(!refused.text.includes('<b>x</b>'));
       const { platOrderNum } = (await h.client.createVa()).body as Record<string, string>;
       const hosted = await request(`${h.url}/pay?orderNum=${platOrderNum}`);
-      assert.match(hosted.text, /<p class="merchant">Toko Kopi Gayo<\/p>/, 'the hosted page shows the display name');
+      assert.match(hosted.text, /<p class="merchant"><img class="logo" src="[^"]+" alt=""[^>]*><span>Toko Kopi Gayo<\/span><\/p>/, 'the hosted page shows the display name and logo');
+      assert.ok(hosted.text.includes('<link rel="stylesheet" href="/pay/assets/brand.css?accent=0a7a3d">'), 'and the colour');
+      assert.ok(hosted.text.includes('<span class="contact">WhatsApp 0812 3456 7890</span>'), 'and the support contact');
       const stillSaved = await request(url);
       assert.ok(stillSaved.text.includes('Toko Kopi Gayo'));
       const script = '<script>alert("name")</script>';

@@ -14,9 +14,18 @@ export type Command =
   | { readonly kind: 'platform-key' }
   | { readonly kind: 'merchant-create'; readonly merchantCode: string; readonly name?: string; readonly keysDir?: string }
   | { readonly kind: 'merchant-list' }
+  | { readonly kind: 'merchant-brand'; readonly merchantCode: string; readonly changes: BrandFlags }
   | { readonly kind: 'simulate'; readonly action: 'pay' | 'expire' | 'fail'; readonly number: string; readonly method?: string }
   | { readonly kind: 'deliveries'; readonly follow: boolean }
   | { readonly kind: 'resend'; readonly id: string };
+
+/** `merchant brand` flags as typed: absent keeps the stored value, `""` unsets it. */
+export interface BrandFlags {
+  readonly displayName?: string;
+  readonly logo?: string;
+  readonly accentColor?: string;
+  readonly supportContact?: string;
+}
 
 export interface CliConfig {
   readonly command: Command;
@@ -56,6 +65,9 @@ const OPTIONS = {
   url: { type: 'string' },
   follow: { type: 'boolean' },
   method: { type: 'string' },
+  logo: { type: 'string' },
+  accent: { type: 'string' },
+  support: { type: 'string' },
   'log-format': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -81,7 +93,22 @@ function parseMerchantFlag(value: string): { merchantCode: string; publicKeyFile
   return { merchantCode: value.slice(0, at), publicKeyFile: value.slice(at + 1) };
 }
 
-function commandOf(positionals: string[], values: { name?: string; 'keys-dir'?: string; follow?: boolean; method?: string }): Command {
+interface CommandFlags {
+  name?: string;
+  'keys-dir'?: string;
+  follow?: boolean;
+  method?: string;
+  logo?: string;
+  accent?: string;
+  support?: string;
+}
+
+function brandFlags(values: CommandFlags): BrandFlags {
+  const pairs = [['displayName', values.name], ['logo', values.logo], ['accentColor', values.accent], ['supportContact', values.support]] as const;
+  return Object.fromEntries(pairs.filter(([, value]) => value !== undefined));
+}
+
+function commandOf(positionals: string[], values: CommandFlags): Command {
   const [first, second, third, ...rest] = positionals;
   const action = SIMULATE_ACTIONS.find((name) => name === first);
   if (action) {
@@ -110,6 +137,11 @@ function commandOf(positionals: string[], values: { name?: string; 'keys-dir'?: 
   }
   if (first === 'merchant') {
     if (second === 'list' && third === undefined) return { kind: 'merchant-list' };
+    if (second === 'brand') {
+      if (third === undefined) throw new UsageError('merchant brand needs a merchant code: tombolbayar-gateway merchant brand CODE [--name NAME] [--logo URL] [--accent #RRGGBB] [--support TEXT]');
+      if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      return { kind: 'merchant-brand', merchantCode: third, changes: brandFlags(values) };
+    }
     if (second === 'create') {
       if (third === undefined) throw new UsageError('merchant create needs a merchant code: tombolbayar-gateway merchant create CODE');
       if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
@@ -120,7 +152,7 @@ function commandOf(positionals: string[], values: { name?: string; 'keys-dir'?: 
         ...(values['keys-dir'] !== undefined ? { keysDir: values['keys-dir'] } : {}),
       };
     }
-    throw new UsageError('merchant needs a subcommand: create CODE, or list');
+    throw new UsageError('merchant needs a subcommand: create CODE, brand CODE, or list');
   }
   throw new UsageError(`unknown command "${first}"`);
 }

@@ -1,4 +1,4 @@
-/** The CLI's one-shot commands: create a merchant, list merchants, print the platform key. */
+/** The CLI's one-shot commands: create a merchant, brand it, list merchants, print the platform key. */
 import { join, resolve } from 'node:path';
 import { generateKeyPair, merchantCodeField, parseWith } from '@tombolbayar/protocol/node';
 import { MerchantRegistrationError, registerMerchant } from '../domain/merchants.ts';
@@ -7,7 +7,9 @@ import type { DatabaseConfig } from '../store/database.ts';
 import { findMerchant, listMerchants } from '../store/merchants.ts';
 import { openStore } from '../store/open.ts';
 import { countOrders } from '../store/orders.ts';
-import { UsageError, type CliConfig } from './args.ts';
+import { UsageError, type BrandFlags, type CliConfig } from './args.ts';
+import { findBranding, NO_BRANDING, saveBranding, type MerchantBranding } from '../store/branding.ts';
+import { parseBranding } from '../sandbox/branding.ts';
 import { preparePrivateFolder } from '@tombolbayar/store-kit';
 import { loadOrCreatePlatformKey, writeNewFile } from './key-files.ts';
 
@@ -71,6 +73,42 @@ export async function createMerchant(config: CliConfig, command: { merchantCode:
   out(`  public key (registered with the gateway):         ${publicFile}`);
   out(`  platform public key (verify platSign with it):     ${join(resolve(config.dataDir), 'platform-public.pem')}`);
   if (platform.created) out(`  (a new platform key was generated in ${platform.file})`);
+}
+
+const BRAND_FLAG: Readonly<Record<keyof MerchantBranding, string>> = {
+  displayName: '--name',
+  logo: '--logo',
+  accentColor: '--accent',
+  supportContact: '--support',
+};
+
+/**
+ * How the hosted page shows a merchant (the same rules as the sandbox dashboard's form): the flags
+ * given replace the stored values, an empty one unsets it, the others stay. Works on the store
+ * itself, so in production mode too (which has no dashboard).
+ */
+export async function brandMerchant(config: CliConfig, command: { merchantCode: string; changes: BrandFlags }, out: Output): Promise<void> {
+  const database = await openStore(databaseConfigOf(config));
+  try {
+    if (!(await findMerchant(database.db, command.merchantCode))) {
+      throw new UsageError(`no merchant ${command.merchantCode}; create it first: tombolbayar-gateway merchant create ${command.merchantCode}`);
+    }
+    const stored = (await findBranding(database.db, command.merchantCode)) ?? NO_BRANDING;
+    const form = Object.fromEntries(Object.entries({ ...stored, ...command.changes }).map(([key, value]) => [key, value ?? '']));
+    const parsed = parseBranding(form);
+    if (!parsed.ok) {
+      throw new UsageError(parsed.message.replace(/\b(displayName|logo|accentColor|supportContact):/g, (_, field: keyof MerchantBranding) => `${BRAND_FLAG[field]}:`));
+    }
+    await saveBranding(database.db, command.merchantCode, parsed.value, Date.now());
+    const b = parsed.value;
+    out(`Merchant ${command.merchantCode} on the payment page:`);
+    out(`  name:    ${b.displayName ?? '(the registered name)'}`);
+    out(`  logo:    ${b.logo === null ? '(none)' : b.logo.startsWith('data:') ? `(an image, ${b.logo.length} characters)` : b.logo}`);
+    out(`  colour:  ${b.accentColor ?? '(the page default)'}`);
+    out(`  support: ${b.supportContact ?? '(a generic line)'}`);
+  } finally {
+    await database.close();
+  }
 }
 
 export async function printMerchants(config: CliConfig, out: Output): Promise<void> {

@@ -9,6 +9,9 @@ Usage:
   tombolbayar-gateway merchant create CODE [--name NAME] [--keys-dir DIR]
                                                create a merchant with a fresh RSA key pair,
                                                register it, and print where the keys went
+  tombolbayar-gateway merchant brand CODE [--name NAME] [--logo URL] [--accent #RRGGBB]
+                    [--support TEXT]           how the payment page shows merchant CODE: name,
+                                               logo, accent colour, support contact ("" unsets)
   tombolbayar-gateway merchant list              list registered merchants
   tombolbayar-gateway platform-key               print the platform public key (PEM) that
                                                merchants verify platSign with
@@ -46,11 +49,16 @@ Options:
   --log-format FORMAT      pretty (human lines; the default when stdout is a terminal) or json
   --url URL                (sandbox commands) the running gateway (default
                            http://127.0.0.1:PORT, PORT as for --port)
-  --name NAME              (merchant create) display name shown to customers
+  --name NAME              (merchant create, merchant brand) display name shown to customers
   --keys-dir DIR           (merchant create) where to write the key pair (default DIR/merchants)
+  --logo URL               (merchant brand) an https URL, or a data:image/png;base64,... URL
+                           (PNG, JPEG, GIF or WebP, at most 64 KiB)
+  --accent #RRGGBB         (merchant brand) accent colour
+  --support TEXT           (merchant brand) email, phone or URL customers may contact
 
 Examples:
   tombolbayar-gateway merchant create SHOP-001 --name "Toko Kopi"
+  tombolbayar-gateway merchant brand SHOP-001 --accent "#c2410c" --support halo@tokokopi.example
   tombolbayar-gateway --sandbox --time-scale 0.01
   tombolbayar-gateway pay 8808123456789012
   tombolbayar-gateway deliveries --follow --url http://127.0.0.1:4000

@@ -7,7 +7,7 @@ import { customAlphabet } from 'nanoid';
 import type { MethodCode } from '@tombolbayar/protocol';
 import { uniqueViolation } from '../store/errors.ts';
 import { findMerchant } from '../store/merchants.ts';
-import { assignMethod, insertOrder } from '../store/orders.ts';
+import { assignMethod, insertOrder, releaseMethod } from '../store/orders.ts';
 import type { DomainContext } from './context.ts';
 import { DOMAIN_MESSAGES, DomainError, OrderNotFoundError, OrderNotPendingError } from './errors.ts';
 import { generatePaymentCode } from './payment-codes.ts';
@@ -141,4 +141,36 @@ export async function chooseMethod(context: DomainContext, platOrderNum: string,
     }
     if (attempt >= CODE_ATTEMPTS) throw new DomainError('order-not-pending', DOMAIN_MESSAGES.orderChanged());
   }
+}
+
+/**
+ * Take back the method choice of a payment link before it is paid, so the customer can pick
+ * another one on the hosted page. Only for links (`/gateway/prepaidOrder`): their code is shown
+ * to the customer on our page, which can tell them it stops working. An order created with a
+ * method (`/gateway/pay`) keeps it: the merchant may have shown that VA number in its own
+ * screens. The released code stops being payable at once; nothing is notified, since the
+ * merchant's notification only ever reports a final status with the method it was paid by.
+ * `current` is the method the customer's page shows: a page that is out of date is refused.
+ * Throws OrderNotFoundError, OrderNotPendingError (a final status), DomainError
+ * `method-already-chosen` (a `/gateway/pay` order) or `order-not-pending` with the "changed"
+ * message (the method is no longer `current`).
+ */
+export async function changeMethod(context: DomainContext, platOrderNum: string, current: MethodCode): Promise<Order> {
+  const order = await readOrder(context, platOrderNum);
+  if (!order) throw new OrderNotFoundError();
+  if (order.status !== 'PENDING') throw new OrderNotPendingError(order.status);
+  if (order.kind !== 'link' && order.method !== null) {
+    throw new DomainError('method-already-chosen', DOMAIN_MESSAGES.methodAlreadyChosen(order.method), 'method');
+  }
+  // Another tab chose, changed or released it since the customer's page was drawn.
+  if (order.method !== current) throw new DomainError('order-not-pending', DOMAIN_MESSAGES.orderChanged());
+  const released = await releaseMethod(context.database.db, platOrderNum, current, context.clock.now());
+  if (!released) {
+    // Paid, expired or changed between the read and the update: report what it is now.
+    const now = await readOrder(context, platOrderNum);
+    if (now && now.status !== 'PENDING') throw new OrderNotPendingError(now.status);
+    throw new DomainError('order-not-pending', DOMAIN_MESSAGES.orderChanged());
+  }
+  context.logger.info({ platOrderNum, orderNum: released.orderNum, released: current }, 'method released for another choice');
+  return released;
 }

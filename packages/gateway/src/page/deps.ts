@@ -6,6 +6,18 @@
  */
 import type { MethodCode, OrderStatus } from '@tombolbayar/protocol';
 
+/** How the merchant's pages look, from its branding settings; every part null when not set. */
+export interface PageBrand {
+  /** An absolute http(s) URL or a base64 raster-image data URL (validated when it was saved). */
+  readonly logo: string | null;
+  /** `#rrggbb`. */
+  readonly accentColor: string | null;
+  /** How a customer reaches the merchant: an email address, a phone number or a URL, as plain text. */
+  readonly supportContact: string | null;
+}
+
+export const NO_BRAND: PageBrand = Object.freeze({ logo: null, accentColor: null, supportContact: null });
+
 /** An order as the customer may see it. Amounts are integers of rupiah; times are epoch ms. */
 export interface PageOrder {
   readonly platOrderNum: string;
@@ -13,6 +25,12 @@ export interface PageOrder {
   readonly merchantCode: string;
   /** The merchant's display name (falls back to its code). */
   readonly merchantName: string;
+  readonly brand: PageBrand;
+  /**
+   * Whether the customer may take back the method and choose another while the order is
+   * pending: payment links only, where the method was chosen on this page.
+   */
+  readonly methodChangeable: boolean;
   /** Current state, with expiry already applied for the gateway's clock. */
   readonly status: OrderStatus;
   /** null until the customer picks one on the page (payment link created without a method). */
@@ -35,7 +53,15 @@ export interface PageOrder {
 }
 
 /** Why an action on the page was refused, in terms the page can translate for the customer. */
-export type PageActionRefusal = 'not-found' | 'not-pending' | 'method-already-chosen' | 'method-not-allowed';
+export type PageActionRefusal =
+  | 'not-found'
+  | 'not-pending'
+  | 'method-already-chosen'
+  | 'method-not-allowed'
+  /** The method was set by the shop (not on this page), so it cannot be changed here. */
+  | 'method-locked'
+  /** The method changed in another window since this page was drawn. */
+  | 'method-changed';
 
 export class PageActionError extends Error {
   override readonly name = 'PageActionError';
@@ -53,6 +79,12 @@ export interface PaymentPageDeps {
    * 'method-not-allowed').
    */
   chooseMethod(platOrderNum: string, method: MethodCode): Promise<PageOrder>;
+  /**
+   * Take back the method of a PENDING payment link still set to `current` (the one the customer's
+   * page shows), so another can be chosen; its payment code stops being payable. Throws
+   * PageActionError otherwise ('method-locked' when the shop fixed the method, 'method-changed' for an out-of-date page).
+   */
+  changeMethod(platOrderNum: string, current: MethodCode): Promise<PageOrder>;
   /** The gateway's clock in epoch ms (the sandbox can advance it). */
   now(): number;
   /** Present only in sandbox mode: the same transitions as the sandbox JSON API. */

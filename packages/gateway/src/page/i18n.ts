@@ -1,19 +1,13 @@
 /**
- * The page's two languages and how one is chosen for a request. Messages are plain text: the
- * templates escape them like any other value. Payment steps live in `steps.ts`.
+ * The page's words in its two languages. Messages are plain text: the templates escape them like
+ * any other value. Payment steps live in `steps.ts`; which language a request gets, in
+ * `locale.ts` (re-exported here, where the rest of the page imports it from).
  */
 import type { MethodKind } from '@tombolbayar/protocol';
 import type { PageActionRefusal } from './deps.ts';
+import type { Locale } from './locale.ts';
 
-export const LOCALES = ['en', 'id'] as const;
-export type Locale = (typeof LOCALES)[number];
-
-export function isLocale(value: unknown): value is Locale {
-  return value === 'en' || value === 'id';
-}
-
-/** Cookie that remembers a language picked on the page. It grants nothing, so it carries no authority. */
-export const LOCALE_COOKIE = 'pb_lang';
+export { LOCALES, LOCALE_COOKIE, formatJakartaTime, isLocale, localeFromAcceptLanguage, localeOfTag, negotiateLocale, type Locale, type LocaleSources } from './locale.ts';
 
 export interface Messages {
   readonly languageName: string;
@@ -69,6 +63,14 @@ export interface Messages {
   readonly simulateExpire: string;
   readonly simulateFail: string;
   readonly reference: string;
+  readonly changeMethod: string;
+  readonly changeMethodHint: (what: string) => string;
+  readonly qrCode: string;
+  readonly backToShop: (merchant: string) => string;
+  readonly leaveHint: string;
+  readonly supportWith: (merchant: string) => string;
+  readonly supportGeneric: (merchant: string) => string;
+  readonly supportDetails: string;
   readonly notFoundHeading: string;
   readonly notFoundBody: string;
   readonly badRequestHeading: string;
@@ -137,6 +139,8 @@ const en: Messages = {
     'not-pending': 'This payment can no longer be changed.',
     'method-already-chosen': 'A payment method was already chosen for this order.',
     'method-not-allowed': 'That method cannot be used for this amount. Please choose another one.',
+    'method-locked': 'The shop set the payment method for this order, so it cannot be changed here.',
+    'method-changed': 'The payment method was changed in another window. This is how the order stands now.',
   },
   sandboxHeading: 'Sandbox controls',
   sandboxHint: 'Only in sandbox mode: change this order as if the customer or the bank had acted.',
@@ -145,6 +149,14 @@ const en: Messages = {
   simulateExpire: 'Simulate expiry',
   simulateFail: 'Simulate failure',
   reference: 'Payment reference',
+  changeMethod: 'Choose another method',
+  changeMethodHint: (what) => `Nothing has been paid yet. If you choose another method, this ${what} stops working.`,
+  qrCode: 'QR code',
+  backToShop: (merchant) => `Back to ${merchant} without paying`,
+  leaveHint: 'Your order stays open until the time above runs out.',
+  supportWith: (merchant) => `Questions about this order? Contact ${merchant}:`,
+  supportGeneric: (merchant) => `Questions about this order? Contact ${merchant}, the shop you are buying from.`,
+  supportDetails: 'Details for support',
   notFoundHeading: 'Payment not found',
   notFoundBody: 'There is no payment at this address. Check that the link is complete, or ask the shop for a new one.',
   badRequestHeading: 'This link is not valid',
@@ -166,10 +178,10 @@ const id: Messages = {
   orderNumber: 'Nomor pesanan',
   amount: 'Jumlah',
   fee: 'Biaya layanan',
-  feeUnknown: 'setelah Anda memilih metode',
-  total: 'Total bayar',
-  payWithin: 'Bayar dalam',
-  expiresAt: (date) => `Berlaku sampai ${date}`,
+  feeUnknown: 'muncul setelah Anda memilih metode',
+  total: 'Total pembayaran',
+  payWithin: 'Sisa waktu pembayaran',
+  expiresAt: (date) => `Bayar sebelum ${date}`,
   day: 'hari',
   days: 'hari',
   chooseMethod: 'Pilih metode pembayaran',
@@ -177,25 +189,25 @@ const id: Messages = {
     'virtual-account': { name: 'Transfer bank (virtual account)', hint: 'Lewat ATM, mobile banking atau internet banking.' },
     qr: { name: 'QRIS', hint: 'Pindai dengan aplikasi bank atau e-wallet apa pun.' },
     'e-wallet': { name: 'E-wallet', hint: 'Bayar di aplikasi e-wallet Anda.' },
-    retail: { name: 'Gerai ritel', hint: 'Bayar tunai di kasir.' },
+    retail: { name: 'Minimarket', hint: 'Bayar tunai di kasir.' },
   },
   payWith: (method) => `Bayar dengan ${method}`,
   waiting: 'Menunggu pembayaran Anda',
-  autoUpdate: 'Halaman ini diperbarui otomatis saat pembayaran Anda masuk.',
+  autoUpdate: 'Halaman ini akan berubah sendiri begitu pembayaran Anda masuk.',
   refreshStatus: 'Cek status pembayaran',
   vaNumber: 'Nomor virtual account',
   paymentCode: 'Kode pembayaran',
   paymentReference: 'Referensi pembayaran',
-  transferExactly: (total) => `Bayar tepat ${total}.`,
+  transferExactly: (total) => `Pastikan nominal yang Anda bayar sama persis: ${total}.`,
   copy: 'Salin',
   copyLabel: (what) => `Salin ${what.charAt(0).toLowerCase()}${what.slice(1)}`,
   copied: 'Tersalin',
-  copyFailed: 'Gagal menyalin. Pilih nomornya lalu salin.',
+  copyFailed: 'Gagal menyalin. Tandai nomornya, lalu salin secara manual.',
   howToPay: 'Cara membayar',
   qrAlt: (total) => `Kode QRIS untuk membayar ${total}`,
   qrDownload: 'Unduh kode QR',
   paidHeading: 'Pembayaran diterima',
-  paidBody: (total, merchant) => `Terima kasih. Pembayaran Anda sebesar ${total} ke ${merchant} telah diterima.`,
+  paidBody: (total, merchant) => `Terima kasih. Pembayaran Anda sebesar ${total} untuk ${merchant} sudah kami terima.`,
   paidAt: (date) => `Dibayar ${date}`,
   returningBefore: (merchant) => `Kembali ke ${merchant} dalam`,
   returningAfter: 'detik.',
@@ -204,15 +216,17 @@ const id: Messages = {
   canClose: 'Anda dapat menutup halaman ini.',
   expiredHeading: 'Pembayaran ini sudah kedaluwarsa',
   expiredBody: (merchant) =>
-    `Batas waktu pembayaran telah habis dan tidak ada dana yang diambil. Jika masih ingin membeli, minta tautan pembayaran baru kepada ${merchant}.`,
+    `Batas waktu pembayaran sudah habis dan tidak ada dana yang terpotong. Jika masih ingin membeli, minta tautan pembayaran baru ke ${merchant}.`,
   failedHeading: 'Pembayaran gagal',
   failedBody: (merchant) =>
-    `Pembayaran tidak dapat diselesaikan. Jika dana sudah terpotong, bank atau e-wallet Anda akan mengembalikannya. Hubungi ${merchant} untuk mencoba lagi.`,
+    `Pembayaran tidak berhasil. Jika saldo Anda sudah terpotong, bank atau e-wallet Anda akan mengembalikannya. Hubungi ${merchant} untuk mencoba lagi.`,
   notices: {
     'not-found': 'Pembayaran ini sudah tidak ada.',
     'not-pending': 'Pembayaran ini tidak dapat diubah lagi.',
     'method-already-chosen': 'Metode pembayaran untuk pesanan ini sudah dipilih.',
-    'method-not-allowed': 'Metode itu tidak dapat digunakan untuk jumlah ini. Silakan pilih metode lain.',
+    'method-not-allowed': 'Metode itu tidak bisa dipakai untuk nominal ini. Silakan pilih metode lain.',
+    'method-locked': 'Metode pembayaran pesanan ini sudah ditentukan oleh toko, jadi tidak bisa diganti di sini.',
+    'method-changed': 'Metode pembayaran sudah diganti di jendela lain. Berikut status pesanan saat ini.',
   },
   sandboxHeading: 'Kontrol sandbox',
   sandboxHint: 'Hanya di mode sandbox: ubah pesanan ini seolah-olah pelanggan atau bank yang bertindak.',
@@ -221,6 +235,14 @@ const id: Messages = {
   simulateExpire: 'Simulasikan kedaluwarsa',
   simulateFail: 'Simulasikan kegagalan',
   reference: 'Referensi pembayaran',
+  changeMethod: 'Ganti metode pembayaran',
+  changeMethodHint: (what) => `Belum ada yang dibayar. Jika Anda mengganti metode, ${what} ini tidak berlaku lagi.`,
+  qrCode: 'kode QR',
+  backToShop: (merchant) => `Kembali ke ${merchant} tanpa membayar`,
+  leaveHint: 'Pesanan Anda tetap terbuka sampai waktu di atas habis.',
+  supportWith: (merchant) => `Ada pertanyaan tentang pesanan ini? Hubungi ${merchant}:`,
+  supportGeneric: (merchant) => `Ada pertanyaan tentang pesanan ini? Hubungi ${merchant}, toko tempat Anda berbelanja.`,
+  supportDetails: 'Detail untuk layanan pelanggan',
   notFoundHeading: 'Pembayaran tidak ditemukan',
   notFoundBody: 'Tidak ada pembayaran di alamat ini. Pastikan tautannya lengkap, atau minta tautan baru kepada toko.',
   badRequestHeading: 'Tautan ini tidak valid',
@@ -228,72 +250,11 @@ const id: Messages = {
   forbiddenHeading: 'Permintaan ditolak',
   forbiddenBody: 'Tindakan ini hanya dapat dikirim dari halaman pembayaran itu sendiri.',
   errorHeading: 'Terjadi kesalahan',
-  errorBody: 'Silakan coba lagi sebentar lagi. Tidak ada biaya yang ditagih karena kesalahan ini.',
+  errorBody: 'Silakan coba beberapa saat lagi. Anda tidak dikenai biaya apa pun karena kesalahan ini.',
 };
 
 const MESSAGES: Readonly<Record<Locale, Messages>> = { en, id };
 
 export function messagesFor(locale: Locale): Messages {
   return MESSAGES[locale];
-}
-
-/** Locale of an Accept-Language header, by quality then order; `in` is the old code for Indonesian. */
-export function localeFromAcceptLanguage(header: string | undefined): Locale | undefined {
-  if (!header) return undefined;
-  const ranked = header
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const quality = q === undefined ? 1 : Number(q.slice(2));
-      return { primary: tag.trim().toLowerCase().split('-')[0] ?? '', quality: Number.isFinite(quality) ? quality : 0, index };
-    })
-    .filter((entry) => entry.quality > 0)
-    .sort((a, b) => b.quality - a.quality || a.index - b.index);
-  for (const { primary } of ranked) {
-    if (primary === 'id' || primary === 'in') return 'id';
-    if (primary === 'en') return 'en';
-  }
-  return undefined;
-}
-
-export interface LocaleSources {
-  /** `lang` query parameter: an explicit choice on the page. */
-  readonly query: unknown;
-  /** The remembered choice. */
-  readonly cookie: string | undefined;
-  readonly acceptLanguage: string | undefined;
-  readonly fallback: Locale;
-}
-
-/** Explicit choice, then the remembered one, then the browser's languages, then the default. */
-export function negotiateLocale(sources: LocaleSources): Locale {
-  if (isLocale(sources.query)) return sources.query;
-  if (isLocale(sources.cookie)) return sources.cookie;
-  return localeFromAcceptLanguage(sources.acceptLanguage) ?? sources.fallback;
-}
-
-/** One formatter per locale, built on first use: building an Intl.DateTimeFormat is costly. */
-const jakartaFormats = new Map<Locale, Intl.DateTimeFormat>();
-
-function jakartaFormat(locale: Locale): Intl.DateTimeFormat {
-  let format = jakartaFormats.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale === 'id' ? 'id-ID' : 'en-GB', {
-      timeZone: 'Asia/Jakarta',
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    jakartaFormats.set(locale, format);
-  }
-  return format;
-}
-
-/** `22 Nov 2026, 19:30 WIB`: times are shown in Jakarta time, as on the bank's side. */
-export function formatJakartaTime(epochMs: number, locale: Locale): string {
-  return `${jakartaFormat(locale).format(new Date(epochMs))} WIB`;
 }

@@ -5,7 +5,7 @@
  */
 import { methodOrAliasField, platOrderNumField } from '@tombolbayar/protocol';
 import { z } from 'zod';
-import { LOCALES } from './i18n.ts';
+import { LOCALES, localeOfTag } from './i18n.ts';
 
 /**
  * A platform order number as it appears in a page URL: the protocol's field rule, and characters
@@ -15,23 +15,39 @@ export const pagePlatOrderNum = platOrderNumField.regex(/^[A-Za-z0-9._~-]+$/, {
   error: 'must be a platform order number (letters, digits, and . _ ~ -)',
 });
 
-const NOTICES = ['not-found', 'not-pending', 'method-already-chosen', 'method-not-allowed'] as const;
+const NOTICES = ['not-found', 'not-pending', 'method-already-chosen', 'method-not-allowed', 'method-locked', 'method-changed'] as const;
+
+/**
+ * `lang`: `en` or `id`, also as a regional tag (`id-ID`, `en-GB`, `in`), since a shop passes its
+ * page's `lang` attribute as it is. Anything else is dropped (the other sources decide).
+ */
+const langParam = z
+  .preprocess((value) => (typeof value === 'string' ? localeOfTag(value) : value), z.enum(LOCALES))
+  .optional()
+  .catch(undefined);
+
+/** The language the customer is reading, carried by the page's forms so it survives the redirect. */
+const formLang = langParam;
 
 export const pageQuerySchema = z.object({
   orderNum: pagePlatOrderNum,
-  lang: z.enum(LOCALES).optional().catch(undefined),
+  lang: langParam,
   notice: z.enum(NOTICES).optional().catch(undefined),
 });
 
 export const statusQuerySchema = z.object({ orderNum: pagePlatOrderNum });
 
 /** `method`: a canonical code, or its alias (`BCA`), normalised to the code. */
-export const chooseMethodBodySchema = z.object({ orderNum: pagePlatOrderNum, method: methodOrAliasField });
+export const chooseMethodBodySchema = z.object({ orderNum: pagePlatOrderNum, method: methodOrAliasField, lang: formLang });
+
+/** `method`: the method the customer's page shows, which they want to give up for another. */
+export const changeMethodBodySchema = chooseMethodBodySchema;
 
 export const sandboxBodySchema = z.object({
   orderNum: pagePlatOrderNum,
   action: z.enum(['pay', 'expire', 'fail'], { error: 'must be one of pay, expire, fail' }),
+  lang: formLang,
 });
 
 /** `lang` (explicit choice) only; used where the request has no other query field. */
-export const langQuerySchema = z.object({ lang: z.enum(LOCALES).optional().catch(undefined) });
+export const langQuerySchema = z.object({ lang: langParam });

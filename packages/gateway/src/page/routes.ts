@@ -6,6 +6,8 @@
  * | `GET /pay?orderNum=` | the page (HTML) |
  * | `GET /pay/status?orderNum=` | `{status, method, remainingMs}` for the client script |
  * | `POST /pay/method` | fix the method, then 303 back to the page |
+ * | `POST /pay/method/change` | take the method back (payment links only), then 303 back to the picker |
+ * | `GET /pay/assets/brand.css?accent=rrggbb` | the merchant's accent colour as a stylesheet |
  * | `POST /pay/sandbox` | sandbox only: pay / expire / fail, then 303 back to the page |
  * | `GET /pay/assets/page.css`, `/pay/assets/page.js` | the stylesheet and the script |
  *
@@ -16,9 +18,10 @@ import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { describeIssue, parseWith } from '@tombolbayar/protocol';
 import { PageActionError, type PageActionRefusal, type PaymentPageDeps } from './deps.ts';
-import { isSameOriginPost, securityHeaders } from './csp.ts';
+import { CONTENT_SECURITY_POLICY, isSameOriginPost, securityHeaders } from './csp.ts';
+import { brandStylesheet, logoOrigin, parseHexColor } from './brand.ts';
 import { LOCALE_COOKIE, messagesFor, negotiateLocale, type Locale } from './i18n.ts';
-import { chooseMethodBodySchema, langQuerySchema, pageQuerySchema, sandboxBodySchema, statusQuerySchema } from './input.ts';
+import { changeMethodBodySchema, chooseMethodBodySchema, langQuerySchema, pageQuerySchema, sandboxBodySchema, statusQuerySchema } from './input.ts';
 import { pageAssets, type PageAssets } from './assets.ts';
 import { qrImage } from './qr.ts';
 import { pageUrls, type RenderContext } from './render/context.ts';
@@ -95,9 +98,13 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
     sendHtml(res, status, renderErrorPage({ kind, ...(problems ? { problems } : {}), ...(languageHref ? { languageHref } : {}) }, ctx));
   }
 
-  /** 303 back to the page (POST-redirect-GET), with the reason when the action was refused. */
-  function backToPage(req: Request, res: Response, platOrderNum: string, notice?: PageActionRefusal): void {
-    const url = pageUrls(req.baseUrl.replace(/\/pay$/, ''), { css: '', js: undefined }).page(platOrderNum);
+  /**
+   * 303 back to the page (POST-redirect-GET), in the language the form was read in (so a `?lang=`
+   * the shop opened the page with survives every step, cookie or not), with the reason when the
+   * action was refused.
+   */
+  function backToPage(req: Request, res: Response, platOrderNum: string, lang: Locale | undefined, notice?: PageActionRefusal): void {
+    const url = pageUrls(req.baseUrl.replace(/\/pay$/, ''), { css: '', js: undefined }).page(platOrderNum, lang);
     res.redirect(303, notice ? `${url}&notice=${notice}` : url);
   }
 
@@ -115,6 +122,9 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
     if (!order) return sendError(req, res, 404, 'not-found', undefined, orderNum);
     const ctx = contextFor(req, localeOf(req, lang), await pageAssets());
     const qr = order.status === 'PENDING' && order.method === 'QRIS' && order.vaNumber ? await qrImage(order.vaNumber) : undefined;
+    // A logo at a URL is fetched from the merchant's own origin: that one origin, for this page only.
+    const logoFrom = order.brand.logo ? logoOrigin(order.brand.logo) : undefined;
+    if (logoFrom) res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY.replace("img-src 'self' data:", `img-src 'self' data: ${logoFrom}`));
     sendHtml(res, 200, renderOrderPage({ order, now: deps.now(), notice, qr }, ctx));
   });
 
@@ -141,36 +151,53 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
   }
 
   /** Runs a page action; a refusal becomes a notice on the page (or the 404 page), never a 500. */
-  async function act(req: Request, res: Response, platOrderNum: string, action: () => Promise<unknown>): Promise<void> {
+  async function act(req: Request, res: Response, platOrderNum: string, lang: Locale | undefined, action: () => Promise<unknown>): Promise<void> {
     try {
       await action();
     } catch (error) {
       if (!(error instanceof PageActionError)) throw error;
       if (error.reason === 'not-found') return sendError(req, res, 404, 'not-found', undefined, platOrderNum);
-      return backToPage(req, res, platOrderNum, error.reason);
+      return backToPage(req, res, platOrderNum, lang, error.reason);
     }
-    backToPage(req, res, platOrderNum);
+    backToPage(req, res, platOrderNum, lang);
   }
 
   pay.post('/method', sameOrigin, form, async (req, res) => {
     const body = parseWith(chooseMethodBodySchema, req.body ?? {});
     if (!body.ok) return sendError(req, res, 400, 'bad-request', body.issues.map(describeIssue));
-    const { orderNum, method } = body.value;
-    await act(req, res, orderNum, () => deps.chooseMethod(orderNum, method));
+    const { orderNum, method, lang } = body.value;
+    await act(req, res, orderNum, lang, () => deps.chooseMethod(orderNum, method));
+  });
+
+  // Back to the picker: `method` is the one the customer's page showed (an older page is refused).
+  pay.post('/method/change', sameOrigin, form, async (req, res) => {
+    const body = parseWith(changeMethodBodySchema, req.body ?? {});
+    if (!body.ok) return sendError(req, res, 400, 'bad-request', body.issues.map(describeIssue));
+    const { orderNum, method, lang } = body.value;
+    await act(req, res, orderNum, lang, () => deps.changeMethod(orderNum, method));
   });
 
   if (sandbox && sandboxDeps) {
     pay.post('/sandbox', sameOrigin, form, async (req, res) => {
       const body = parseWith(sandboxBodySchema, req.body ?? {});
       if (!body.ok) return sendError(req, res, 400, 'bad-request', body.issues.map(describeIssue));
-      const { orderNum, action } = body.value;
-      await act(req, res, orderNum, () => sandboxDeps[action](orderNum));
+      const { orderNum, action, lang } = body.value;
+      await act(req, res, orderNum, lang, () => sandboxDeps[action](orderNum));
     });
   }
 
   pay.get('/assets/page.css', async (req, res) => {
     const { css } = await pageAssets();
     sendAsset(req, res, 'text/css; charset=utf-8', css.body, css.version);
+  });
+
+  // The merchant's accent colour (see brand.ts): derived from the query alone, so cacheable for good.
+  pay.get('/assets/brand.css', (req, res) => {
+    // One value, a colour: a repeated parameter is refused like any other bad value.
+    const rgb = parseHexColor(req.query.accent);
+    if (!rgb) return void res.status(400).type('text/plain').send('accent: must be a colour as rrggbb');
+    res.set('Cache-Control', 'public, max-age=31536000, immutable');
+    res.type('text/css; charset=utf-8').send(brandStylesheet(rgb));
   });
 
   pay.get('/assets/page.js', async (req, res, next) => {

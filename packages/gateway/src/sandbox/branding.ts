@@ -1,5 +1,6 @@
 /**
- * A merchant's branding as the sandbox dashboard sets it: display name, logo and accent colour.
+ * A merchant's branding as the sandbox dashboard sets it: display name, logo, accent colour and the
+ * support contact the hosted page shows.
  * Every rule names its field and echoes nothing (the sandbox's texts never do). A logo is either
  * an absolute http(s) URL or a base64 data URL of a raster image whose bytes really are that
  * image (PNG, JPEG, GIF or WebP, at most 64 KiB): never SVG, which can carry script, and never a
@@ -12,10 +13,14 @@ import { parseSandboxInput, type SandboxInput } from './input.ts';
 export const MAX_DISPLAY_NAME = 60;
 export const MAX_LOGO_BYTES = 64 * 1024;
 export const MAX_LOGO_URL = 2048;
+export const MAX_SUPPORT_CONTACT = 120;
 
 const NAME_RULE = `must be 1 to ${MAX_DISPLAY_NAME} characters without control characters, or empty`;
 const LOGO_RULE = `must be an http(s) URL or a base64 data URL of a PNG, JPEG, GIF or WebP image of at most ${MAX_LOGO_BYTES / 1024} KiB, or empty`;
 const COLOR_RULE = 'must be a colour as #rrggbb, or empty';
+const SUPPORT_RULE = `must be 1 to ${MAX_SUPPORT_CONTACT} characters without control characters (an email, a phone number or a URL), or empty`;
+
+const plainLine = (max: number) => (value: string) => [...value].length <= max && !/[\u0000-\u001f\u007f-\u009f]/.test(value);
 
 /** The first bytes each accepted image type starts with. */
 const SIGNATURES: Readonly<Record<string, (bytes: Buffer) => boolean>> = {
@@ -56,15 +61,16 @@ const optionalText = (check: (value: string) => boolean, message: string) =>
     .transform((value) => value ?? null);
 
 export const brandingFormSchema = z.strictObject({
-  displayName: optionalText((value) => [...value].length <= MAX_DISPLAY_NAME && !/[\u0000-\u001f\u007f-\u009f]/.test(value), NAME_RULE),
+  displayName: optionalText(plainLine(MAX_DISPLAY_NAME), NAME_RULE),
   logo: optionalText(isAcceptableLogo, LOGO_RULE),
   accentColor: optionalText((value) => /^#[0-9a-fA-F]{6}$/.test(value), COLOR_RULE),
+  supportContact: optionalText(plainLine(MAX_SUPPORT_CONTACT), SUPPORT_RULE),
 });
 
 /** The form's fields as branding, or the message naming what is wrong. */
 export function parseBranding(input: unknown): SandboxInput<MerchantBranding> {
   const parsed = parseSandboxInput(brandingFormSchema, input);
   if (!parsed.ok) return parsed;
-  const { displayName, logo, accentColor } = parsed.value;
-  return { ok: true, value: { displayName, logo, accentColor: accentColor?.toLowerCase() ?? null } };
+  const { displayName, logo, accentColor, supportContact } = parsed.value;
+  return { ok: true, value: { displayName, logo, accentColor: accentColor?.toLowerCase() ?? null, supportContact } };
 }

@@ -132,10 +132,21 @@ const merchantBranding: Migration = {
   },
 };
 
+/** How customers reach the merchant, shown on the hosted page (issue 20). */
+const brandingSupportContact: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('merchant_branding').addColumn('support_contact', 'text').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('merchant_branding').dropColumn('support_contact').execute();
+  },
+};
+
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026_11_22_001_initial': initial,
   '2026_11_25_001_merchant_branding': merchantBranding,
+  '2026_11_25_002_branding_support_contact': brandingSupportContact,
 };
 
 const provider: MigrationProvider = {

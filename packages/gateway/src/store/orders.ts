@@ -143,6 +143,25 @@ export async function assignMethod(
   return row ? toOrder(row) : undefined;
 }
 
+/**
+ * Undo the method choice of a PENDING, unexpired payment link (`kind = 'link'`) still set to
+ * `method`: method, payment code and fee back to null, so the code stops being payable and the
+ * customer can choose again. Undefined when that no longer holds (paid, expired, changed meanwhile).
+ */
+export async function releaseMethod(db: Executor, platOrderNum: string, method: MethodCode, now: number): Promise<Order | undefined> {
+  const row = await db
+    .updateTable('orders')
+    .set({ method: null, va_number: null, pay_fee: null })
+    .where('plat_order_num', '=', platOrderNum)
+    .where('status', '=', 'PENDING')
+    .where('kind', '=', 'link')
+    .where('method', '=', method)
+    .where('expires_at', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toOrder(row) : undefined;
+}
+
 /** Platform numbers of PENDING orders whose expiry has passed, oldest first. */
 export async function findOverdueOrders(db: Executor, now: number, limit: number): Promise<string[]> {
   const rows = await db

@@ -96,6 +96,8 @@ export interface MerchantBrandingTable {
   logo: string | null;
   /** `#rrggbb`. */
   accent_color: string | null;
+  /** Email, phone or URL customers may contact, as plain text; validated by `sandbox/branding.ts`. */
+  support_contact: string | null;
   updated_at: number;
 }
 

@@ -13,6 +13,10 @@ export interface PageUrls {
   status(platOrderNum: string): string;
   /** Form target that fixes the method. */
   readonly chooseMethod: string;
+  /** Form target that takes the method back so another can be chosen. */
+  readonly changeMethod: string;
+  /** The merchant's accent colour as a stylesheet (`rrggbb`, see `brand.ts`). */
+  brandStylesheet(accent: string): string;
   /** Form target of the sandbox buttons. */
   readonly sandbox: string;
   /** Stylesheet and script, with a content version for caching; script absent if it failed to build. */
@@ -37,6 +41,8 @@ export function pageUrls(base: string, versions: { css: string; js: string | und
       `${root}?orderNum=${encodeURIComponent(platOrderNum)}${lang ? `&lang=${lang}` : ''}`,
     status: (platOrderNum) => `${root}/status?orderNum=${encodeURIComponent(platOrderNum)}`,
     chooseMethod: `${root}/method`,
+    changeMethod: `${root}/method/change`,
+    brandStylesheet: (accent) => `${root}/assets/brand.css?accent=${encodeURIComponent(accent)}`,
     sandbox: `${root}/sandbox`,
     stylesheet: `${root}/assets/page.css?v=${versions.css}`,
     script: versions.js === undefined ? undefined : `${root}/assets/page.js?v=${versions.js}`,

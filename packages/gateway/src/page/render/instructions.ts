@@ -32,6 +32,23 @@ function copyable(id: string, label: string, shown: string, copyText: string, t:
 </div>`;
 }
 
+/**
+ * "Choose another method", for payment links only (the seam says which): a real form, so it works
+ * without JS. It says plainly that the code shown stops working, because the gateway releases it.
+ */
+function renderChangeMethod(order: PageOrder, method: MethodCode, ctx: RenderContext): SafeHtml {
+  if (!order.methodChangeable) return html``;
+  const { t } = ctx;
+  const what = METHODS[method].kind === 'qr' ? t.qrCode : codeLabel(method, t).toLowerCase();
+  return html`<form method="post" action="${ctx.urls.changeMethod}" class="change-method js-once">
+<input type="hidden" name="orderNum" value="${order.platOrderNum}">
+<input type="hidden" name="method" value="${method}">
+<input type="hidden" name="lang" value="${ctx.locale}">
+<button type="submit" class="secondary" aria-describedby="change-method-hint">${t.changeMethod}</button>
+<p class="muted" id="change-method-hint">${t.changeMethodHint(what)}</p>
+</form>`;
+}
+
 function renderSteps(order: PageOrder, method: MethodCode, code: string, ctx: RenderContext): SafeHtml {
   const groups = paymentSteps(method, ctx.locale, {
     code,
@@ -65,5 +82,6 @@ ${payTo}
 ${copyable('pay-total', t.total, formatRupiah(total), String(total), t)}
 <p class="exact">${t.transferExactly(formatRupiah(total))}</p>
 ${renderSteps(order, method, code, ctx)}
+${renderChangeMethod(order, method, ctx)}
 </section>`;
 }

@@ -1,8 +1,11 @@
 /**
  * The document shell shared by every page: head with the one stylesheet and the one script, the
- * sandbox banner, the merchant header with the language switch, and the footer.
+ * sandbox banner, the merchant header (logo, name, accent colour) with the language switch, and
+ * the footer.
  */
-import { html, type SafeHtml } from '../html.ts';
+import { accentParam, logoOrigin } from '../brand.ts';
+import type { PageBrand } from '../deps.ts';
+import { html, safeHttpUrl, type SafeHtml } from '../html.ts';
 import { LOCALES, messagesFor, type Locale } from '../i18n.ts';
 import type { RenderContext } from './context.ts';
 
@@ -10,6 +13,8 @@ export interface DocumentParts {
   readonly title: string;
   /** Shown in the header; absent on pages that belong to no merchant (unknown order). */
   readonly merchantName?: string;
+  /** The merchant's logo and accent colour; the page's own look when absent. */
+  readonly brand?: PageBrand;
   /** The same page in another language; no switch when absent (e.g. the answer to a POST). */
   readonly languageHref?: (locale: Locale) => string;
   /** Attributes the client script reads from `<main>`, already built with `html`. */
@@ -28,11 +33,27 @@ function languageSwitch(ctx: RenderContext, href: (locale: Locale) => string): S
   return html`<nav class="lang" aria-label="${ctx.t.languageSwitchLabel}"><ul>${links}</ul></nav>`;
 }
 
+/**
+ * A raster data URL or an absolute http(s) URL, as the branding form accepts; nothing else reaches
+ * `src`. A URL only when its origin is one the page's CSP can name (`logoOrigin`, which the route
+ * adds to `img-src`): never an image the policy would block.
+ */
+function logoSource(logo: string | null): string | undefined {
+  if (!logo) return undefined;
+  if (/^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/.test(logo)) return logo;
+  return logoOrigin(logo) ? safeHttpUrl(logo) : undefined;
+}
+
 export function renderDocument(ctx: RenderContext, parts: DocumentParts): string {
   const { t, urls } = ctx;
   const script = urls.script ? html`<script src="${urls.script}" defer></script>` : '';
   const banner = ctx.sandbox ? html`<p class="sandbox-banner">${t.sandboxBanner}</p>` : '';
-  const merchant = parts.merchantName ? html`<p class="merchant">${parts.merchantName}</p>` : '';
+  const logoSrc = logoSource(parts.brand?.logo ?? null);
+  const logo = logoSrc ? html`<img class="logo" src="${logoSrc}" alt="" width="40" height="40" referrerpolicy="no-referrer">` : '';
+  // The logo is decoration next to the name, which is the text: alt="" so it is not read twice.
+  const merchant = parts.merchantName ? html`<p class="merchant">${logo}<span>${parts.merchantName}</span></p>` : '';
+  const accent = parts.brand?.accentColor ? accentParam(parts.brand.accentColor) : undefined;
+  const brandSheet = accent ? html`<link rel="stylesheet" href="${urls.brandStylesheet(accent)}">` : '';
   return html`<!doctype html>
 <html lang="${ctx.locale}">
 <head>
@@ -43,10 +64,10 @@ export function renderDocument(ctx: RenderContext, parts: DocumentParts): string
 <meta name="color-scheme" content="light">
 <title>${parts.title}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${urls.stylesheet}">
+<link rel="stylesheet" href="${urls.stylesheet}">${brandSheet}
 ${script}
 </head>
-<body${ctx.sandbox ? html` class="is-sandbox"` : ''}>
+<body${ctx.sandbox ? html` class="is-sandbox"` : ''}${accent ? html` data-branded` : ''}>
 <header>
 ${banner}
 <div class="top">

@@ -17,6 +17,19 @@ function returnLink(order: PageOrder, ctx: RenderContext): SafeHtml {
   return html`<p><a class="button" href="${target}" id="return-link">${ctx.t.returnNow(order.merchantName)}</a></p>`;
 }
 
+/**
+ * Before paying: the way back to the shop, for a customer who changed their mind or came in the
+ * full-page flow (no popup to close). The order stays open; nothing is cancelled.
+ */
+export function renderLeave(order: PageOrder, ctx: RenderContext): SafeHtml {
+  const target = safeHttpUrl(order.redirectUrl);
+  if (!target) return html``;
+  return html`<section class="leave" aria-label="${ctx.t.backToShop(order.merchantName)}">
+<p><a class="back-link" href="${target}" id="leave-link">${ctx.t.backToShop(order.merchantName)}</a></p>
+<p class="muted">${ctx.t.leaveHint}</p>
+</section>`;
+}
+
 export function renderPaid(order: PageOrder, ctx: RenderContext): SafeHtml {
   const { t } = ctx;
   const target = safeHttpUrl(order.redirectUrl);
@@ -52,6 +65,6 @@ export function renderWaiting(order: PageOrder, ctx: RenderContext): SafeHtml {
   return html`<section class="waiting" aria-labelledby="waiting-heading">
 <h2 id="waiting-heading" class="waiting-heading">${t.waiting}</h2>
 <p class="muted js-only" hidden>${t.autoUpdate}</p>
-<p><a href="${ctx.urls.page(order.platOrderNum)}" class="refresh">${t.refreshStatus}</a></p>
+<p><a href="${ctx.urls.page(order.platOrderNum, ctx.locale)}" class="refresh">${t.refreshStatus}</a></p>
 </section>`;
 }

@@ -7,7 +7,7 @@ import { html, type SafeHtml } from '../html.ts';
 import type { QrImage } from '../qr.ts';
 import type { RenderContext } from './context.ts';
 import { renderDocument } from './layout.ts';
-import { renderClosed, renderPaid, renderWaiting } from './outcome.ts';
+import { renderClosed, renderLeave, renderPaid, renderWaiting } from './outcome.ts';
 import { renderInstructions } from './instructions.ts';
 import { renderPicker } from './picker.ts';
 import { renderSandboxControls } from './sandbox.ts';
@@ -31,7 +31,26 @@ function renderPending(input: OrderPageInput, ctx: RenderContext): SafeHtml {
   return html`<h1>${ctx.t.title(order.merchantName)}</h1>
 ${renderSummary(order, ctx)}
 ${renderCountdown(order, ctx, now)}
-${body}`;
+${body}
+${renderLeave(order, ctx)}`;
+}
+
+/**
+ * The support line: the merchant's contact when it set one, else who to ask. The gateway's own
+ * reference is folded away: the customer knows their order by the shop's number (the summary),
+ * and support may ask for this one.
+ */
+function renderSupport(order: PageOrder, ctx: RenderContext): SafeHtml {
+  const { t } = ctx;
+  const contact = order.brand.supportContact;
+  const line = contact
+    ? html`<p class="support">${t.supportWith(order.merchantName)} <span class="contact">${contact}</span></p>`
+    : html`<p class="support">${t.supportGeneric(order.merchantName)}</p>`;
+  return html`${line}
+<details class="support-details">
+<summary>${t.supportDetails}</summary>
+<p>${t.reference}: <span class="mono">${order.platOrderNum}</span></p>
+</details>`;
 }
 
 function renderBody(input: OrderPageInput, ctx: RenderContext): SafeHtml {
@@ -59,9 +78,10 @@ export function renderOrderPage(input: OrderPageInput, ctx: RenderContext): stri
   return renderDocument(ctx, {
     title,
     merchantName: order.merchantName,
+    brand: order.brand,
     languageHref: (locale) => ctx.urls.page(order.platOrderNum, locale),
     mainAttributes: html` data-status="${order.status}" data-method="${order.method ?? ''}" data-status-url="${ctx.urls.status(order.platOrderNum)}"`,
     body: html`${notice}${renderBody(input, ctx)}${renderSandboxControls(order, ctx)}`,
-    footer: html`<p>${ctx.t.reference}: <span class="mono">${order.platOrderNum}</span></p>`,
+    footer: renderSupport(order, ctx),
   });
 }

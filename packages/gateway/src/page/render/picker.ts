@@ -6,6 +6,7 @@ import { METHOD_KINDS, methodsOfKind } from '@tombolbayar/protocol';
 import type { PageOrder } from '../deps.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { RenderContext } from './context.ts';
+import { methodMark } from './marks.ts';
 
 export function renderPicker(order: PageOrder, ctx: RenderContext): SafeHtml {
   const { t } = ctx;
@@ -15,7 +16,7 @@ export function renderPicker(order: PageOrder, ctx: RenderContext): SafeHtml {
     const hintId = `kind-${kind}-hint`;
     const buttons = methods.map(
       (method) =>
-        html`<li><button type="submit" name="method" value="${method.code}" class="method method-${method.kind}" aria-describedby="${hintId}">${method.displayName}</button></li>`,
+        html`<li><button type="submit" name="method" value="${method.code}" class="method method-${method.kind}" aria-describedby="${hintId}">${methodMark(method.kind)}<span>${method.displayName}</span></button></li>`,
     );
     return html`<fieldset class="kind">
 <legend>${t.kinds[kind].name}</legend>
@@ -27,6 +28,7 @@ export function renderPicker(order: PageOrder, ctx: RenderContext): SafeHtml {
 <h2 id="picker-heading">${t.chooseMethod}</h2>
 <form method="post" action="${ctx.urls.chooseMethod}" class="js-once">
 <input type="hidden" name="orderNum" value="${order.platOrderNum}">
+<input type="hidden" name="lang" value="${ctx.locale}">
 ${groups}
 </form>
 </section>`;

@@ -16,6 +16,7 @@ export function renderSandboxControls(order: PageOrder, ctx: RenderContext): Saf
 ${order.method === null ? html`<p class="muted">${t.sandboxChooseFirst}</p>` : ''}
 <form method="post" action="${ctx.urls.sandbox}" class="sandbox-actions js-once">
 <input type="hidden" name="orderNum" value="${order.platOrderNum}">
+<input type="hidden" name="lang" value="${ctx.locale}">
 ${order.method === null ? '' : html`<button type="submit" name="action" value="pay">${t.simulatePay}</button>`}
 <button type="submit" name="action" value="expire">${t.simulateExpire}</button>
 <button type="submit" name="action" value="fail">${t.simulateFail}</button>

@@ -13,24 +13,29 @@ function two(value: number): string {
 }
 
 /**
- * `02:03:04` below a day, `1 day 02:03:04` / `4 days 23:59:59` above (expiry may be up to
- * 5 days). Negative or non-finite input prints `00:00:00`. Rounds up, so the last second shows
- * `00:00:01` until it has fully passed.
+ * Reads like `<pay-va>`'s countdown (`@tombolbayar/pay-button`): `59:59` under an hour,
+ * `1:02:03` under a day, and `1 day 02:03:04` / `4 days 23:59:59` above (expiry may be up to 5
+ * days). Whole seconds left, rounded down as `<pay-va>` does, so an hour-long order reads `59:59`
+ * on both right after it was created. Negative or non-finite input prints `00:00`.
  */
 export function formatCountdown(remainingMs: number, days: DayWords): string {
-  const total = Number.isFinite(remainingMs) && remainingMs > 0 ? Math.ceil(remainingMs / 1000) : 0;
+  const total = wholeSeconds(remainingMs);
   const d = Math.floor(total / 86_400);
   const h = Math.floor((total % 86_400) / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
-  const clock = `${two(h)}:${two(m)}:${two(s)}`;
-  if (d === 0) return clock;
-  return `${d} ${d === 1 ? days.one : days.other} ${clock}`;
+  const mmss = `${two(m)}:${two(s)}`;
+  if (d > 0) return `${d} ${d === 1 ? days.one : days.other} ${two(h)}:${mmss}`;
+  return h > 0 ? `${h}:${mmss}` : mmss;
+}
+
+function wholeSeconds(remainingMs: number): number {
+  return Number.isFinite(remainingMs) && remainingMs > 0 ? Math.floor(remainingMs / 1000) : 0;
 }
 
 /** ISO 8601 duration for `<time datetime>`: `P1DT2H3M4S`. */
 export function isoDuration(remainingMs: number): string {
-  const total = Number.isFinite(remainingMs) && remainingMs > 0 ? Math.ceil(remainingMs / 1000) : 0;
+  const total = wholeSeconds(remainingMs);
   const d = Math.floor(total / 86_400);
   const h = Math.floor((total % 86_400) / 3600);
   const m = Math.floor((total % 3600) / 60);

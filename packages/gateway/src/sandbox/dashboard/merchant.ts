@@ -1,8 +1,8 @@
-/** A merchant's branding form: display name, logo and accent colour, with a preview. */
+/** A merchant's branding form: display name, logo, accent colour and support contact, with a preview. */
 import type { Merchant } from '../../domain/types.ts';
 import { html, type SafeHtml } from '../../page/html.ts';
 import type { MerchantBranding } from '../../store/branding.ts';
-import { MAX_DISPLAY_NAME } from '../branding.ts';
+import { MAX_DISPLAY_NAME, MAX_SUPPORT_CONTACT } from '../branding.ts';
 import { dashboardUrls, swatch } from './document.ts';
 import type { DashboardMessages } from './messages.ts';
 
@@ -11,12 +11,14 @@ export interface BrandingFormValues {
   readonly displayName: string;
   readonly logo: string;
   readonly accentColor: string;
+  readonly supportContact: string;
 }
 
 export const formValuesOf = (branding: MerchantBranding): BrandingFormValues => ({
   displayName: branding.displayName ?? '',
   logo: branding.logo ?? '',
   accentColor: branding.accentColor ?? '',
+  supportContact: branding.supportContact ?? '',
 });
 
 export function renderMerchant(t: DashboardMessages, merchant: Merchant, saved: MerchantBranding, values: BrandingFormValues): SafeHtml {
@@ -25,6 +27,7 @@ export function renderMerchant(t: DashboardMessages, merchant: Merchant, saved: 
 ${saved.logo ? html`<img class="dash-logo" src="${saved.logo}" alt="${t.logoAlt(name)}" width="48" height="48">` : ''}
 <strong>${name}</strong>
 ${saved.accentColor ? html`${swatch(saved.accentColor, t.accentAlt(saved.accentColor))} <span class="mono">${saved.accentColor}</span>` : ''}
+${saved.supportContact ? html`<span>${saved.supportContact}</span>` : ''}
 </div>`;
   return html`<h1>${t.merchantHeading(merchant.merchantCode)}</h1>
 <section class="card" aria-labelledby="preview-heading">
@@ -40,6 +43,8 @@ ${preview}
 <textarea id="brand-logo" name="logo" rows="3" spellcheck="false">${values.logo}</textarea>
 <label for="brand-color">${t.accentColor}</label>
 <input id="brand-color" name="accentColor" type="text" pattern="#[0-9a-fA-F]{6}" maxlength="7" spellcheck="false" autocomplete="off" value="${values.accentColor}">
+<label for="brand-support">${t.supportContact}</label>
+<input id="brand-support" name="supportContact" type="text" maxlength="${MAX_SUPPORT_CONTACT}" spellcheck="false" autocomplete="off" value="${values.supportContact}">
 <p class="muted">${t.emptyUnsets}</p>
 <button type="submit">${t.save}</button>
 </form>

@@ -113,6 +113,7 @@ export interface DashboardMessages {
   readonly displayName: string;
   readonly logo: string;
   readonly accentColor: string;
+  readonly supportContact: string;
   readonly emptyUnsets: string;
   readonly save: string;
 }
@@ -207,6 +208,7 @@ const en: DashboardMessages = {
   displayName: 'Display name',
   logo: 'Logo: an https URL, or a data:image/png;base64,… URL (PNG, JPEG, GIF or WebP, at most 64 KiB)',
   accentColor: 'Accent colour (#rrggbb)',
+  supportContact: 'Support contact shown to customers (email, phone or URL)',
   emptyUnsets: 'Leave a field empty to unset it.',
   save: 'Save',
 };
@@ -301,6 +303,7 @@ const id: DashboardMessages = {
   displayName: 'Nama tampilan',
   logo: 'Logo: URL https, atau URL data:image/png;base64,… (PNG, JPEG, GIF atau WebP, paling besar 64 KiB)',
   accentColor: 'Warna aksen (#rrggbb)',
+  supportContact: 'Kontak layanan pelanggan yang ditampilkan (email, telepon atau URL)',
   emptyUnsets: 'Kosongkan kolom untuk menghapusnya.',
   save: 'Simpan',
 };

@@ -12,7 +12,7 @@
  *   POST /pay-number                  {number}   pay the order with this VA number / payment code
  *   POST /clock                       {minutes}
  *   POST /deliveries/:id/resend
- *   GET|POST /merchants/:merchantCode {displayName, logo, accentColor}
+ *   GET|POST /merchants/:merchantCode {displayName, logo, accentColor, supportContact}
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { DomainError } from '../../domain/errors.ts';
@@ -200,7 +200,7 @@ export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries)
     if (!branding.ok) {
       const saved = (await findBranding(db, merchant.merchantCode)) ?? NO_BRANDING;
       const typed = (name: string) => (typeof req.body?.[name] === 'string' ? (req.body[name] as string) : '');
-      const values = { displayName: typed('displayName'), logo: typed('logo'), accentColor: typed('accentColor') };
+      const values = { displayName: typed('displayName'), logo: typed('logo'), accentColor: typed('accentColor'), supportContact: typed('supportContact') };
       const t = wordsOf(req);
       return send(req, res, 400, t.merchantHeading(merchant.merchantCode), renderMerchant(t, merchant, saved, values), branding.message);
     }
