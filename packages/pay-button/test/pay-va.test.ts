@@ -65,7 +65,7 @@ describe('<pay-va>', () => {
     expect(end.type).to.equal('pay-failure');
     expect(el.state).to.equal('expired');
     await el.updateComplete;
-    expect(part(el, 'status')!.textContent).to.equal('Payment expired.');
+    expect(part(el, 'status')!.textContent).to.equal('The time to pay has run out. Nothing was charged.');
     // The expired panel replaces the instructions: nobody transfers to a number that takes no money.
     expect(shadow(el).querySelector('[part~=outcome]')!.textContent).to.include('This payment number has expired');
     for (const gone of ['number', 'copy', 'total', 'countdown', 'steps']) expect(part(el, gone), gone).to.be.null;
@@ -158,7 +158,7 @@ describe('<pay-va>', () => {
     await rec.next('pay-open');
     await el.updateComplete;
     expect(part(el, 'method')!.textContent).to.equal('QRIS');
-    expect(panelText(el)).to.include('Bayar tepat Rp 154.000');
+    expect(panelText(el)).to.include('Jumlah yang harus dibayar Rp 154.000');
     expect(panelText(el)).to.include('Kode QRIS');
     expect(panelText(el)).to.include('pindai kode QR');
     await waitUntil(() => part(el, 'qr'), 'no QR image');
@@ -211,13 +211,13 @@ describe('<pay-va>', () => {
     });
   }
 
-  it('a real failure keeps the generic wording, and a click asks again with the same key', async () => {
+  it('a gateway that is down says so plainly, and a click asks again with the same key', async () => {
     const item = uniqueItem('down');
     const { el, rec } = await va(item);
     el.create();
     expect((await rec.settle()).detail).to.include({ code: 'gateway_unavailable', retryable: true });
     await el.updateComplete;
-    expect(part(el, 'status')!.textContent).to.equal('Something went wrong. Try again.');
+    expect(part(el, 'status')!.textContent).to.equal('The payment service cannot be reached. Nothing was charged. Try again.');
     expect(el.create()).to.be.true;
     await waitUntil(async () => (await stats(item)).va === 2, 'no second request');
     const [first, second] = (await stats(item)).bodies;
