@@ -128,7 +128,7 @@ describe('checkout in the demo shop', () => {
       await popup.waitForURL(/\/pay\?orderNum=/);
       const url = popup.url();
       await popup.close();
-      await page.locator('#pay-result').filter({ hasText: 'Payment cancelled. Your cart is still here.' }).waitFor({ timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: 'Payment not started. Nothing was charged; your cart is still here.' }).waitFor({ timeout: 20_000 });
       assert.equal(await page.locator('pay-button').getAttribute('state'), 'cancelled');
       assert.equal(demo.shop.store.sales(), 0);
       await screenshot(page, 'closed-cancelled');
@@ -202,7 +202,7 @@ describe('checkout in the demo shop', () => {
       const orderNum = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
       await sandbox(demo, `orders/${(await demo.shop.payments.getOrder(orderNum))!.platOrderNum}/expire`);
       await popup.close();
-      await page.locator('#pay-result').filter({ hasText: `Order ${orderNum} expired.` }).waitFor({ timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: `The time to pay order ${orderNum} has run out. Nothing was charged.` }).waitFor({ timeout: 20_000 });
       assert.equal(await statusShown(page, 'pay'), false, 'said once, by the page');
     }));
 
@@ -222,7 +222,7 @@ describe('checkout in the demo shop', () => {
       const [atm] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
       await atm.getByText(/\d{10,}/).first().waitFor();
       await atm.close();
-      await page.locator('#pay-result').filter({ hasText: 'awaits payment' }).waitFor({ timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: 'awaits your payment' }).waitFor({ timeout: 20_000 });
       const pending = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
       await addToCart(page, 'Kopi Toraja, 1 kg');
       await page.locator('#pay-result').filter({ hasText: `Order ${pending}, for your cart as it was, is still open` }).waitFor();
