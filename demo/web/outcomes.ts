@@ -58,7 +58,20 @@ function rememberCart(orderNum: string, cart: string): void {
 
 /** Wires `element` to the message in `result`. */
 export function wireOutcomes(element: PayButton | PayVa, result: HTMLElement, options: OutcomeOptions): Outcomes {
-  const say = (...content: (Node | string)[]) => result.replaceChildren(...content);
+  const say = (...content: (Node | string)[]) => {
+    result.replaceChildren(...content);
+    // The element focuses itself when an attempt ends; when the page then disables it (a paid,
+    // emptied cart) focus would drop to <body>: the message takes it, so it is read and in view.
+    if (content.length) {
+      queueMicrotask(() => {
+        const active = document.activeElement;
+        if (active !== document.body && active !== element && active !== null) return;
+        if (active === element && !(element as PayButton).disabled) return;
+        result.tabIndex = -1;
+        result.focus();
+      });
+    }
+  };
   const isButton = element.localName === 'pay-button';
   /** The order of the last `pay-pending` (`<pay-button>`; `<pay-va>` shows its own `order`). */
   let pending: string | undefined;

@@ -36,7 +36,7 @@ describe('<pay-va>', () => {
     expect(part(el, 'total')!.textContent).to.equal('Rp 154.000');
     expect(part(el, 'copy-total')!.getAttribute('aria-label')).to.equal('Copy: Transfer exactly');
     expect(part(el, 'steps')!.textContent).to.include(`Enter ${el.order!.vaNumber}.`);
-    expect(part(el, 'countdown')!.textContent).to.match(/Pay within (59:[0-5]\d|1:00:00)/);
+    expect(part(el, 'countdown')!.textContent).to.match(/Pay within (00:59:[0-5]\d|01:00:00)/);
     await expect(el).to.be.accessible();
 
     await setStatus(open.detail.orderNum, 'paid');

@@ -211,12 +211,18 @@ describe('contract checks', () => {
 });
 
 describe('countdown and expiryOf', () => {
-  it('formats MM:SS under an hour, H:MM:SS above, never negative, empty when unknown', () => {
-    expect(countdown(65_000, 0)).to.equal('01:05');
-    expect(countdown(3_600_000, 0)).to.equal('1:00:00');
-    expect(countdown(2 * 3_600_000 + 61_999, 0)).to.equal('2:01:01');
+  it("reads as the hosted page's countdown: HH:MM:SS rounded up, days above a day, never negative, empty when unknown", () => {
+    expect(countdown(65_000, 0)).to.equal('00:01:05');
+    // An hour's order reads 01:00:00 at first on both screens, then 00:59:59.
+    expect(countdown(3_600_000, 0)).to.equal('01:00:00');
+    expect(countdown(3_600_000, 1)).to.equal('01:00:00');
+    expect(countdown(3_600_000, 1000)).to.equal('00:59:59');
+    expect(countdown(2 * 3_600_000 + 61_999, 0)).to.equal('02:01:02');
+    expect(countdown(999, 0)).to.equal('00:00:01');
+    expect(countdown(86_400_000 + 3_723_000, 0)).to.equal('1 day 01:02:03');
+    expect(countdown(5 * 86_400_000, 0, ['hari', 'hari'])).to.equal('5 hari 00:00:00');
     expect(countdown(0, 5000)).to.equal('');
-    expect(countdown(5000, 9000)).to.equal('00:00');
+    expect(countdown(5000, 9000)).to.equal('00:00:00');
     expect(countdown(NaN, 0)).to.equal('');
   });
   it('reads ISO 8601 and the wire yyyyMMddHHmmss (Jakarta, UTC+7)', () => {

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import { styles } from './pay-button.styles.ts';
 import { SLOW_MS, createLink, getOrder, toPayError, type Order, type PayError, type PaymentLink } from '../../internal/api.ts';
-import { claimAttempt, dropAttempt, handovers, saveAttempt } from '../../internal/attempt-store.ts';
+import { claimAttempt, dropAttempt, findAttempt, handovers, saveAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
 import { RETURN_PARAM, isBusy, outcome, outcomeWords, pickUp, withoutReturnParam, type PayButtonState, type Via } from '../../internal/outcome.ts';
 import type { MessageKey } from '../../internal/i18n.ts';
@@ -152,8 +152,10 @@ export class PayButton extends PayElement<PayButtonState> {
     let via: Via | undefined;
     const entry = !this.#work && claimAttempt((e) => !e.va && e.endpoint === this.endpoint && e.item === this.item && (via = pickUp(returned, e.orderNum)));
     // Every element removes a `#paybutton_token=` fragment (never reading it); only the one that
-    // claimed the order removes `paybutton_order`, which until then may be another element's.
-    const clean = withoutReturnParam(url.href, entry && returned);
+    // claimed the order removes `paybutton_order`, which until then may be another element's; and
+    // any element removes one nobody can claim any more (a return replayed by Back/Forward after
+    // its order ended), so the parameter is never left behind.
+    const clean = withoutReturnParam(url.href, (entry && returned) || (returned && !findAttempt((e) => e.orderNum === returned)));
     if (clean !== url.href) history.replaceState(history.state, '', clean);
     // Claimed, so no other element on the page takes it too; stored again if its order may still be paid.
     if (entry) this.#check(this.#begin(null, entry.key, entry.orderNum, entry.statusToken), via!);
@@ -251,8 +253,13 @@ export class PayButton extends PayElement<PayButtonState> {
     if (!popup) {
       if (go) location.assign(url.href);
     } else if (!popup.closed) {
-      // A named window: a reload of the shop finds it again by name (see `#pickUp`).
-      popup.name = `paybutton-${link.orderNum}`;
+      try {
+        // Named after its order while it is still our placeholder (a popup handed over from
+        // another element may be on the payment page already, another origin).
+        popup.name = `paybutton-${link.orderNum}`;
+      } catch {
+        // Its name is only a convenience.
+      }
       popup.location.replace(url.href);
       this.#watchOpen(this.#work!);
     }

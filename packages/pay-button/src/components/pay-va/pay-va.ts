@@ -25,12 +25,19 @@ export function expiryOf(expiresAt: string): number {
   return parseDateTime(expiresAt)?.getTime() ?? Date.parse(expiresAt);
 }
 
-/** `H:MM:SS` (`MM:SS` under an hour) left until `until`, never negative; empty for an unknown expiry. */
-export function countdown(until: number, now: number): string {
+/**
+ * Time left until `until`, by the hosted page's rule (the gateway's `formatCountdown`), so the
+ * shop and the payment page never disagree: `HH:MM:SS` (an hour reads `01:00:00`), `1 day
+ * 02:03:04` above a day, rounded up (the last second shows `00:00:01` until it has passed), never
+ * negative; empty for an unknown expiry. `days`: the words for one day and for more.
+ */
+export function countdown(until: number, now: number, days: [one: string, other: string] = ['day', 'days']): string {
   if (!(until > 0)) return '';
-  const s = Math.max(0, Math.floor((until - now) / 1000));
-  const mmss = `${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-  return s < 3600 ? mmss : `${Math.floor(s / 3600)}:${mmss}`;
+  const s = Math.max(0, Math.ceil((until - now) / 1000));
+  const d = Math.floor(s / 86_400);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const clock = `${two(Math.floor(s / 3600) % 24)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
+  return d ? `${d} ${days[d === 1 ? 0 : 1]} ${clock}` : clock;
 }
 
 /**
@@ -309,7 +316,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
         ${kind === 'qr'
           ? html`<div class="label">${label}</div>${this.#qrImage(order, total)}`
           : this.#copyable(label, 'number', order.vaNumber, order.vaNumber, 'copy')}
-        <p part="countdown">${this.text('payWithin')} <time>${countdown(expiryOf(order.expiresAt), Date.now())}</time></p>
+        <p part="countdown">${this.text('payWithin')} <time>${countdown(expiryOf(order.expiresAt), Date.now(), [this.text('day'), this.text('days')])}</time></p>
         <details part="steps" open>
           <summary>${this.text('howToPay')}</summary>
           <ol>${steps.split('|').map((step) => html`<li>${fill(step, values)}</li>`)}</ol>
