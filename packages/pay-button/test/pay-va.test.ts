@@ -172,6 +172,37 @@ describe('<pay-va>', () => {
     expect(el.state).to.equal('idle');
   });
 
+  it('saves the QRIS code as a PNG, for a customer paying on the same phone (a 44 px button, in Indonesian)', async () => {
+    const { el, rec } = await va(uniqueItem(), 'QRIS', 'id');
+    el.create();
+    await rec.next('pay-open');
+    await waitUntil(() => part(el, 'save-qr'), 'no save button');
+    const save = part(el, 'save-qr') as HTMLButtonElement;
+    expect(save.textContent).to.equal('Simpan gambar QR');
+    expect(save.getBoundingClientRect().height).to.be.at.least(44);
+    // Watch the download the browser is asked for (the real click still runs).
+    const downloads: HTMLAnchorElement[] = [];
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      if (this.download) downloads.push(this);
+      else click.call(this);
+    };
+    try {
+      save.click();
+      await waitUntil(() => downloads.length === 1, 'nothing was saved');
+    } finally {
+      HTMLAnchorElement.prototype.click = click;
+    }
+    expect(downloads[0]!.download).to.equal(`QRIS-${el.order!.orderNum}.png`);
+    const png = new Uint8Array(await (await fetch(downloads[0]!.href)).arrayBuffer());
+    expect([...png.slice(1, 4)].map((c) => String.fromCharCode(c)).join('')).to.equal('PNG');
+    // The picture is the code: decode its size and check it is a square of whole modules.
+    const bitmap = await createImageBitmap(new Blob([png]));
+    expect(bitmap.width).to.equal(bitmap.height);
+    expect(bitmap.width % 10).to.equal(0);
+    el.reset();
+  });
+
   for (const [method, label, kind] of [['RETAIL_ALFAMART', 'Payment code', 'Alfamart'], ['EWALLET_DANA', 'Payment reference', 'DANA app']] as const) {
     it(`shows ${method}: the total to pay, the ${label.toLowerCase()} and its steps`, async () => {
       const { el, rec } = await va(uniqueItem(), method);

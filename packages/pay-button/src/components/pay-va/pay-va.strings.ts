@@ -31,6 +31,7 @@ const en = {
   failedTitle: 'The payment failed',
   failedBody: 'Nothing was charged by this order. Get a new number to try again.',
   copy: 'Copy',
+  saveQr: 'Save QR image',
   copied: 'Copied.',
 };
 
@@ -61,6 +62,7 @@ const id: Record<keyof typeof en, string> = {
   failedTitle: 'Pembayaran gagal',
   failedBody: 'Tidak ada dana yang ditarik untuk pesanan ini. Dapatkan nomor baru untuk mencoba lagi.',
   copy: 'Salin',
+  saveQr: 'Simpan gambar QR',
   copied: 'Tersalin.',
 };
 

@@ -68,6 +68,7 @@ export function countdown(until: number, now: number, days: [one: string, other:
  * @csspart number - The VA number, payment code or e-wallet reference.
  * @csspart copy - The copy button of the number.
  * @csspart qr - The QRIS image (an `<svg>`).
+ * @csspart save-qr - For QRIS: the button that saves the code as a PNG (to open it in a QRIS app on the same phone).
  * @csspart amounts - Amount and fee, the breakdown of the total.
  * @csspart countdown - Time left to pay.
  * @csspart steps - The list of steps to pay.
@@ -269,10 +270,35 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     return html`<slot name="qr"
       >${qr
         ? html`<svg part="qr" role="img" aria-label=${fill(this.text('qrAlt'), { total })} viewBox="0 0 ${qr.size} ${qr.size}" shape-rendering="crispEdges">
-            <rect width="100%" height="100%" fill="#fff"></rect><path d=${qr.path} fill="#000"></path>
-          </svg>`
+              <rect width="100%" height="100%" fill="#fff"></rect><path d=${qr.path} fill="#000"></path>
+            </svg>
+            <button part="save-qr" type="button" @click=${() => this.#saveQr(qr, order.orderNum)}>${this.text('saveQr')}</button>`
         : fallback}</slot
     >`;
+  }
+
+  /**
+   * Saves the QR code as a PNG (10 px a module): a customer paying on this very phone cannot scan
+   * its own screen, but every QRIS app can open an image from the gallery. Drawn from the same
+   * path data, so nothing is fetched.
+   */
+  #saveQr(qr: QrCode, orderNum: string): void {
+    const scale = 10;
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = qr.size * scale;
+    const g = canvas.getContext('2d')!;
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, canvas.width, canvas.height);
+    g.scale(scale, scale);
+    g.fillStyle = '#000';
+    g.fill(new Path2D(qr.path));
+    canvas.toBlob((blob) => {
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(blob!);
+      link.download = `QRIS-${orderNum}.png`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 6e4);
+    }, 'image/png');
   }
 
   /** The paid, expired or failed panel, in place of the instructions. */
