@@ -57,6 +57,9 @@ describe('<pay-button> popup flow', () => {
     // Synchronously, before any network answer: the placeholder is open and the element is loading.
     expect(spy.windows).to.have.length(1);
     expect(spy.last.location.href).to.equal('about:blank');
+    // Readable on a phone while the payment page loads: a viewport, the element's language and words.
+    expect(spy.last.document.querySelector('meta[name=viewport]')!.getAttribute('content')).to.equal('width=device-width,initial-scale=1');
+    expect(spy.last.document.body.textContent).to.equal('Opening the payment page…');
     expect(el.state).to.equal('loading');
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy')).to.equal('true');
