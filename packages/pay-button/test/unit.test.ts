@@ -6,9 +6,9 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { errorOf, isLink, isOrder, refusal, toPayError } from '../src/internal/api.ts';
 import { claimAttempt, findAttempt, saveAttempt } from '../src/internal/attempt-store.ts';
 import { define } from '../src/internal/define.ts';
-import { localeOf } from '../src/internal/i18n.ts';
+import { errorWords, localeOf, strings } from '../src/internal/i18n.ts';
 import { newIdempotencyKey } from '../src/internal/idempotency.ts';
-import { isBusy, outcome, pickUp, withoutReturnParam } from '../src/internal/outcome.ts';
+import { isBusy, outcome, outcomeWords, pickUp, withoutReturnParam } from '../src/internal/outcome.ts';
 import { backoff, pollOrder } from '../src/internal/poll.ts';
 import { isInAppBrowser } from '../src/internal/popup.ts';
 import { isVaOrder } from '../src/components/pay-va/va-api.ts';
@@ -31,6 +31,23 @@ describe('outcome(order)', () => {
   ];
   for (const [status, method, state, event] of table) {
     it(`${status} (method ${method}) -> ${state} / ${event}`, () => expect(outcome({ status, method })).to.deep.equal([state, event]));
+  }
+
+  // What nobody could confirm is never "cancelled": the customer may hold a live payment number.
+  const unconfirmable: [Partial<Order>, boolean, string, string][] = [
+    [{ status: 'pending', method: null }, false, 'cancelled', 'cancelled'],
+    [{ status: 'pending', method: null }, true, 'pending', 'unconfirmed'],
+    [{ status: 'pending', method: null, confirmed: false }, false, 'pending', 'unconfirmed'],
+    [{ status: 'pending', method: 'VA_BCA', confirmed: false }, false, 'pending', 'pending'],
+    [{ status: 'pending', method: 'VA_BCA' }, true, 'pending', 'pending'],
+    [{ status: 'paid', method: null, confirmed: false }, true, 'paid', 'paid'],
+    [{ status: 'expired', method: null }, true, 'expired', 'expired'],
+  ];
+  for (const [order, chosen, state, words] of unconfirmable) {
+    it(`${JSON.stringify(order)}, method seen chosen: ${chosen} -> ${state}, says ${words}`, () => {
+      expect(outcome(order as Order, chosen)[0]).to.equal(state);
+      expect(outcomeWords(order as Order, chosen)).to.equal(words);
+    });
   }
   it('busy states are exactly loading, open and checking', () => {
     const all = ['idle', 'loading', 'open', 'checking', 'paid', 'pending', 'expired', 'failed', 'cancelled', 'error'];
@@ -207,6 +224,30 @@ describe('contract checks', () => {
     const keys = new Set(Array.from({ length: 200 }, newIdempotencyKey));
     expect(keys.size).to.equal(200);
     for (const k of keys) expect(k).to.match(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe('errorWords: a code never reaches the customer', () => {
+  const table: [string, string][] = [
+    ['network', 'unreachable'],
+    ['gateway_unavailable', 'unreachable'],
+    ['gateway_timeout', 'unreachable'],
+    ['http_502', 'unreachable'],
+    ['rate_limited', 'busy'],
+    ['http_503', 'busy'],
+    ['bad_response', 'error'],
+    ['internal', 'error'],
+  ];
+  for (const [code, key] of table) {
+    it(`${code} -> ${key}`, () => expect(errorWords[code] ?? 'error').to.equal(key));
+  }
+  it('every failure says, in both languages, that nothing was charged, and no word of it is technical', () => {
+    for (const lang of ['en', 'id'] as const) {
+      for (const key of ['unreachable', 'busy', 'error', 'expired', 'failed', 'cancelled'] as const) {
+        expect(strings[lang][key]).to.match(lang === 'en' ? /Nothing was charged/ : /Tidak ada dana yang ditarik/);
+        expect(strings[lang][key]).not.to.match(/_|\bE[A-Z]{4,}\b|\b\d{3}\b|gateway|network/i);
+      }
+    }
   });
 });
 
