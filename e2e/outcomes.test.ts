@@ -83,7 +83,7 @@ async function openPopup(page: Page): Promise<Page> {
  */
 async function pendingThenPaidAtTheAtm(page: Page, demo: Session['demo']): Promise<{ orderNum: string }> {
   assert.equal(await buttonState(page, ['pending', 'cancelled', 'error']), 'pending');
-  await page.locator('#pay-result').filter({ hasText: /awaits payment/ }).waitFor();
+  await page.locator('#pay-result').filter({ hasText: /awaits your payment/ }).waitFor();
   const [order] = await orders(page);
   assert.ok(order);
   await payAtGateway({ demo }, order.orderNum);
@@ -125,7 +125,7 @@ describe('one true outcome', () => {
       const url = first.url();
       await first.close();
       assert.equal(await buttonState(page, ['pending', 'cancelled', 'error']), 'cancelled');
-      await page.locator('#pay-result').filter({ hasText: 'Payment cancelled. Your cart is still here.' }).waitFor();
+      await page.locator('#pay-result').filter({ hasText: 'Payment not started. Nothing was charged; your cart is still here.' }).waitFor();
       const again = await openPopup(page);
       assert.equal(again.url(), url, 'the same order, on the same payment page');
       assert.equal((await orders(page)).length, 1, 'one order for the cart');

@@ -9,6 +9,7 @@ import { CATALOG, MAX_QUANTITY, findProduct } from '../src/catalog.ts';
 import { loadCart, saveCart, cartTotal, cartId, newCartId, ID_KEY, KEY as CART_KEY, type Cart } from './cart.ts';
 import { watchOrders } from './orders.ts';
 import { wireOutcomes } from './outcomes.ts';
+import { applyLang, pageLang, t, type Lang } from './words.ts';
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -25,6 +26,7 @@ const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('demo
 
 function renderProducts(): void {
   const list = byId<HTMLUListElement>('product-list');
+  list.replaceChildren();
   for (const product of CATALOG) {
     const item = document.createElement('li');
     item.className = 'product';
@@ -42,9 +44,9 @@ function renderProducts(): void {
     add.type = 'button';
     add.className = 'add';
     add.dataset.sku = product.sku;
-    add.textContent = 'Add to cart';
+    add.textContent = t('addToCart');
     // The visible words first (WCAG 2.5.3, label in name), then which product.
-    add.setAttribute('aria-label', `Add to cart: ${product.name}`);
+    add.setAttribute('aria-label', `${t('addToCart')}: ${product.name}`);
     add.addEventListener('click', () => changeQuantity(product.sku, 1));
     item.append(picture, name, price, add);
     list.append(item);
@@ -72,7 +74,7 @@ function renderCart(): void {
     label.textContent = `${product.name} × ${quantity}`;
     const controls = document.createElement('span');
     controls.className = 'qty';
-    for (const [text, delta, name] of [['−', -1, 'Remove one'], ['+', 1, 'Add one']] as const) {
+    for (const [text, delta, name] of [['−', -1, t('removeOne')], ['+', 1, t('addOne')]] as const) {
       const button = document.createElement('button');
       button.type = 'button';
       button.textContent = text;
@@ -116,7 +118,7 @@ tabs?.addEventListener('message', (event: MessageEvent<{ type?: string; orderNum
   // very order stays: its own status check turns it into the paid panel.
   if (payButton.state !== 'paid') payButton.reset();
   if (payVa.state !== 'paid' && payVa.order?.orderNum !== orderNum) payVa.reset();
-  byId('pay-result').textContent = `Paid: order ${orderNum}, in another tab. We are packing it.`;
+  byId('pay-result').textContent = t('paidOtherTab', { order: orderNum });
   cart = loadCart();
   renderCart();
 });
@@ -131,9 +133,7 @@ window.addEventListener('storage', (event) => {
 const buttonOutcomes = wireOutcomes(payButton, byId('pay-result'), {
   cart: cartKey,
   paid: emptyCart,
-  stillOpen: (orderNum) => [
-    `Order ${orderNum}, for your cart as it was, is still open: if you pay it, this page updates when it arrives. Pay now pays for your cart as it is now.`,
-  ],
+  stillOpen: (orderNum) => [t('stillOpen', { order: orderNum })],
 });
 
 const vaOutcomes = wireOutcomes(payVa, byId('va-result'), {
@@ -144,12 +144,12 @@ const vaOutcomes = wireOutcomes(payVa, byId('va-result'), {
     const again = document.createElement('button');
     again.type = 'button';
     again.className = 'again';
-    again.textContent = 'Get a number for this cart';
+    again.textContent = t('vaAgain');
     again.addEventListener('click', () => {
       payVa.reset();
       payVa.create();
     });
-    return [`The number above is for order ${orderNum}, your cart as it was. It stays open: if you pay it, this page updates when it arrives. `, again];
+    return [t('vaStillOpen', { order: orderNum }), again];
   },
 });
 
@@ -179,7 +179,16 @@ for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="mod
   });
 }
 
+// The page's language first: every word below, and the elements (they follow `<html lang>`).
+const langSelect = byId<HTMLSelectElement>('lang');
+applyLang((langSelect.value = pageLang()));
 renderProducts();
 renderBanks();
 renderCart();
-watchOrders(byId<HTMLTableSectionElement>('order-rows'));
+const redrawOrders = watchOrders(byId<HTMLTableSectionElement>('order-rows'));
+langSelect.addEventListener('change', () => {
+  applyLang(langSelect.value as Lang);
+  renderProducts();
+  renderCart();
+  redrawOrders();
+});

@@ -1,6 +1,7 @@
 /** The live order list: the shop server pushes a change whenever an order moves. */
 import { formatRupiah } from '@tombolbayar/protocol/formats';
 import { METHODS, resolveMethod } from '@tombolbayar/protocol/methods';
+import { t } from './words.ts';
 
 export interface ShopOrder {
   orderNum: string;
@@ -11,7 +12,7 @@ export interface ShopOrder {
 }
 
 /** Column names, repeated in each cell for the narrow layout, where rows become cards. */
-const LABELS = ['Order', 'Items', 'Amount', 'Method', 'Status'];
+const LABELS = ['colOrder', 'colItems', 'colAmount', 'colMethod', 'colStatus'] as const;
 
 function row(order: ShopOrder): HTMLTableRowElement {
   const tr = document.createElement('tr');
@@ -19,11 +20,12 @@ function row(order: ShopOrder): HTMLTableRowElement {
   // The method's name as the protocol's method table gives it, never the raw code.
   const code = order.method ? resolveMethod(order.method) : undefined;
   const method = code ? METHODS[code].displayName : (order.method ?? '—');
-  const cells = [order.orderNum, order.items, formatRupiah(order.payMoney), method, order.status];
+  const cells = [order.orderNum, order.items, formatRupiah(order.payMoney), method, t(order.status)];
   cells.forEach((text, index) => {
     const td = document.createElement('td');
     td.textContent = text;
-    td.dataset.label = LABELS[index]!;
+    td.dataset.label = t(LABELS[index]!);
+    if (index === 2) td.className = 'amount';
     if (index === cells.length - 1) {
       td.className = 'status';
       td.dataset.status = order.status;
@@ -33,7 +35,8 @@ function row(order: ShopOrder): HTMLTableRowElement {
   return tr;
 }
 
-export function watchOrders(body: HTMLTableSectionElement): void {
+/** Shows the shop's orders, live; the returned function draws them again (in another language). */
+export function watchOrders(body: HTMLTableSectionElement): () => void {
   const refresh = async () => {
     const response = await fetch('/api/orders', { cache: 'no-store' });
     if (!response.ok) return;
@@ -43,4 +46,5 @@ export function watchOrders(body: HTMLTableSectionElement): void {
   void refresh();
   const events = new EventSource('/api/orders/stream');
   events.addEventListener('message', () => void refresh());
+  return () => void refresh();
 }

@@ -14,6 +14,7 @@
  *   on the page.
  */
 import type { PayButton, PayVa } from '@tombolbayar/pay-button';
+import { t } from './words.ts';
 
 /** The page's side of the outcomes of one element. */
 export interface Outcomes {
@@ -28,6 +29,17 @@ export interface OutcomeOptions {
   paid(orderNum: string): void;
   /** What to show when the cart changed while order `orderNum` (for the earlier cart) is still open. */
   stillOpen(orderNum: string): (Node | string)[];
+}
+
+/**
+ * A failure in the customer's words: a refusal of the merchant's `quote()` (sold out, ...) in its
+ * own words with no "try again"; a payment service that cannot be reached (or is busy) says so,
+ * and that nothing was charged. The code and the technical message stay in the event (the
+ * browser's console, the merchant's log), never on the page.
+ */
+function failureWords(detail: { code: string; retryable: boolean; message: string }): string {
+  if (refused(detail)) return detail.message;
+  return detail.retryable ? t('unreachableMsg') : t('errorMsg');
 }
 
 /** A refusal of the merchant's `quote()` (sold out, ...): its own words, with no "try again". */
@@ -46,11 +58,24 @@ function rememberCart(orderNum: string, cart: string): void {
 
 /** Wires `element` to the message in `result`. */
 export function wireOutcomes(element: PayButton | PayVa, result: HTMLElement, options: OutcomeOptions): Outcomes {
-  const say = (...content: (Node | string)[]) => result.replaceChildren(...content);
+  const say = (...content: (Node | string)[]) => {
+    result.replaceChildren(...content);
+    // The element focuses itself when an attempt ends; when the page then disables it (a paid,
+    // emptied cart) focus would drop to <body>: the message takes it, so it is read and in view.
+    if (content.length) {
+      queueMicrotask(() => {
+        const active = document.activeElement;
+        if (active !== document.body && active !== element && active !== null) return;
+        if (active === element && !(element as PayButton).disabled) return;
+        result.tabIndex = -1;
+        result.focus();
+      });
+    }
+  };
   const isButton = element.localName === 'pay-button';
   /** The order of the last `pay-pending` (`<pay-button>`; `<pay-va>` shows its own `order`). */
   let pending: string | undefined;
-  const awaits = (orderNum: string) => `Order ${orderNum} awaits payment. This page updates when it arrives.`;
+  const awaits = (orderNum: string) => t('awaits', { order: orderNum });
 
   element.addEventListener('pay-click', () => say());
   // A restored order (a reload) keeps the cart it was remembered with.
@@ -59,7 +84,7 @@ export function wireOutcomes(element: PayButton | PayVa, result: HTMLElement, op
     const { orderNum } = event.detail;
     const same = (cartOf(orderNum) ?? options.cart()) === options.cart();
     // <pay-va>'s paid panel already says it, unless the paid order is for an earlier cart.
-    if (isButton || !same) say(`Paid: order ${orderNum}${same ? '' : ', your earlier cart'}. We are packing it.`);
+    if (isButton || !same) say(t(same ? 'paidMsg' : 'paidEarlierMsg', { order: orderNum }));
     if (same) options.paid(orderNum);
     // An earlier cart was paid: the cart as it is now is still to pay, so the element is ready again.
     else element.reset();
@@ -67,12 +92,14 @@ export function wireOutcomes(element: PayButton | PayVa, result: HTMLElement, op
   element.addEventListener('pay-pending', (event) => say(awaits((pending = event.detail.orderNum))));
   element.addEventListener('pay-failure', (event) => {
     // <pay-va>'s expired and failed panels already say it.
-    if (isButton) say(`Order ${event.detail.orderNum} ${event.detail.status}.`);
+    if (isButton) say(t(event.detail.status === 'expired' ? 'expiredMsg' : 'failedMsg', { order: event.detail.orderNum }));
   });
-  element.addEventListener('pay-cancel', () => say('Payment cancelled. Your cart is still here.'));
-  element.addEventListener('pay-error', (event) =>
-    say(refused(event.detail) ? event.detail.message : `Could not pay: ${event.detail.message}`),
-  );
+  element.addEventListener('pay-cancel', () => say(t('cancelledMsg')));
+  element.addEventListener('pay-error', (event) => {
+    // For the developer trying the demo: the technical cause, in the console only.
+    console.info('pay-error', event.detail);
+    say(failureWords(event.detail));
+  });
 
   return {
     cartChanged() {

@@ -7,7 +7,7 @@
 export { payButton, type PayButtonRouter, type ReadyReport } from './router.ts';
 export type { SelfCheckReport, SelfCheckProblem } from './self-check.ts';
 export type { LoggerLike } from './logging/logger.ts';
-export type { PayButtonOptions, QuoteFunction, QuoteRequestBody, OnPaidFunction, PaidContext } from './options.ts';
+export type { PayButtonOptions, QuoteFunction, QuoteRequestBody, OnPaidFunction, PaidContext, RateLimitOptions, RateLimitKey } from './options.ts';
 export type { QuoteResult } from './quote.ts';
 export { PayButtonError, NotForSaleError, isPayButtonError, type PayButtonErrorCode } from './errors.ts';
 export type {

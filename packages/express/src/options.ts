@@ -13,6 +13,27 @@ import { gatewayChannel, INSECURE_GATEWAY_URL } from './gateway/channel.ts';
 import { databaseField, fn, httpUrl, keyField, originField, positiveMs, privateKeyMessage, publicKeyMessage } from './option-rules.ts';
 import type { QuoteResult } from './quote.ts';
 import { DEFAULT_SQLITE_FILE, type DatabaseOption } from './store/database.ts';
+
+/** Names the client a rate-limit bucket belongs to (a session id, say); `undefined`: its IP address. */
+export type RateLimitKey = (req: Request) => string | undefined;
+
+/** `rateLimit`: see `PayButtonOptions.rateLimit`. */
+export interface RateLimitOptions {
+  /** The window, in ms (default 60000). */
+  readonly windowMs?: number;
+  /** Order creations per client per window (default 300, sized for a carrier's NAT). */
+  readonly limit?: number;
+  /** The client's key; by default its IP address (IPv6 by /56), proxy-aware through `trust proxy`. */
+  readonly key?: RateLimitKey;
+}
+
+/**
+ * Order creations per client a minute by default. Behind a carrier-grade NAT (most Indonesian
+ * mobile data) many customers share one IPv4 address: 20 refused real customers. A real customer
+ * makes one to three a checkout; a script filling the order table is still held to this per
+ * address (and the key of `payButton()` can be a session instead).
+ */
+export const DEFAULT_RATE_LIMIT = 300;
 import type { Order } from './public-order.ts';
 import { tuningOf } from './internal/tuning.ts';
 import { isLoggerLike, sharedDefaultLogger, SILENT_LOGGER, type LoggerLike } from './logging/logger.ts';
@@ -108,8 +129,13 @@ export interface PayButtonOptions {
   readonly totalTimeoutMs?: number;
   /** Retries after the first try, on network errors, timeouts, 5xx, 429, UNKNOWN and ERROR. */
   readonly maxRetries?: number;
-  /** Per client IP on `POST /links` and `POST /va`; `false` turns it off (do it at your proxy then). */
-  readonly rateLimit?: { readonly windowMs?: number; readonly limit?: number } | false;
+  /**
+   * Order creations (`POST /links` and `POST /va` together) per client per window; `false` turns it
+   * off (do it at your proxy then). A client is its IP address (an IPv6 /56) unless `key` names it:
+   * behind a carrier's NAT thousands of customers share one IPv4 address, so the default `limit`
+   * (300 a minute) is sized for that, and `key` lets a shop with sessions count per session.
+   */
+  readonly rateLimit?: RateLimitOptions | false;
   /** Largest JSON body of the browser routes, in bytes. */
   readonly bodyLimitBytes?: number;
   /** Largest notification body, in bytes. */
@@ -173,7 +199,7 @@ export interface ResolvedOptions {
   readonly maxRetries: number;
   readonly retryBaseDelayMs: number;
   readonly retryMaxDelayMs: number;
-  readonly rateLimit: { readonly windowMs: number; readonly limit: number } | false;
+  readonly rateLimit: { readonly windowMs: number; readonly limit: number; readonly key: RateLimitKey | undefined } | false;
   readonly bodyLimitBytes: number;
   readonly notifyBodyLimitBytes: number;
   readonly statusRefreshMs: number | false;
@@ -243,9 +269,19 @@ const optionsSchema = z
     totalTimeoutMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
     maxRetries: z.number({ error: 'must be a whole number from 0 to 10' }).int().min(0).max(10, { error: 'must be at most 10' }).optional(),
     rateLimit: z
-      .union([z.literal(false), z.object({ windowMs: positiveMs('must be 1 to 600000 ms').optional(), limit: z.number().int().min(1).max(100_000).optional() }).strict()], {
-        error: 'must be false or { windowMs?, limit? }',
-      })
+      .union(
+        [
+          z.literal(false),
+          z
+            .object({
+              windowMs: positiveMs('must be 1 to 600000 ms').optional(),
+              limit: z.number().int().min(1).max(100_000).optional(),
+              key: z.custom<RateLimitKey>((value) => typeof value === 'function', { error: 'must be a function (req) => string | undefined' }).optional(),
+            })
+            .strict(),
+        ],
+        { error: 'must be false or { windowMs?, limit?, key? }' },
+      )
       .optional(),
     bodyLimitBytes: z.number().int().min(256, { error: 'must be at least 256 bytes' }).max(1_048_576, { error: 'must be at most 1 MiB' }).optional(),
     notifyBodyLimitBytes: z.number().int().min(1024, { error: 'must be at least 1024 bytes' }).max(1_048_576, { error: 'must be at most 1 MiB' }).optional(),
@@ -329,7 +365,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     maxRetries: options.maxRetries ?? 2,
     retryBaseDelayMs: tuning.retryBaseDelayMs,
     retryMaxDelayMs: tuning.retryMaxDelayMs,
-    rateLimit: options.rateLimit === false ? false : { windowMs: options.rateLimit?.windowMs ?? 60_000, limit: options.rateLimit?.limit ?? 20 },
+    rateLimit: options.rateLimit === false ? false : { windowMs: options.rateLimit?.windowMs ?? 60_000, limit: options.rateLimit?.limit ?? DEFAULT_RATE_LIMIT, key: options.rateLimit?.key },
     bodyLimitBytes: options.bodyLimitBytes ?? 8 * 1024,
     notifyBodyLimitBytes: options.notifyBodyLimitBytes ?? 16 * 1024,
     statusRefreshMs: options.statusRefreshMs ?? 10_000,

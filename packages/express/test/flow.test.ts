@@ -29,7 +29,8 @@ describe('create -> pay -> notify -> status', () => {
 
     const pending = await shop.status(orderNum, statusToken);
     assert.equal(pending.status, 200);
-    assert.deepEqual(pending.body, { orderNum, status: 'pending', payMoney: '150000', method: null });
+    // The deadline the customer is told, the one the link answered with.
+    assert.deepEqual(pending.body, { orderNum, status: 'pending', payMoney: '150000', method: null, expiresAt });
     assert.equal(pending.headers.get('cache-control'), 'no-store');
 
     await shop.payAtGateway(orderNum, 'VA_BNI');

@@ -86,6 +86,7 @@ describe('payButton() options', () => {
     assert.match(configError({ ...valid(), database: { kind: 'postgres', url: 'postgres://x/y', schema: 'drop table;' } }).message, /database/);
     assert.match(configError({ ...valid(), orderNumPrefix: 'pb-' }).message, /orderNumPrefix: must be 0 to 8 upper-case letters or digits/);
     assert.match(configError({ ...valid(), rateLimit: { limit: 0 } }).message, /rateLimit/);
+    assert.match(configError({ ...valid(), rateLimit: { key: 'session' } }).message, /rateLimit: must be false or \{ windowMs\?, limit\?, key\? \}/);
   });
 
   test('timings kept as constants are not options: retry delays', () => {
@@ -125,7 +126,7 @@ describe('payButton() options', () => {
     assert.equal(resolved.timeoutMs, 10_000);
     assert.equal(resolved.totalTimeoutMs, 30_000);
     assert.equal(resolved.maxRetries, 2);
-    assert.deepEqual(resolved.rateLimit, { windowMs: 60_000, limit: 20 });
+    assert.deepEqual(resolved.rateLimit, { windowMs: 60_000, limit: 300, key: undefined });
     assert.deepEqual(resolved.paymentPageOrigins, ['https://gateway.example']);
     assert.equal(resolved.statusRefreshMs, 10_000);
   });

@@ -75,6 +75,22 @@ describe('rate limits on order creation', () => {
     const created = await shop.createLink({ item: 'teh' }, bob);
     assert.equal((await shop.status(created.body.orderNum, created.body.statusToken)).status, 200, 'status polls are not limited');
   });
+
+  test('sized for a carrier NAT: by default many customers on one address all get their payment link', async () => {
+    shop = await startHarness({});
+    // Twenty-five checkouts from one address within the minute: the old default (20) refused the last five.
+    for (let i = 0; i < 25; i++) assert.equal((await shop.createLink({ item: 'kopi' })).status, 201, `checkout ${i + 1}`);
+  });
+
+  test('keyed by the merchant\'s session when `key` names one: customers behind one address get their own buckets', async () => {
+    shop = await startHarness({ options: { rateLimit: { limit: 1, windowMs: 60_000, key: (req) => req.get('x-session') } } });
+    assert.equal((await shop.createLink({ item: 'kopi' }, { 'x-session': 'ani' })).status, 201);
+    assert.equal((await shop.createLink({ item: 'kopi' }, { 'x-session': 'budi' })).status, 201, 'another session on the same address');
+    assert.equal((await shop.createLink({ item: 'kopi' }, { 'x-session': 'ani' })).status, 429, 'the same session again');
+    // No session: the address's own bucket, which no session's key can share.
+    assert.equal((await shop.createLink({ item: 'kopi' })).status, 201);
+    assert.equal((await shop.createLink({ item: 'kopi' })).status, 429);
+  });
 });
 
 describe('no secret in any response, event or error', () => {

@@ -27,11 +27,11 @@ export async function stats(item: string): Promise<Stats> {
 }
 
 /** Sets an order's status on the double, as the gateway's notification would. */
-export async function setStatus(orderNum: string, status: 'pending' | 'paid' | 'expired' | 'failed'): Promise<void> {
+export async function setStatus(orderNum: string, status: 'pending' | 'paid' | 'expired' | 'failed', more: { method?: string | null; confirmed?: boolean } = {}): Promise<void> {
   const res = await fetch(`/api/__test/orders/${encodeURIComponent(orderNum)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ status }),
+    body: JSON.stringify({ status, ...more }),
   });
   if (!res.ok) throw new Error(`setStatus ${res.status}`);
 }

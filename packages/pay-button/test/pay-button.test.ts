@@ -57,6 +57,9 @@ describe('<pay-button> popup flow', () => {
     // Synchronously, before any network answer: the placeholder is open and the element is loading.
     expect(spy.windows).to.have.length(1);
     expect(spy.last.location.href).to.equal('about:blank');
+    // Readable on a phone while the payment page loads: a viewport, the element's language and words.
+    expect(spy.last.document.querySelector('meta[name=viewport]')!.getAttribute('content')).to.equal('width=device-width,initial-scale=1');
+    expect(spy.last.document.body.textContent).to.equal('Opening the payment page…');
     expect(el.state).to.equal('loading');
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('button')!.getAttribute('aria-busy')).to.equal('true');
@@ -420,14 +423,14 @@ describe('<pay-button> popup flow', () => {
     click(el);
     expect((await rec.settle()).detail).to.include({ code: 'quote_refused', retryable: true });
     await el.updateComplete;
-    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Something went wrong. Try again.');
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Something went wrong. Nothing was charged. Try again.');
   });
 
-  it('a real failure keeps the generic, retryable wording', async () => {
+  it('a gateway that is down says so plainly, that nothing was charged, and offers a retry (the code stays in the event)', async () => {
     const { el, rec } = await button(uniqueItem('down'));
     click(el);
     expect((await rec.settle()).detail).to.include({ code: 'gateway_unavailable', retryable: true });
-    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Something went wrong. Try again.');
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('The payment service cannot be reached. Nothing was charged. Try again.');
   });
 
   it('without an endpoint it ends in pay-error invalid_config and closes the placeholder', async () => {

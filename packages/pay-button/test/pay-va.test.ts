@@ -36,7 +36,7 @@ describe('<pay-va>', () => {
     expect(part(el, 'total')!.textContent).to.equal('Rp 154.000');
     expect(part(el, 'copy-total')!.getAttribute('aria-label')).to.equal('Copy: Transfer exactly');
     expect(part(el, 'steps')!.textContent).to.include(`Enter ${el.order!.vaNumber}.`);
-    expect(part(el, 'countdown')!.textContent).to.match(/Pay within (59:[0-5]\d|1:00:00)/);
+    expect(part(el, 'countdown')!.textContent).to.match(/Pay within (00:59:[0-5]\d|01:00:00)/);
     await expect(el).to.be.accessible();
 
     await setStatus(open.detail.orderNum, 'paid');
@@ -65,7 +65,7 @@ describe('<pay-va>', () => {
     expect(end.type).to.equal('pay-failure');
     expect(el.state).to.equal('expired');
     await el.updateComplete;
-    expect(part(el, 'status')!.textContent).to.equal('Payment expired.');
+    expect(part(el, 'status')!.textContent).to.equal('The time to pay has run out. Nothing was charged.');
     // The expired panel replaces the instructions: nobody transfers to a number that takes no money.
     expect(shadow(el).querySelector('[part~=outcome]')!.textContent).to.include('This payment number has expired');
     for (const gone of ['number', 'copy', 'total', 'countdown', 'steps']) expect(part(el, gone), gone).to.be.null;
@@ -158,7 +158,7 @@ describe('<pay-va>', () => {
     await rec.next('pay-open');
     await el.updateComplete;
     expect(part(el, 'method')!.textContent).to.equal('QRIS');
-    expect(panelText(el)).to.include('Bayar tepat Rp 154.000');
+    expect(panelText(el)).to.include('Jumlah yang harus dibayar Rp 154.000');
     expect(panelText(el)).to.include('Kode QRIS');
     expect(panelText(el)).to.include('pindai kode QR');
     await waitUntil(() => part(el, 'qr'), 'no QR image');
@@ -170,6 +170,37 @@ describe('<pay-va>', () => {
     await expect(el).to.be.accessible();
     el.reset();
     expect(el.state).to.equal('idle');
+  });
+
+  it('saves the QRIS code as a PNG, for a customer paying on the same phone (a 44 px button, in Indonesian)', async () => {
+    const { el, rec } = await va(uniqueItem(), 'QRIS', 'id');
+    el.create();
+    await rec.next('pay-open');
+    await waitUntil(() => part(el, 'save-qr'), 'no save button');
+    const save = part(el, 'save-qr') as HTMLButtonElement;
+    expect(save.textContent).to.equal('Simpan gambar QR');
+    expect(save.getBoundingClientRect().height).to.be.at.least(44);
+    // Watch the download the browser is asked for (the real click still runs).
+    const downloads: HTMLAnchorElement[] = [];
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      if (this.download) downloads.push(this);
+      else click.call(this);
+    };
+    try {
+      save.click();
+      await waitUntil(() => downloads.length === 1, 'nothing was saved');
+    } finally {
+      HTMLAnchorElement.prototype.click = click;
+    }
+    expect(downloads[0]!.download).to.equal(`QRIS-${el.order!.orderNum}.png`);
+    const png = new Uint8Array(await (await fetch(downloads[0]!.href)).arrayBuffer());
+    expect([...png.slice(1, 4)].map((c) => String.fromCharCode(c)).join('')).to.equal('PNG');
+    // The picture is the code: decode its size and check it is a square of whole modules.
+    const bitmap = await createImageBitmap(new Blob([png]));
+    expect(bitmap.width).to.equal(bitmap.height);
+    expect(bitmap.width % 10).to.equal(0);
+    el.reset();
   });
 
   for (const [method, label, kind] of [['RETAIL_ALFAMART', 'Payment code', 'Alfamart'], ['EWALLET_DANA', 'Payment reference', 'DANA app']] as const) {
@@ -211,13 +242,13 @@ describe('<pay-va>', () => {
     });
   }
 
-  it('a real failure keeps the generic wording, and a click asks again with the same key', async () => {
+  it('a gateway that is down says so plainly, and a click asks again with the same key', async () => {
     const item = uniqueItem('down');
     const { el, rec } = await va(item);
     el.create();
     expect((await rec.settle()).detail).to.include({ code: 'gateway_unavailable', retryable: true });
     await el.updateComplete;
-    expect(part(el, 'status')!.textContent).to.equal('Something went wrong. Try again.');
+    expect(part(el, 'status')!.textContent).to.equal('The payment service cannot be reached. Nothing was charged. Try again.');
     expect(el.create()).to.be.true;
     await waitUntil(async () => (await stats(item)).va === 2, 'no second request');
     const [first, second] = (await stats(item)).bodies;

@@ -6,9 +6,9 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { errorOf, isLink, isOrder, refusal, toPayError } from '../src/internal/api.ts';
 import { claimAttempt, findAttempt, saveAttempt } from '../src/internal/attempt-store.ts';
 import { define } from '../src/internal/define.ts';
-import { localeOf } from '../src/internal/i18n.ts';
+import { errorWords, localeOf, strings } from '../src/internal/i18n.ts';
 import { newIdempotencyKey } from '../src/internal/idempotency.ts';
-import { isBusy, outcome, pickUp, withoutReturnParam } from '../src/internal/outcome.ts';
+import { isBusy, outcome, outcomeWords, pickUp, withoutReturnParam } from '../src/internal/outcome.ts';
 import { backoff, pollOrder } from '../src/internal/poll.ts';
 import { isInAppBrowser } from '../src/internal/popup.ts';
 import { isVaOrder } from '../src/components/pay-va/va-api.ts';
@@ -31,6 +31,23 @@ describe('outcome(order)', () => {
   ];
   for (const [status, method, state, event] of table) {
     it(`${status} (method ${method}) -> ${state} / ${event}`, () => expect(outcome({ status, method })).to.deep.equal([state, event]));
+  }
+
+  // What nobody could confirm is never "cancelled": the customer may hold a live payment number.
+  const unconfirmable: [Partial<Order>, boolean, string, string][] = [
+    [{ status: 'pending', method: null }, false, 'cancelled', 'cancelled'],
+    [{ status: 'pending', method: null }, true, 'pending', 'unconfirmed'],
+    [{ status: 'pending', method: null, confirmed: false }, false, 'pending', 'unconfirmed'],
+    [{ status: 'pending', method: 'VA_BCA', confirmed: false }, false, 'pending', 'pending'],
+    [{ status: 'pending', method: 'VA_BCA' }, true, 'pending', 'pending'],
+    [{ status: 'paid', method: null, confirmed: false }, true, 'paid', 'paid'],
+    [{ status: 'expired', method: null }, true, 'expired', 'expired'],
+  ];
+  for (const [order, chosen, state, words] of unconfirmable) {
+    it(`${JSON.stringify(order)}, method seen chosen: ${chosen} -> ${state}, says ${words}`, () => {
+      expect(outcome(order as Order, chosen)[0]).to.equal(state);
+      expect(outcomeWords(order as Order, chosen)).to.equal(words);
+    });
   }
   it('busy states are exactly loading, open and checking', () => {
     const all = ['idle', 'loading', 'open', 'checking', 'paid', 'pending', 'expired', 'failed', 'cancelled', 'error'];
@@ -210,13 +227,43 @@ describe('contract checks', () => {
   });
 });
 
+describe('errorWords: a code never reaches the customer', () => {
+  const table: [string, string][] = [
+    ['network', 'unreachable'],
+    ['gateway_unavailable', 'unreachable'],
+    ['gateway_timeout', 'unreachable'],
+    ['http_502', 'unreachable'],
+    ['rate_limited', 'busy'],
+    ['http_503', 'busy'],
+    ['bad_response', 'error'],
+    ['internal', 'error'],
+  ];
+  for (const [code, key] of table) {
+    it(`${code} -> ${key}`, () => expect(errorWords[code] ?? 'error').to.equal(key));
+  }
+  it('every failure says, in both languages, that nothing was charged, and no word of it is technical', () => {
+    for (const lang of ['en', 'id'] as const) {
+      for (const key of ['unreachable', 'busy', 'error', 'expired', 'failed', 'cancelled'] as const) {
+        expect(strings[lang][key]).to.match(lang === 'en' ? /Nothing was charged/ : /Tidak ada dana yang ditarik/);
+        expect(strings[lang][key]).not.to.match(/_|\bE[A-Z]{4,}\b|\b\d{3}\b|gateway|network/i);
+      }
+    }
+  });
+});
+
 describe('countdown and expiryOf', () => {
-  it('formats MM:SS under an hour, H:MM:SS above, never negative, empty when unknown', () => {
-    expect(countdown(65_000, 0)).to.equal('01:05');
-    expect(countdown(3_600_000, 0)).to.equal('1:00:00');
-    expect(countdown(2 * 3_600_000 + 61_999, 0)).to.equal('2:01:01');
+  it("reads as the hosted page's countdown: HH:MM:SS rounded up, days above a day, never negative, empty when unknown", () => {
+    expect(countdown(65_000, 0)).to.equal('00:01:05');
+    // An hour's order reads 01:00:00 at first on both screens, then 00:59:59.
+    expect(countdown(3_600_000, 0)).to.equal('01:00:00');
+    expect(countdown(3_600_000, 1)).to.equal('01:00:00');
+    expect(countdown(3_600_000, 1000)).to.equal('00:59:59');
+    expect(countdown(2 * 3_600_000 + 61_999, 0)).to.equal('02:01:02');
+    expect(countdown(999, 0)).to.equal('00:00:01');
+    expect(countdown(86_400_000 + 3_723_000, 0)).to.equal('1 day 01:02:03');
+    expect(countdown(5 * 86_400_000, 0, ['hari', 'hari'])).to.equal('5 hari 00:00:00');
     expect(countdown(0, 5000)).to.equal('');
-    expect(countdown(5000, 9000)).to.equal('00:00');
+    expect(countdown(5000, 9000)).to.equal('00:00:00');
     expect(countdown(NaN, 0)).to.equal('');
   });
   it('reads ISO 8601 and the wire yyyyMMddHHmmss (Jakarta, UTC+7)', () => {

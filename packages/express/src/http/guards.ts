@@ -6,7 +6,7 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
-import { rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
 import type { PayButtonEvents } from '../events.ts';
 import type { ResolvedOptions } from '../options.ts';
@@ -73,17 +73,24 @@ export function originGuard(context: GuardDeps): RequestHandler {
   };
 }
 
-/** Per-IP limit on order creation; proxy-aware through Express's `trust proxy` setting. */
+/**
+ * The limit on order creation, per client: the merchant's `key` (a session), else the IP address
+ * (an IPv6 /56, as one customer's network), proxy-aware through Express's `trust proxy` setting.
+ * Sized for customers sharing a carrier's address (see `DEFAULT_RATE_LIMIT`).
+ */
 export function createLimiter(context: GuardDeps): RequestHandler {
   const setting = context.options.rateLimit;
   if (setting === false) return (_req, _res, next) => next();
+  const byIp = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? '', 56)}`;
   return rateLimit({
     windowMs: setting.windowMs,
     limit: setting.limit,
+    // A key of the merchant's is its own namespace: it can never land in an address's bucket.
+    keyGenerator: setting.key ? (req) => (setting.key!(req) ? `key:${setting.key!(req)}` : byIp(req)) : byIp,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     handler: (_req, _res, next) => {
-      next(new PayButtonError('rate_limited', 'Too many payment requests from this address; wait a minute and try again.'));
+      next(new PayButtonError('rate_limited', 'Too many payment requests from this client; wait a minute and try again.'));
     },
   });
 }

@@ -17,7 +17,9 @@
  * Both routes need the return link's secret `rt`: an unknown order and someone else's order get
  * the same 404 page, so they cannot be used to learn which order numbers exist.
  *
- * Every value written into the HTML goes through `escapeHtml`; the only script is `/return.js`.
+ * The page states the order's outcome as the plug-in knows it, in the customer's language (see
+ * `return-page.ts`). Every value written into the HTML goes through `escapeHtml`; the only script
+ * is `/return.js`.
  */
 import { orderNumField } from '@tombolbayar/protocol';
 import type { Request, RequestHandler, Response } from 'express';
@@ -25,6 +27,7 @@ import { tokensEqual } from '../ids.ts';
 import { orderWithSecret, type OrderReader } from '../http/order-access.ts';
 import { returnToken } from '../orders/create.ts';
 import type { Order } from '../store/orders.ts';
+import { RETURN_CSP, returnLocale, returnPage, type ReturnOutcome } from './return-page.ts';
 
 /** What the return pages use: they read an order by its return secret, and never change it. */
 export interface ReturnDeps extends OrderReader {
@@ -32,14 +35,6 @@ export interface ReturnDeps extends OrderReader {
   readonly siteOrigin: string;
   /** `publicUrl + mountPath`. */
   readonly callbackBase: string;
-}
-
-/** No inline script, no styles from anywhere, no framing, no forms, no base-URL tricks. */
-const RETURN_CSP = "default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-/** For text and double-quoted attribute values: the five characters that could end either. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 function securityHeaders(res: Response): void {
@@ -73,45 +68,32 @@ async function findOrder(deps: ReturnDeps, req: Request): Promise<Order | undefi
   return orderWithSecret(deps, orderNum.data, (statusToken) => returnSecretValid(statusToken, req.query.rt));
 }
 
-const NOT_FOUND_PAGE = page('Payment not found', '<h1>Payment not found</h1>\n<p>This return link does not belong to a payment of this shop.</p>');
+/** What the page says for a stored status: an order still being created is awaiting payment too. */
+function outcomeOf(order: Order): ReturnOutcome {
+  return order.status === 'creating' ? 'pending' : order.status;
+}
 
-function page(title: string, body: string, data: Record<string, string> = {}, scriptSrc?: string): string {
-  const attributes = Object.entries(data)
-    .map(([key, value]) => ` data-${key}="${escapeHtml(value)}"`)
-    .join('');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-</head>
-<body>
-<main id="paybutton-return"${attributes}>
-${body}
-</main>
-${scriptSrc ? `<script src="${escapeHtml(scriptSrc)}"></script>` : ''}
-</body>
-</html>
-`;
+function notFound(req: Request, res: Response): void {
+  res.status(404).type('html').send(returnPage({ locale: returnLocale(req), outcome: 'not_found' }));
 }
 
 export function returnPageHandler(deps: ReturnDeps): RequestHandler {
   return async (req, res) => {
     securityHeaders(res);
     const order = await findOrder(deps, req);
-    if (!order) {
-      res.status(404).type('html').send(NOT_FOUND_PAGE);
-      return;
-    }
+    if (!order) return notFound(req, res);
     const base = deps.callbackBase;
     const continueUrl = `${base}/return/continue?order=${encodeURIComponent(order.orderNum)}&rt=${encodeURIComponent(String(req.query.rt))}`;
-    const body = `<h1>Payment finished</h1>
-<p>You can close this window and return to the shop.</p>
-<p><a id="paybutton-continue" href="${escapeHtml(continueUrl)}">Back to the shop</a></p>`;
     res.status(200).type('html').send(
-      page('Payment finished', body, { order: order.orderNum, origin: startPage(deps, order).origin, continue: continueUrl }, `${base}/return.js`),
+      returnPage({
+        locale: returnLocale(req),
+        outcome: outcomeOf(order),
+        orderNum: order.orderNum,
+        payMoney: order.payMoney,
+        continueUrl,
+        data: { order: order.orderNum, origin: startPage(deps, order).origin, continue: continueUrl },
+        scriptSrc: `${base}/return.js`,
+      }),
     );
   };
 }
@@ -120,10 +102,7 @@ export function returnContinueHandler(deps: ReturnDeps): RequestHandler {
   return async (req, res) => {
     securityHeaders(res);
     const order = await findOrder(deps, req);
-    if (!order) {
-      res.status(404).type('html').send(NOT_FOUND_PAGE);
-      return;
-    }
+    if (!order) return notFound(req, res);
     // Only whoever holds the order's own return link gets here: back to the page that started it.
     const target = startPage(deps, order);
     target.searchParams.set('paybutton_order', order.orderNum);

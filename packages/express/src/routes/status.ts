@@ -34,9 +34,17 @@ export interface OrderStatusBody {
   readonly vaNumber?: string;
   /** ISO 8601. */
   readonly paidAt?: string;
+  /** ISO 8601: until when a pending order may be paid, once the gateway said. */
+  readonly expiresAt?: string;
+  /**
+   * `false` when this pending answer could not be checked with the gateway (it did not answer):
+   * a method may have been chosen on the hosted page without the store knowing yet, so the
+   * element says "not confirmed yet" rather than "cancelled". Absent otherwise.
+   */
+  readonly confirmed?: false;
 }
 
-export function toStatusBody(order: Order): OrderStatusBody {
+export function toStatusBody(order: Order, confirmed = true): OrderStatusBody {
   return {
     orderNum: order.orderNum,
     status: order.status === 'creating' ? 'pending' : order.status,
@@ -44,6 +52,8 @@ export function toStatusBody(order: Order): OrderStatusBody {
     method: order.method,
     ...(order.vaNumber ? { vaNumber: order.vaNumber } : {}),
     ...(order.paidAt ? { paidAt: order.paidAt.toISOString() } : {}),
+    ...(order.status === 'pending' && order.expiresAt ? { expiresAt: order.expiresAt.toISOString() } : {}),
+    ...(confirmed || order.status !== 'pending' ? {} : { confirmed: false as const }),
   };
 }
 
@@ -55,14 +65,19 @@ export function toStatusBody(order: Order): OrderStatusBody {
  */
 export const METHOD_UNKNOWN_REFRESH_MS = 1_000;
 
-/** While the order is pending, ask the gateway (rate-limited per order, across processes) and apply its answer. */
-async function refresh(deps: StatusDeps, order: Order): Promise<Order> {
+/**
+ * While the order is pending, ask the gateway (rate-limited per order, across processes) and apply
+ * its answer. `confirmed` is false when the gateway was asked and could not say (unreachable, an
+ * answer that does not verify): the stored answer may be behind what the customer did there.
+ */
+async function refresh(deps: StatusDeps, order: Order): Promise<{ order: Order; confirmed: boolean }> {
   const configured = deps.refreshMs;
-  if (configured === false || order.status !== 'pending') return order;
+  if (configured === false || order.status !== 'pending') return { order, confirmed: true };
   const interval = order.method === null ? Math.min(configured, METHOD_UNKNOWN_REFRESH_MS) : configured;
-  if (!(await deps.lifecycle.claimRefresh(order.orderNum, interval))) return order;
+  if (!(await deps.lifecycle.claimRefresh(order.orderNum, interval))) return { order, confirmed: true };
   // The customer is waiting for the answer, not for onPaid: it runs after responding.
-  return (await deps.lifecycle.confirmAndApply(order, 'query', 'background')).order;
+  const applied = await deps.lifecycle.confirmAndApply(order, 'query', 'background');
+  return { order: applied.order, confirmed: applied.confirmation.kind !== 'undetermined' };
 }
 
 export function statusHandler(deps: StatusDeps): RequestHandler {
@@ -70,11 +85,13 @@ export function statusHandler(deps: StatusDeps): RequestHandler {
     res.set('Cache-Control', 'no-store');
     const order = await orderForToken(deps, req);
     let current = order;
+    let confirmed = true;
     try {
-      current = await refresh(deps, order);
+      ({ order: current, confirmed } = await refresh(deps, order));
     } catch (error) {
+      confirmed = false;
       deps.events.emit('warning', { code: 'status_refresh_failed', message: `could not refresh order ${order.orderNum} from the gateway`, error });
     }
-    res.json(toStatusBody(current));
+    res.json(toStatusBody(current, confirmed));
   };
 }

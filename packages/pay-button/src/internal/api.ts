@@ -19,6 +19,10 @@ export interface Order {
   method: string | null;
   vaNumber?: string;
   paidAt?: string;
+  /** Until when a pending order may be paid (ISO 8601), when the plug-in knows. */
+  expiresAt?: string;
+  /** `false`: the plug-in could not check this pending answer with the gateway (see `outcome`). */
+  confirmed?: boolean;
 }
 
 /** What `POST {endpoint}/links` answers. */
@@ -47,7 +51,7 @@ export interface VaOrder {
 /**
  * A failure, as `pay-error` reports it. `code` is the plug-in's error code when it sent one
  * (`not_for_sale`, `quote_refused`, `rate_limited`, `gateway_unavailable`, `invalid_request`, ...), else ours:
- * `network` (no answer, or none within 15 s), `bad_response` (an answer outside the
+ * `network` (no answer, or none within `REQUEST_TIMEOUT_MS`), `bad_response` (an answer outside the
  * contract), `not_found` (404: unknown order or wrong status token), `http_<status>` (an error
  * without the contract's body), `invalid_config` (no `endpoint`).
  */
@@ -58,6 +62,14 @@ export interface PayError {
   /** HTTP status of the plug-in's answer, when there was one. */
   status?: number | undefined;
 }
+
+/**
+ * How long one request may take before it counts as `network` (retryable). Well under the 15 s a
+ * customer would wait on "Opening…" before giving up; the button says it is still connecting
+ * after `SLOW_MS`.
+ */
+export const REQUEST_TIMEOUT_MS = 8000;
+export const SLOW_MS = 3000;
 
 /** A PayError (a plain object, so it is also the `pay-error` event's detail). */
 export function payError(code: string, retryable: boolean, status?: number, message = code): PayError {
@@ -116,7 +128,7 @@ export async function request<T>(endpoint: string, path: string, check: (b: Json
       headers: body ? { 'content-type': 'application/json' } : headers,
       body: body && JSON.stringify(body),
       // AbortSignal.any is recent (2024); without it a request has no timeout of its own.
-      signal: AbortSignal.any?.([signal, AbortSignal.timeout(15e3)]) ?? signal,
+      signal: AbortSignal.any?.([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) ?? signal,
     });
   } catch (err) {
     if (signal.aborted) throw err;

@@ -9,39 +9,72 @@ export type Locale = 'en' | 'id';
 /** A table of strings per locale. */
 export type Strings<K extends string> = Record<Locale, Record<K, string>>;
 
+export type MessageKey =
+  'pay' | 'instructions' | 'transferTo' | 'payBy' | 'opening' | 'slow' | 'open' | 'blocked' | 'checking' | 'paid' | 'pending' | 'unconfirmed' | 'expired' | 'failed' | 'cancelled' | 'error' | 'unreachable' | 'busy';
+
 /** Strings of `<pay-button>`, and the outcome messages both elements say. */
-export const strings: Strings<
-  'pay' | 'opening' | 'open' | 'blocked' | 'checking' | 'paid' | 'pending' | 'expired' | 'failed' | 'cancelled' | 'error'
-> = {
+export const strings: Strings<MessageKey> = {
   en: {
     pay: 'Pay',
+    instructions: 'Show payment instructions',
+    transferTo: 'Transfer {total} to {bank} virtual account {code} before {time}.',
+    payBy: 'Pay {total} before {time}.',
     opening: 'Opening the payment page…',
+    slow: 'Still connecting to the payment service…',
     open: 'Pay in the new window.',
     blocked: 'Pop-up blocked. Opening it here…',
     checking: 'Checking the payment…',
     paid: 'Paid. Thank you!',
-    pending: 'Awaiting payment.',
-    expired: 'Payment expired.',
-    failed: 'Payment failed.',
-    cancelled: 'Payment cancelled.',
-    error: 'Something went wrong. Try again.',
+    pending: 'Awaiting your payment. This page updates once it arrives.',
+    unconfirmed: 'Payment not confirmed yet. This page updates once it is.',
+    expired: 'The time to pay has run out. Nothing was charged.',
+    failed: 'The payment did not go through. Nothing was charged.',
+    cancelled: 'Payment not started. Nothing was charged.',
+    error: 'Something went wrong. Nothing was charged. Try again.',
+    unreachable: 'The payment service cannot be reached. Nothing was charged. Try again.',
+    busy: 'The payment service is busy. Nothing was charged. Try again in a minute.',
   },
   id: {
     pay: 'Bayar',
+    instructions: 'Lihat petunjuk pembayaran',
+    transferTo: 'Transfer {total} ke virtual account {bank} {code} sebelum {time}.',
+    payBy: 'Bayar {total} sebelum {time}.',
     opening: 'Membuka halaman pembayaran…',
-    open: 'Bayar di jendela baru.',
-    blocked: 'Pop-up diblokir. Membukanya di sini…',
+    slow: 'Masih menghubungkan ke layanan pembayaran…',
+    open: 'Silakan bayar di jendela baru.',
+    blocked: 'Pop-up diblokir. Membuka halaman pembayaran di sini…',
     checking: 'Memeriksa pembayaran…',
-    paid: 'Lunas. Terima kasih!',
-    pending: 'Menunggu pembayaran.',
-    expired: 'Waktu pembayaran habis.',
-    failed: 'Pembayaran gagal.',
-    cancelled: 'Pembayaran dibatalkan.',
-    error: 'Terjadi kesalahan. Coba lagi.',
+    paid: 'Pembayaran berhasil. Terima kasih!',
+    pending: 'Menunggu pembayaran Anda. Halaman ini diperbarui setelah pembayaran masuk.',
+    unconfirmed: 'Pembayaran belum terkonfirmasi. Halaman ini diperbarui setelah terkonfirmasi.',
+    expired: 'Batas waktu pembayaran sudah lewat. Tidak ada dana yang ditarik.',
+    failed: 'Pembayaran tidak berhasil. Tidak ada dana yang ditarik.',
+    cancelled: 'Pembayaran belum dimulai. Tidak ada dana yang ditarik.',
+    error: 'Terjadi kendala. Tidak ada dana yang ditarik. Silakan coba lagi.',
+    unreachable: 'Layanan pembayaran tidak dapat dihubungi. Tidak ada dana yang ditarik. Silakan coba lagi.',
+    busy: 'Layanan pembayaran sedang sibuk. Tidak ada dana yang ditarik. Silakan coba lagi dalam satu menit.',
   },
 };
 
-export type MessageKey = keyof (typeof strings)['en'];
+/**
+ * The words for a failure, by its code (see `PayError`): what the customer can do about it, never
+ * the code itself (that stays in the `pay-error` detail). A code not listed says `error`. One
+ * table, so a new code is one line.
+ */
+export const errorWords: Record<string, MessageKey> = {
+  network: 'unreachable',
+  gateway_unavailable: 'unreachable',
+  gateway_timeout: 'unreachable',
+  gateway_unknown_outcome: 'unreachable',
+  store_unavailable: 'unreachable',
+  http_502: 'unreachable',
+  http_504: 'unreachable',
+  rate_limited: 'busy',
+  overloaded: 'busy',
+  http_429: 'busy',
+  http_503: 'busy',
+};
+
 
 /**
  * The locale of `el`: its `locale` attribute, else the nearest `[lang]` (itself included), else

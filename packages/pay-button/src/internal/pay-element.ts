@@ -6,7 +6,7 @@
  */
 import { LitElement, html, type PropertyDeclarations } from 'lit';
 import { getOrder, refusal, type Order, type PayError } from './api.ts';
-import { localeOf, strings, watchLang, watched, type Locale, type MessageKey } from './i18n.ts';
+import { errorWords, localeOf, strings, watchLang, watched, type Locale, type MessageKey } from './i18n.ts';
 import { pollOrder } from './poll.ts';
 
 export abstract class PayElement<S extends string, K extends string = MessageKey> extends LitElement {
@@ -99,12 +99,14 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
   /**
    * How both elements end an attempt: the state, with its own message, or for a refusal of the
    * merchant's `quote()` (`not_for_sale`, `quote_refused`) the merchant's words and no "try again",
-   * then the event. Real failures keep the generic wording.
+   * then the event. Other failures say what the customer can do, by code (`errorWords`); the code
+   * itself stays in the event's detail.
    */
   protected report(state: S, event: string, detail: unknown): void {
     const note = refusal(detail as PayError);
     this.#refused = note && this.request;
-    this.setState(state, state as unknown as K, note);
+    const words = state === 'error' ? (errorWords[(detail as PayError).code] ?? 'error') : state;
+    this.setState(state, words as unknown as K, note);
     this.emit(event, detail);
   }
 
@@ -130,7 +132,7 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
   /** The live region: role `status` is polite (implicit `aria-live=polite`), so it speaks when the screen reader is idle. */
   protected renderStatus() {
     // `text(undefined)` is undefined: nothing to say.
-    return html`<span part="status" role="status">${this.#note ?? this.text(this.#message!)}</span>`;
+    return html`<span id="status" part="status" role="status">${this.#note ?? this.text(this.#message!)}</span>`;
   }
 
   /**

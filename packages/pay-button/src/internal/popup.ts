@@ -29,6 +29,11 @@ export function openPlaceholder(text: string, lang: string): Window | null {
     const doc = popup!.document;
     doc.documentElement.lang = lang;
     doc.title = doc.body.textContent = text;
+    // A phone lays it out at its own width (readable text while the payment page loads).
+    const meta = doc.createElement('meta');
+    meta.name = 'viewport';
+    meta.content = 'width=device-width,initial-scale=1';
+    doc.head.append(meta);
     // Through the CSSOM, which a CSP without 'unsafe-inline' styles still allows.
     doc.body.style.cssText = 'font:1.2em/40vh system-ui;text-align:center';
   } catch {

@@ -1,5 +1,5 @@
 /**
- * The script-tag budget: `dist/pay-button.js` (Lit included) at most 10,000 bytes gzip, zlib's
+ * The script-tag budget: `dist/pay-button.js` (Lit included) at most 11,500 bytes gzip, zlib's
  * default level (what compression middleware sends), the same file and budget as `npm run size`
  * (bench/element-size.ts). It builds nothing: `npm test` builds first. A change that grows the
  * file past the budget fails here, in the package's own tests, not only in the benchmarks.
@@ -9,7 +9,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_BYTES = 10_000;
+/**
+ * Raised from 10,000 B (issue 20) for what a customer is told: plain words in English and
+ * Indonesian for every failure (each saying nothing was charged), "not confirmed yet" instead of
+ * "cancelled", what to pay where and by when for a pending order, the order watched while the
+ * popup is open, and the outcome brought into view after a return: 11,208 B when raised. The
+ * strings cannot be loaded lazily without a second request the script-tag file promises not to
+ * make (one self-contained file, under any CSP).
+ */
+const BUDGET_BYTES = 11_500;
 const file = new URL('../../dist/pay-button.js', import.meta.url);
 
 test(`dist/pay-button.js is at most ${BUDGET_BYTES} B gzip`, () => {

@@ -14,7 +14,9 @@
  *   amount[<payMoney>][<payFee>]-* -> the order's amounts are these JSON values (outside the contract, say)
  *   autopay-liar-* -> the status route answers (paid) about another orderNum than the one asked about
  * Test controls (never part of the contract):
- *   POST /api/__test/orders/:orderNum {status}   GET /api/__test/stats?item=
+ *   POST /api/__test/orders/:orderNum {status, method?, confirmed?}   GET /api/__test/stats?item=
+ *     (`method`: the one chosen on the hosted page; `confirmed: false`: the plug-in could not ask
+ *     the gateway, so its pending answer is unconfirmed)
  *   POST /api/__test/release?item=               GET /api/__gateway?orderNum= (fake hosted page)
  *   GET /api/__foreign-return?orderNum=          (a return page that posts to any origin)
  *   GET /pages/plain.html?item=&endpoint=        (nothing but the script tag and the tag)
@@ -109,6 +111,8 @@ export function contractDouble() {
     method: o.method,
     ...(o.method ? { vaNumber: o.vaNumber } : {}),
     ...(o.paidAt ? { paidAt: o.paidAt } : {}),
+    ...(o.status === 'pending' ? { expiresAt: o.expiresAt } : {}),
+    ...(o.unconfirmed && o.status === 'pending' ? { confirmed: false } : {}),
   });
 
   return async function contract(ctx, next) {
@@ -197,6 +201,8 @@ export function contractDouble() {
       const body = await readJson(ctx);
       if (!o || !['pending', 'paid', 'expired', 'failed'].includes(body?.status)) return fail(ctx, 404, 'not_found', false);
       o.status = body.status;
+      if (body.method !== undefined) o.method = body.method;
+      o.unconfirmed = body.confirmed === false;
       if (o.status === 'paid') o.paidAt = new Date().toISOString();
       return json(ctx, 200, publicOrder(o));
     }

@@ -1,12 +1,13 @@
 import { html, nothing } from 'lit';
 import { styles } from './pay-button.styles.ts';
-import { createLink, toPayError, type PayError, type PaymentLink } from '../../internal/api.ts';
-import { claimAttempt, dropAttempt, handovers, saveAttempt } from '../../internal/attempt-store.ts';
+import { SLOW_MS, createLink, getOrder, toPayError, type Order, type PayError, type PaymentLink } from '../../internal/api.ts';
+import { claimAttempt, dropAttempt, findAttempt, handovers, saveAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
-import { RETURN_PARAM, isBusy, outcome, pickUp, withoutReturnParam, type PayButtonState, type Via } from '../../internal/outcome.ts';
+import { RETURN_PARAM, isBusy, outcome, outcomeWords, pickUp, withoutReturnParam, type PayButtonState, type Via } from '../../internal/outcome.ts';
 import type { MessageKey } from '../../internal/i18n.ts';
 import { PayElement } from '../../internal/pay-element.ts';
 import { isInAppBrowser, openPlaceholder } from '../../internal/popup.ts';
+import { pollOrder } from '../../internal/poll.ts';
 
 export type { PayButtonState } from '../../internal/outcome.ts';
 
@@ -99,6 +100,10 @@ export class PayButton extends PayElement<PayButtonState> {
    * click for the same request is for that same order; it goes once the order ended.
    */
   #key: [key: string, request: string] | undefined;
+  /** A method was seen chosen on the payment page while it was open (see `#watchOpen`). */
+  #chosen = false;
+  /** The last answer about the order, for the words of a pending order (`#pendingNote`). */
+  #last: Order | undefined;
 
   constructor() {
     super(1000);
@@ -147,8 +152,10 @@ export class PayButton extends PayElement<PayButtonState> {
     let via: Via | undefined;
     const entry = !this.#work && claimAttempt((e) => !e.va && e.endpoint === this.endpoint && e.item === this.item && (via = pickUp(returned, e.orderNum)));
     // Every element removes a `#paybutton_token=` fragment (never reading it); only the one that
-    // claimed the order removes `paybutton_order`, which until then may be another element's.
-    const clean = withoutReturnParam(url.href, entry && returned);
+    // claimed the order removes `paybutton_order`, which until then may be another element's; and
+    // any element removes one nobody can claim any more (a return replayed by Back/Forward after
+    // its order ended), so the parameter is never left behind.
+    const clean = withoutReturnParam(url.href, (entry && returned) || (returned && !findAttempt((e) => e.orderNum === returned)));
     if (clean !== url.href) history.replaceState(history.state, '', clean);
     // Claimed, so no other element on the page takes it too; stored again if its order may still be paid.
     if (entry) this.#check(this.#begin(null, entry.key, entry.orderNum, entry.statusToken), via!);
@@ -192,6 +199,8 @@ export class PayButton extends PayElement<PayButtonState> {
   #start(key: string, popup: Window | null, message: MessageKey = 'opening'): void {
     const work = this.#begin(popup, [key, this.request]);
     this.setState('loading', message);
+    // A slow plug-in or gateway: say it is still going, then (at the request's timeout) what failed.
+    setTimeout(() => work === this.#work && this.state === 'loading' && this.setState('loading', 'slow'), SLOW_MS);
     if (popup) this.#timer = setInterval(() => popup.closed && this.#check(work, 'closed'), 400);
     // `returnTo`: the plug-in's return route sends the customer back here only in the full-page flow.
     const body = { ...this.fields, item: this.item, method: this.method, idempotencyKey: key, returnTo: popup ? undefined : withoutReturnParam(location.href, true) };
@@ -213,6 +222,8 @@ export class PayButton extends PayElement<PayButtonState> {
     this.#key = key;
     this.#orderNum = orderNum;
     this.#token = token;
+    this.#chosen = false;
+    this.#last = undefined;
     return (this.#work = new AbortController());
   }
 
@@ -234,11 +245,56 @@ export class PayButton extends PayElement<PayButtonState> {
     this.#save();
     // In the full-page flow `pay-open` is cancelable: the page may navigate itself (location.replace,
     // a router; the tests use it to stay on their page).
-    const go = this.emit('pay-open', { orderNum: link.orderNum, mode: popup ? 'popup' : 'redirect', expiresAt: link.expiresAt, url: link.url }, !popup);
+    // The hosted page speaks the element's language (it reads `?lang=`).
+    const url = new URL(link.url);
+    url.searchParams.set('lang', this.currentLocale);
+    const go = this.emit('pay-open', { orderNum: link.orderNum, mode: popup ? 'popup' : 'redirect', expiresAt: link.expiresAt, url: url.href }, !popup);
     // A placeholder the customer already closed is left to the watcher (pay-cancel).
     if (!popup) {
-      if (go) location.assign(link.url);
-    } else if (!popup.closed) popup.location.replace(link.url);
+      if (go) location.assign(url.href);
+    } else if (!popup.closed) {
+      try {
+        // Named after its order while it is still our placeholder (a popup handed over from
+        // another element may be on the payment page already, another origin).
+        popup.name = `paybutton-${link.orderNum}`;
+      } catch {
+        // Its name is only a convenience.
+      }
+      popup.location.replace(url.href);
+      this.#watchOpen(this.#work!);
+    }
+  }
+
+  /**
+   * While the popup is open, asks for the order about every second: an order paid, expired or
+   * failed there shows here at once (the popup is closed: the shop is where the customer goes on),
+   * and a method chosen there is remembered, so that a status nobody can confirm later is
+   * "pending, not confirmed yet", never "cancelled". The return page's message stays the fast path.
+   */
+  #watchOpen(work: AbortController): void {
+    const open = () => work === this.#work && this.state === 'open';
+    pollOrder(() => this.#get(work), open, this.pollInterval, this.pollInterval * 1.5, work.signal).then(
+      (order) => void (open() && order.status !== 'pending' && this.#check(work, 'return')),
+      () => {},
+    );
+  }
+
+  /** One status request for the attempt's order, remembering what it says. */
+  async #get(work: AbortController): Promise<Order> {
+    const order = await getOrder(this.endpoint, this.#orderNum!, this.#token!, work.signal);
+    if (order.method) this.#chosen = true;
+    return (this.#last = order);
+  }
+
+  /** What to do next for a pending order with a deadline: the transfer (a VA) or the amount, and the time. */
+  #pendingNote(): string | undefined {
+    const order = this.#last;
+    if (!order?.expiresAt || this.state !== 'pending') return undefined;
+    const locale = this.currentLocale;
+    const time = new Date(order.expiresAt).toLocaleString(locale === 'id' ? 'id-ID' : 'en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+    const values: Record<string, string> = { total: `Rp ${Number(order.payMoney).toLocaleString('id')}`, time, bank: order.method?.slice(3) ?? '', code: order.vaNumber ?? '' };
+    const va = order.method?.startsWith('VA_') && order.vaNumber;
+    return `${this.text(order.method ? 'pending' : 'unconfirmed')} ${this.text(va ? 'transferTo' : 'payBy').replace(/\{(\w+)\}/g, (_, k: string) => values[k]!)}`;
   }
 
   /**
@@ -271,27 +327,48 @@ export class PayButton extends PayElement<PayButtonState> {
     this.setState('checking', 'checking');
     const deadline = Date.now() + this.pollTimeout;
     let watching: unknown;
+    let said: string | undefined;
     try {
       for (;;) {
-        const order = await this.poll(
-          orderNum,
-          this.#token!,
-          work.signal,
-          (n) => (watching ? Date.now() < deadline + 36e5 : via === 'return' ? Date.now() < deadline : n < 2),
+        const current = work;
+        const order = await pollOrder(
+          () => this.#get(current),
+          // While watching, a pending order whose words change (confirmed at last) is said again.
+          (n) => (watching ? Date.now() < deadline + 36e5 && outcomeWords(this.#last!, this.#chosen) === said : via === 'return' ? Date.now() < deadline : n < 2),
+          this.pollInterval,
           watching ? 15e3 : this.pollInterval * 8,
+          work.signal,
         );
-        const [state, event] = outcome(order);
+        const [state, event] = outcome(order, this.#chosen);
         const open = order.status === 'pending';
-        if (work !== this.#work || (watching && open)) return;
+        if (work !== this.#work || (watching && open && outcomeWords(order, this.#chosen) === said)) return;
         const say = watching || state !== 'cancelled' || via !== 'found';
+        said = outcomeWords(order, this.#chosen);
         this.#end(say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : order, open);
+        this.#show(via);
         if (!open) return;
         // Watching is a new piece of work: a click, `reset()` or removal ends it like an attempt.
         watching = work = this.#work = new AbortController();
       }
     } catch (err) {
-      if (work === this.#work && !watching) this.#end('error', 'pay-error', toPayError(err));
+      if (work !== this.#work || watching) return;
+      const error = toPayError(err);
+      // A method was chosen and nobody can say more now: the payment may still arrive.
+      if (this.#chosen && error.retryable) this.#end('pending', 'pay-pending', { orderNum, status: 'pending', method: null, confirmed: false }, true);
+      else this.#end('error', 'pay-error', error);
+      this.#show(via);
     }
+  }
+
+  /**
+   * After a full-page return (or a Back/reload that found the attempt), the outcome may be far
+   * down the shop's page: bring it into view and move focus to the button it describes. After a
+   * popup, focus comes back here rather than to `<body>`.
+   */
+  #show(via: Via): void {
+    if (via === 'closed' && !this.#popup) return;
+    if (!this.#popup) this.scrollIntoView({ block: 'center' });
+    this.focus({ preventScroll: true });
   }
 
   /**
@@ -310,6 +387,9 @@ export class PayButton extends PayElement<PayButtonState> {
     }
     if (event) this.report(state, event, detail);
     else this.setState(state);
+    const note = this.#pendingNote();
+    if (note) this.setState('pending', undefined, note);
+    else if (state === 'pending' && !this.#last?.method) this.setState('pending', 'unconfirmed');
   }
 
   /**
@@ -347,11 +427,16 @@ export class PayButton extends PayElement<PayButtonState> {
         ?disabled=${this.disabled}
         aria-disabled=${busy || this.done}
         aria-busy=${busy}
+        aria-describedby="status"
         @click=${this.pay}
       >
         ${busy ? html`<span part="spinner" aria-hidden="true"></span>` : nothing}
         <slot name="prefix"></slot>
-        <span part="label"><slot>${this.text('pay')}</slot>${amount ? html` <span part="amount">Rp ${this.amount!.toLocaleString('id')}</span>` : nothing}</span>
+        <span part="label"
+          >${this.state === 'pending'
+            ? this.text('instructions')
+            : html`<slot>${this.text('pay')}</slot>${amount ? html` <span part="amount">Rp ${this.amount!.toLocaleString('id')}</span>` : nothing}`}</span
+        >
         <slot name="suffix"></slot>
       </button>
       ${this.renderStatus()}`;

@@ -17,6 +17,8 @@ const en = {
   amount: 'Amount',
   fee: 'Fee',
   payWithin: 'Pay within',
+  day: 'day',
+  days: 'days',
   howToPay: 'How to pay',
   stepsVa: 'Open your bank’s app, internet banking or ATM.|Choose a payment to a {method} number.|Enter {code}.|Check that the amount is {total}, then confirm.',
   stepsQr: 'Open a banking or e-wallet app that supports QRIS.|Choose Scan or Pay, and scan the QR code.|Check that the amount is {total}, then confirm with your PIN.',
@@ -29,6 +31,7 @@ const en = {
   failedTitle: 'The payment failed',
   failedBody: 'Nothing was charged by this order. Get a new number to try again.',
   copy: 'Copy',
+  saveQr: 'Save QR image',
   copied: 'Copied.',
 };
 
@@ -40,11 +43,13 @@ const id: Record<keyof typeof en, string> = {
   reference: 'Referensi pembayaran',
   qr: 'Kode QRIS',
   qrAlt: 'Kode QRIS untuk membayar {total}',
-  transferExactly: 'Transfer tepat',
-  payExactly: 'Bayar tepat',
+  transferExactly: 'Jumlah yang harus ditransfer',
+  payExactly: 'Jumlah yang harus dibayar',
   amount: 'Jumlah',
   fee: 'Biaya',
   payWithin: 'Bayar dalam',
+  day: 'hari',
+  days: 'hari',
   howToPay: 'Cara membayar',
   stepsVa: 'Buka aplikasi bank, internet banking atau ATM Anda.|Pilih pembayaran ke nomor {method}.|Masukkan {code}.|Pastikan jumlahnya {total}, lalu konfirmasi.',
   stepsQr: 'Buka aplikasi bank atau e-wallet yang mendukung QRIS.|Pilih Scan atau Bayar, lalu pindai kode QR.|Pastikan jumlahnya {total}, lalu konfirmasi dengan PIN Anda.',
@@ -55,8 +60,9 @@ const id: Record<keyof typeof en, string> = {
   expiredTitle: 'Nomor pembayaran ini sudah kedaluwarsa',
   expiredBody: 'Jangan transfer ke nomor ini lagi. Dapatkan nomor baru untuk membayar.',
   failedTitle: 'Pembayaran gagal',
-  failedBody: 'Pesanan ini tidak menagih apa pun. Dapatkan nomor baru untuk mencoba lagi.',
+  failedBody: 'Tidak ada dana yang ditarik untuk pesanan ini. Dapatkan nomor baru untuk mencoba lagi.',
   copy: 'Salin',
+  saveQr: 'Simpan gambar QR',
   copied: 'Tersalin.',
 };
 

@@ -25,12 +25,19 @@ export function expiryOf(expiresAt: string): number {
   return parseDateTime(expiresAt)?.getTime() ?? Date.parse(expiresAt);
 }
 
-/** `H:MM:SS` (`MM:SS` under an hour) left until `until`, never negative; empty for an unknown expiry. */
-export function countdown(until: number, now: number): string {
+/**
+ * Time left until `until`, by the hosted page's rule (the gateway's `formatCountdown`), so the
+ * shop and the payment page never disagree: `HH:MM:SS` (an hour reads `01:00:00`), `1 day
+ * 02:03:04` above a day, rounded up (the last second shows `00:00:01` until it has passed), never
+ * negative; empty for an unknown expiry. `days`: the words for one day and for more.
+ */
+export function countdown(until: number, now: number, days: [one: string, other: string] = ['day', 'days']): string {
   if (!(until > 0)) return '';
-  const s = Math.max(0, Math.floor((until - now) / 1000));
-  const mmss = `${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-  return s < 3600 ? mmss : `${Math.floor(s / 3600)}:${mmss}`;
+  const s = Math.max(0, Math.ceil((until - now) / 1000));
+  const d = Math.floor(s / 86_400);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const clock = `${two(Math.floor(s / 3600) % 24)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
+  return d ? `${d} ${days[d === 1 ? 0 : 1]} ${clock}` : clock;
 }
 
 /**
@@ -61,6 +68,7 @@ export function countdown(until: number, now: number): string {
  * @csspart number - The VA number, payment code or e-wallet reference.
  * @csspart copy - The copy button of the number.
  * @csspart qr - The QRIS image (an `<svg>`).
+ * @csspart save-qr - For QRIS: the button that saves the code as a PNG (to open it in a QRIS app on the same phone).
  * @csspart amounts - Amount and fee, the breakdown of the total.
  * @csspart countdown - Time left to pay.
  * @csspart steps - The list of steps to pay.
@@ -262,10 +270,35 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     return html`<slot name="qr"
       >${qr
         ? html`<svg part="qr" role="img" aria-label=${fill(this.text('qrAlt'), { total })} viewBox="0 0 ${qr.size} ${qr.size}" shape-rendering="crispEdges">
-            <rect width="100%" height="100%" fill="#fff"></rect><path d=${qr.path} fill="#000"></path>
-          </svg>`
+              <rect width="100%" height="100%" fill="#fff"></rect><path d=${qr.path} fill="#000"></path>
+            </svg>
+            <button part="save-qr" type="button" @click=${() => this.#saveQr(qr, order.orderNum)}>${this.text('saveQr')}</button>`
         : fallback}</slot
     >`;
+  }
+
+  /**
+   * Saves the QR code as a PNG (10 px a module): a customer paying on this very phone cannot scan
+   * its own screen, but every QRIS app can open an image from the gallery. Drawn from the same
+   * path data, so nothing is fetched.
+   */
+  #saveQr(qr: QrCode, orderNum: string): void {
+    const scale = 10;
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = qr.size * scale;
+    const g = canvas.getContext('2d')!;
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, canvas.width, canvas.height);
+    g.scale(scale, scale);
+    g.fillStyle = '#000';
+    g.fill(new Path2D(qr.path));
+    canvas.toBlob((blob) => {
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(blob!);
+      link.download = `QRIS-${orderNum}.png`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 6e4);
+    }, 'image/png');
   }
 
   /** The paid, expired or failed panel, in place of the instructions. */
@@ -309,7 +342,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
         ${kind === 'qr'
           ? html`<div class="label">${label}</div>${this.#qrImage(order, total)}`
           : this.#copyable(label, 'number', order.vaNumber, order.vaNumber, 'copy')}
-        <p part="countdown">${this.text('payWithin')} <time>${countdown(expiryOf(order.expiresAt), Date.now())}</time></p>
+        <p part="countdown">${this.text('payWithin')} <time>${countdown(expiryOf(order.expiresAt), Date.now(), [this.text('day'), this.text('days')])}</time></p>
         <details part="steps" open>
           <summary>${this.text('howToPay')}</summary>
           <ol>${steps.split('|').map((step) => html`<li>${fill(step, values)}</li>`)}</ol>
