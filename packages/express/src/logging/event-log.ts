@@ -24,6 +24,9 @@ const ERROR_WARNINGS: ReadonlySet<string> = new Set(['self_check_failed', 'inter
 /** Notification answers that say the merchant's own code or store failed. */
 const ERROR_REJECTIONS: ReadonlySet<string> = new Set(['fulfilment_failed', 'internal_error', 'store_unavailable', 'body_consumed']);
 
+/** A duration for a human: `0.7`, `3`, `1250` (fields keep the exact figure). */
+const ms = (value: number): string => (value < 1 ? value.toFixed(1) : String(Math.round(value)));
+
 const withError = (fields: Record<string, unknown>, error: unknown): Record<string, unknown> => (error === undefined ? fields : { ...fields, err: error });
 
 /** The log line for one event. */
@@ -40,7 +43,7 @@ export function logLineFor<K extends PayButtonEventName>(name: K, ...[payload]: 
       const fine = e.outcome === 'success' || (e.operation === 'query' && e.outcome === 'not_exist');
       const detail = e.message ? `: ${e.message}` : '';
       return fine
-        ? { level: 'debug', fields, message: `gateway ${e.operation} for ${e.orderNum}: ${e.outcome} in ${e.durationMs} ms` }
+        ? { level: 'debug', fields, message: `gateway ${e.operation} for ${e.orderNum}: ${e.outcome} in ${ms(e.durationMs)} ms` }
         : { level: 'warn', fields, message: `gateway ${e.operation} for ${e.orderNum} failed (${e.outcome}, try ${e.attempt})${detail}` };
     }
     case 'notification.accepted': {
@@ -54,7 +57,7 @@ export function logLineFor<K extends PayButtonEventName>(name: K, ...[payload]: 
     }
     case 'fulfilment.succeeded': {
       const e = payload as PayButtonEventMap['fulfilment.succeeded'][0];
-      return { level: 'info', fields: { event: name, orderNum: e.orderNum, attempt: e.attempt, durationMs: e.durationMs }, message: `onPaid done for ${e.orderNum} (run ${e.attempt}, ${e.durationMs} ms)` };
+      return { level: 'info', fields: { event: name, orderNum: e.orderNum, attempt: e.attempt, durationMs: e.durationMs }, message: `onPaid done for ${e.orderNum} (run ${e.attempt}, ${ms(e.durationMs)} ms)` };
     }
     case 'fulfilment.failed': {
       const e = payload as PayButtonEventMap['fulfilment.failed'][0];
@@ -69,7 +72,7 @@ export function logLineFor<K extends PayButtonEventName>(name: K, ...[payload]: 
       return {
         level: 'warn',
         fields: withError({ event: name, orderNum: e.orderNum, attempt: e.attempt, durationMs: e.durationMs }, e.error),
-        message: `onPaid for ${e.orderNum} lost its lease (run ${e.attempt}, ${e.durationMs} ms): its signal was aborted and its completion not recorded`,
+        message: `onPaid for ${e.orderNum} lost its lease (run ${e.attempt}, ${ms(e.durationMs)} ms): its signal was aborted and its completion not recorded`,
       };
     }
     case 'order.duplicate_paid': {
