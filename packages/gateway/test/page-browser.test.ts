@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { hasValidCrc } from '../src/internal.ts';
 import { QR_OPTIONS } from '../src/page/qr.ts';
 import { HOSTILE_MERCHANT, MERCHANT, launchChromium, startLiveGateway, type LiveGateway } from './page-support.ts';
+import { openWatchedPage, type WatchedPage } from './support/watched-page.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -34,22 +35,8 @@ afterEach(async () => {
 });
 
 /** A fresh browser profile; CSP violations and page errors are collected for every page. */
-async function openPage(options: BrowserContextOptions = {}): Promise<Page & { problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', ...options });
-  contexts.push(context);
-  context.setDefaultTimeout(15_000);
-  const page = (await context.newPage()) as Page & { problems: string[] };
-  page.problems = [];
-  await page.exposeFunction('__reportViolation', (text: string) => page.problems.push(text));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { __reportViolation(text: string): void }).__reportViolation(
-        `CSP ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'}`,
-      );
-    });
-  });
-  page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
-  return page;
+function openPage(options: BrowserContextOptions = {}): Promise<WatchedPage> {
+  return openWatchedPage(browser, contexts, options);
 }
 
 /** Waits (bounded) for something reported asynchronously by the page. */

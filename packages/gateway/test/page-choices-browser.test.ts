@@ -17,6 +17,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { contrastRatio, parseHexColor, readableOnWhite, toHex } from '../src/page/brand.ts';
 import { MERCHANT, launchChromium, startLiveGateway, type LiveGateway } from './page-support.ts';
+import { openWatchedPage, type WatchedPage } from './support/watched-page.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
@@ -109,22 +110,8 @@ afterEach(async () => {
 });
 
 /** A fresh profile whose browser language is the other one; CSP violations and page errors are collected. */
-async function openPage(width: number, browserLocale: string): Promise<Page & { problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 844 }, locale: browserLocale });
-  contexts.push(context);
-  context.setDefaultTimeout(15_000);
-  const page = (await context.newPage()) as Page & { problems: string[] };
-  page.problems = [];
-  await page.exposeFunction('__reportViolation', (text: string) => page.problems.push(text));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { __reportViolation(text: string): void }).__reportViolation(
-        `CSP ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'}`,
-      );
-    });
-  });
-  page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
-  return page;
+function openPage(width: number, browserLocale: string): Promise<WatchedPage> {
+  return openWatchedPage(browser, contexts, { viewport: { width, height: 844 }, locale: browserLocale });
 }
 
 /** axe, run through the DevTools protocol (not a script tag), so the page keeps its own CSP. */

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, MERCHANT, startLiveGateway, type LiveGateway } from './page-support.ts';
+import { openWatchedPage, type WatchedPage } from './support/watched-page.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
@@ -35,20 +36,8 @@ afterEach(async () => {
   await live.close();
 });
 
-async function openPage(width: number, options: { bypassCSP?: boolean } = {}): Promise<Page & { problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 844 }, locale: 'en-US', ...options });
-  contexts.push(context);
-  context.setDefaultTimeout(15_000);
-  const page = (await context.newPage()) as Page & { problems: string[] };
-  page.problems = [];
-  await page.exposeFunction('__reportViolation', (text: string) => page.problems.push(text));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { __reportViolation(text: string): void }).__reportViolation(`CSP ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'}`);
-    });
-  });
-  page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
-  return page;
+function openPage(width: number, options: { bypassCSP?: boolean } = {}): Promise<WatchedPage> {
+  return openWatchedPage(browser, contexts, { viewport: { width, height: 844 }, ...options });
 }
 
 /** Reload until `text` is on the page (the dashboard has no script: a person refreshes too). */
