@@ -13,6 +13,7 @@ import { readiness } from '../src/http/health.ts';
 import { startupRetryDelayMs } from '../src/store/startup.ts';
 import { DATABASE_URL, dropSchema, freshStore } from './support/engines.ts';
 import { platformKeys } from './support/keys.ts';
+import { eventually } from './support/receiver.ts';
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -34,15 +35,8 @@ async function forwarderOn(port: number, target: URL): Promise<net.Server> {
   return server;
 }
 
-async function waitFor<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** The suite's one wait on a state (`support/receiver.ts`), with this file's argument order. */
+const waitFor = <T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> => eventually(check, timeoutMs, what);
 
 describe('startupRetryDelayMs and readiness (pure)', () => {
   it('waits 250 ms, doubling, at most 10 s', () => {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, MERCHANT, startLiveGateway, type LiveGateway } from './page-support.ts';
+import { eventually } from './support/receiver.ts';
 import { openWatchedPage, type WatchedPage } from './support/watched-page.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -42,12 +43,11 @@ function openPage(width: number, options: { bypassCSP?: boolean } = {}): Promise
 
 /** Reload until `text` is on the page (the dashboard has no script: a person refreshes too). */
 async function reloadUntil(page: Page, text: string | RegExp): Promise<void> {
-  for (let tries = 0; ; tries++) {
-    if ((await page.getByText(text).count()) > 0) return;
-    if (tries > 200) assert.fail(`never saw ${String(text)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  await eventually(async () => {
+    if ((await page.getByText(text).count()) > 0) return true;
     await page.reload();
-  }
+    return undefined;
+  }, 20_000, `the text ${String(text)}`);
 }
 
 async function noHorizontalScroll(page: Page): Promise<void> {
