@@ -334,7 +334,10 @@ export class PayButton extends PayElement<PayButtonState> {
         const order = await pollOrder(
           () => this.#get(current),
           // While watching, a pending order whose words change (confirmed at last) is said again.
-          (n) => (watching ? Date.now() < deadline + 36e5 && outcomeWords(this.#last!, this.#chosen) === said : via === 'return' ? Date.now() < deadline : n < 2),
+          // After a close with no method known yet, one answer more: the plug-in asks the gateway
+          // about such an order at most once a second, and the poll while the popup was open may
+          // just have used that turn, so a method picked at the last moment shows one poll later.
+          (n) => (watching ? Date.now() < deadline + 36e5 && outcomeWords(this.#last!, this.#chosen) === said : via === 'return' ? Date.now() < deadline : n < (via === 'closed' && !this.#last?.method ? 3 : 2)),
           this.pollInterval,
           watching ? 15e3 : this.pollInterval * 8,
           work.signal,
