@@ -46,6 +46,8 @@ export interface QuoteRequestBody {
   readonly method?: string | null | undefined;
   readonly idempotencyKey: string;
   readonly returnTo?: string | undefined;
+  /** The element's locale (`en` or `id`), e.g. for the words of `productDetail`. */
+  readonly lang?: 'en' | 'id' | undefined;
   readonly [field: string]: unknown;
 }
 
@@ -223,7 +225,7 @@ export const DEFAULT_MAX_IN_FLIGHT = 32;
 export const DEFAULT_MOUNT_PATH = '/pay';
 
 /** Body fields the router itself reads; `fields` cannot redefine them. */
-export const RESERVED_FIELDS = ['item', 'method', 'idempotencyKey', 'returnTo'] as const;
+export const RESERVED_FIELDS = ['item', 'method', 'idempotencyKey', 'returnTo', 'lang'] as const;
 
 const optionsSchema = z
   .object({

@@ -70,6 +70,25 @@ describe('the return page says what happened', () => {
     assert.doesNotMatch(html, /<script>(?!<\/script>)/, 'no inline script');
   });
 
+  test("the element's locale (the create request's lang) travels in the redirectUrl: the page speaks it whatever the browser's language", async () => {
+    const key = `lang-carried-${Date.now()}`;
+    const { body } = await shop.createLink({ item: 'kopi', idempotencyKey: key, lang: 'id' });
+    assert.equal(new URL(await redirectUrlOf(body.orderNum)).searchParams.get('lang'), 'id');
+    const { html } = await returnPage(body.orderNum, '', { 'accept-language': 'en-US,en;q=0.9' });
+    assert.match(html, /<html lang="id">/);
+    assert.match(html, /<h1>Pembayaran belum terkonfirmasi<\/h1>/);
+    // The language is not what was bought: the same key from the page switched to English is the same order.
+    const again = await shop.createLink({ item: 'kopi', idempotencyKey: key, lang: 'en' });
+    assert.equal(again.status, 201);
+    assert.equal(again.body.orderNum, body.orderNum);
+  });
+
+  test('a lang the pages do not speak is a 400 naming the field', async () => {
+    const res = await shop.createLink({ item: 'kopi', lang: 'fr' });
+    assert.equal(res.status, 400);
+    assert.match(JSON.stringify(res.body), /lang: must be one of en, id/);
+  });
+
   test('an unknown order: the same plain 404 page, localized', async () => {
     const res = await fetch(`${shop.mountUrl}/return?order=PBNOSUCHORDER0000&rt=x&lang=id`);
     assert.equal(res.status, 404);

@@ -25,6 +25,7 @@ import type { CreateFields, GatewayClient } from '../gateway/client.ts';
 import { CreateFailure, registerAtGateway, type CreatePolicy, type Registered } from '../gateway/create.ts';
 import { newOrderNum, newStatusToken, ORDER_SUFFIX_CHARS } from '../ids.ts';
 import type { Quote } from '../quote.ts';
+import type { ReturnLocale } from '../routes/return-page.ts';
 import type { GatewayFacts, Order, OrderStore } from '../store/orders.ts';
 import type { OrderKind } from '../store/schema.ts';
 import type { GatewayConfirmer } from './confirm.ts';
@@ -39,6 +40,12 @@ export interface CreateInput {
   readonly item: string | null;
   /** Not part of the fingerprint: a replay with another page to return to updates it. */
   readonly returnTo: string | null;
+  /**
+   * The customer's language, carried in the order's `redirectUrl` so the return page speaks the
+   * shop's language rather than the browser's. Not part of the fingerprint either; an order keeps
+   * the language of the request that registered it at the gateway.
+   */
+  readonly lang?: ReturnLocale | null | undefined;
   /** Prices the order; called only when the key is new. */
   readonly quote: () => Promise<Quote>;
 }
@@ -62,9 +69,9 @@ export function returnToken(statusToken: string): string {
   return createHash('sha256').update(`paybutton-return:${statusToken}`, 'utf8').digest('base64url').slice(0, RETURN_TOKEN_CHARS);
 }
 
-/** The signed `redirectUrl` of an order: the return page, with the order and its return token. */
-function redirectUrlOf(base: string, orderNum: string, token: string): string {
-  return `${base}/return?order=${orderNum}&rt=${token}`;
+/** The signed `redirectUrl` of an order: the return page, with the order, its return token and the customer's language. */
+function redirectUrlOf(base: string, orderNum: string, token: string, lang?: ReturnLocale | null): string {
+  return `${base}/return?order=${orderNum}&rt=${token}${lang ? `&lang=${lang}` : ''}`;
 }
 
 /**
@@ -85,7 +92,7 @@ export function callbackBase(options: Pick<ResolvedOptions, 'publicUrl' | 'mount
   const mount = options.mountPath;
   const base = `${options.publicUrl.href.replace(/\/+$/, '')}${mount === '/' ? '' : mount}`;
   const longestOrderNum = 'X'.repeat(options.orderNumPrefix.length + ORDER_SUFFIX_CHARS);
-  const urls = { notifyUrl: `${base}/notify`, redirectUrl: redirectUrlOf(base, longestOrderNum, 'x'.repeat(RETURN_TOKEN_CHARS)) };
+  const urls = { notifyUrl: `${base}/notify`, redirectUrl: redirectUrlOf(base, longestOrderNum, 'x'.repeat(RETURN_TOKEN_CHARS), 'id') };
   for (const [field, url] of Object.entries(urls)) {
     const checked = parseWith(urlField, url);
     if (!checked.ok) {
@@ -96,7 +103,7 @@ export function callbackBase(options: Pick<ResolvedOptions, 'publicUrl' | 'mount
   return base;
 }
 
-function createFields(base: string, order: Order): CreateFields {
+function createFields(base: string, order: Order, lang: ReturnLocale | null | undefined): CreateFields {
   return {
     orderNum: order.orderNum,
     payMoney: order.payMoney,
@@ -107,7 +114,7 @@ function createFields(base: string, order: Order): CreateFields {
     notifyUrl: `${base}/notify`,
     expiryPeriod: String(order.expiryPeriod),
     method: order.method,
-    ...(order.kind === 'link' ? { redirectUrl: redirectUrlOf(base, order.orderNum, returnToken(order.statusToken)) } : {}),
+    ...(order.kind === 'link' ? { redirectUrl: redirectUrlOf(base, order.orderNum, returnToken(order.statusToken), lang) } : {}),
   };
 }
 
@@ -190,7 +197,7 @@ export class OrderCreator {
         },
         this.leaseUntil(),
       );
-      if (stored.inserted) return { order: await this.registerOnce(stored.order, false), replayed: false };
+      if (stored.inserted) return { order: await this.registerOnce(stored.order, false, input.lang), replayed: false };
       if (stored.order) return this.replay(input, stored.order, stored.order.idempotencyKey === input.idempotencyKey);
     }
     throw new PayButtonError('idempotency_in_progress', 'This purchase is being paid right now; try again in a moment.');
@@ -220,7 +227,7 @@ export class OrderCreator {
       const running = this.inflight.get(order.orderNum);
       if (running) return { order: await running, replayed: true };
       if (await this.deps.lifecycle.claimCreate(order.orderNum, this.leaseUntil())) {
-        return { order: await this.registerOnce(order, true), replayed: true };
+        return { order: await this.registerOnce(order, true, input.lang), replayed: true };
       }
       if (performance.now() > deadline) {
         throw new PayButtonError('idempotency_in_progress', 'The first request with this idempotencyKey is still being processed; try again in a moment.');
@@ -232,10 +239,10 @@ export class OrderCreator {
   }
 
   /** Run `register` once per order in this process; others wait on the same promise. */
-  private registerOnce(order: Order, resumed: boolean): Promise<Order> {
+  private registerOnce(order: Order, resumed: boolean, lang: ReturnLocale | null | undefined): Promise<Order> {
     const running = this.inflight.get(order.orderNum);
     if (running) return running;
-    const work = this.register(order, resumed).finally(() => this.inflight.delete(order.orderNum));
+    const work = this.register(order, resumed, lang).finally(() => this.inflight.delete(order.orderNum));
     this.inflight.set(order.orderNum, work);
     return work;
   }
@@ -245,10 +252,10 @@ export class OrderCreator {
    * what happened. An order found by asking (an earlier try did reach the gateway) may have ended
    * already: its confirmation is applied like a notification's or a poll's.
    */
-  private async register(order: Order, resumed: boolean): Promise<Order> {
+  private async register(order: Order, resumed: boolean, lang: ReturnLocale | null | undefined): Promise<Order> {
     const { lifecycle } = this.deps;
     try {
-      const registered = await registerAtGateway(this.deps.client, order.kind, createFields(this.deps.callbackBase, order), this.deps.policy, {
+      const registered = await registerAtGateway(this.deps.client, order.kind, createFields(this.deps.callbackBase, order, lang), this.deps.policy, {
         resumed,
         // The create loop's question is the plug-in's one question: shared with a notification or a
         // poll in flight for this order, and under the one mismatch policy.

@@ -8,6 +8,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { PayButtonError, invalidRequest } from '../errors.ts';
 import { parseStrict } from '../validation.ts';
+import { RETURN_LOCALES, type ReturnLocale } from './return-page.ts';
 
 const idempotencyKeyField = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required: a random key per checkout attempt, e.g. crypto.randomUUID()' : 'must be a string') })
@@ -24,6 +25,9 @@ const itemField = z
 /** The longest page address kept for the full-page return (`returnTo`, or the Referer). */
 export const MAX_RETURN_TO_LENGTH = 2048;
 
+/** The element's locale: the return page speaks it (the browser's Accept-Language may be another). */
+const langField = z.enum(RETURN_LOCALES, { error: `must be one of ${RETURN_LOCALES.join(', ')}` }).optional();
+
 const returnToField = z.string({ error: 'must be a string' }).max(MAX_RETURN_TO_LENGTH, { error: `must be at most ${MAX_RETURN_TO_LENGTH} characters` }).optional();
 
 /** The protocol's rule (a code or its alias, normalised); only the "missing" message says more here. */
@@ -36,6 +40,7 @@ export interface LinkBody {
   readonly item?: string | undefined;
   readonly method?: MethodCode | null | undefined;
   readonly returnTo?: string | undefined;
+  readonly lang?: ReturnLocale | undefined;
   readonly [field: string]: unknown;
 }
 
@@ -47,7 +52,7 @@ export interface VaBody {
 }
 
 export function linkBodySchema(fields: Readonly<Record<string, z.ZodType>>) {
-  return z.object({ ...fields, idempotencyKey: idempotencyKeyField, item: itemField, method: optionalMethodField.optional(), returnTo: returnToField }, { error: 'must be a JSON object' }).strict();
+  return z.object({ ...fields, idempotencyKey: idempotencyKeyField, item: itemField, method: optionalMethodField.optional(), returnTo: returnToField, lang: langField }, { error: 'must be a JSON object' }).strict();
 }
 
 export function vaBodySchema(fields: Readonly<Record<string, z.ZodType>>) {

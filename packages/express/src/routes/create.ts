@@ -92,9 +92,10 @@ export function linksHandler(deps: CreateRouteDeps): RequestHandler {
   return async (req, res) => {
     const body = parseBody<LinkBody>(schema, await readJsonBody(req, deps.options.bodyLimitBytes));
     const returnTo = resolveReturnTo(deps.options.browserOrigins, req, body.returnTo);
-    // Where to come back to is not part of what was bought: a retry that falls back from a popup
-    // to a full-page redirect sends another returnTo and must still get the same order.
-    const { returnTo: _notFingerprinted, ...asked } = body;
+    // Where to come back to, and in which language, are not part of what was bought: a retry that
+    // falls back from a popup to a full-page redirect sends another returnTo (a page switched to
+    // another language, another lang) and must still get the same order.
+    const { returnTo: _notFingerprinted, lang: _notFingerprintedEither, ...asked } = body;
     const result = await deps.creator.create({
       kind: 'link',
       idempotencyKey: body.idempotencyKey,
@@ -102,6 +103,7 @@ export function linksHandler(deps: CreateRouteDeps): RequestHandler {
       method: body.method ?? null,
       item: body.item ?? null,
       returnTo,
+      lang: body.lang ?? null,
       quote: quoteFrom(deps, req, body),
     });
     answer(res, result, toPaymentLink(result.order));

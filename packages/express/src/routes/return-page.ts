@@ -9,7 +9,9 @@ import { createHash } from 'node:crypto';
 import { formatRupiah } from '@tombolbayar/protocol/formats';
 import type { Request } from 'express';
 
-export type ReturnLocale = 'en' | 'id';
+/** The languages the return page speaks; the element's `lang` in the create request is one of them. */
+export const RETURN_LOCALES = ['en', 'id'] as const;
+export type ReturnLocale = (typeof RETURN_LOCALES)[number];
 export type ReturnOutcome = 'paid' | 'pending' | 'expired' | 'failed' | 'not_found';
 
 interface Words {
@@ -42,8 +44,8 @@ const WORDS: Record<ReturnLocale, Record<ReturnOutcome, Words> & { back: string;
 };
 
 /**
- * The page's language: `?lang=` (what the element passed to the hosted page, when the gateway
- * carries it on), else the browser's `Accept-Language`, else English.
+ * The page's language: `?lang=` (the element's locale, carried in the order's `redirectUrl` from
+ * its create request), else the browser's `Accept-Language`, else English.
  */
 export function returnLocale(req: Request): ReturnLocale {
   const asked = typeof req.query.lang === 'string' ? req.query.lang : '';
