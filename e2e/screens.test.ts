@@ -246,7 +246,7 @@ for (const width of WIDTHS) {
           });
           await page.locator('#pay button').click();
           await page.locator('#pay[state="error"]').waitFor();
-          await page.locator('#pay-result').filter({ hasText: /We do not sell/ }).waitFor();
+          await page.locator('#pay-result').filter({ hasText: locale === 'id' ? /Kami tidak menjual/ : /We do not sell/ }).waitFor();
           assert.deepEqual(await layoutProblems(page), [], 'error');
           await screenshot(page, `phone-shop-error${suffix}`);
           // Back to the cart (the page sets the fields again when it changes).

@@ -63,26 +63,33 @@ export function cartReference(cartId: string, lines: readonly CartLine[]): strin
   return `${cartId}.${createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 16)}`;
 }
 
+/** The shop's own words to the customer, in the language of its page (`lang` of the create request). */
+const WORDS = {
+  en: { several: (n: number) => `${n} products, Toko Kopi`, empty: 'Your cart is empty.', unknown: (sku: string) => `We do not sell "${sku}".` },
+  id: { several: (n: number) => `${n} produk, Toko Kopi`, empty: 'Keranjang Anda kosong.', unknown: (sku: string) => `Kami tidak menjual "${sku}".` },
+};
+
 function cartOf(body: QuoteRequestBody): CartLine[] {
   if (Array.isArray(body.cart)) return body.cart as CartLine[];
   if (body.item) return [{ sku: body.item, quantity: 1 }];
-  throw new NotForSaleError('Your cart is empty.');
+  throw new NotForSaleError(WORDS[body.lang ?? 'en'].empty);
 }
 
 function describe(lines: readonly CartLine[]): string {
   return lines.map((line) => `${findProduct(line.sku)?.name ?? line.sku} × ${line.quantity}`).join(', ');
 }
 
+
 /** The price, from the catalogue only: the browser names products and quantities, nothing more. */
-export function quoteCart(lines: readonly CartLine[]) {
+export function quoteCart(lines: readonly CartLine[], lang: 'en' | 'id' = 'en') {
   let payMoney = 0;
   for (const line of lines) {
     const product = findProduct(line.sku);
-    if (!product) throw new NotForSaleError(`We do not sell "${line.sku.slice(0, 64)}".`);
+    if (!product) throw new NotForSaleError(WORDS[lang].unknown(line.sku.slice(0, 64)));
     payMoney += product.price * line.quantity;
   }
   const first = findProduct(lines[0]!.sku)!;
-  const productDetail = lines.length === 1 ? `${first.detail} x${lines[0]!.quantity}` : `${lines.length} products, Toko Kopi`;
+  const productDetail = lines.length === 1 ? `${first.detail} x${lines[0]!.quantity}` : WORDS[lang].several(lines.length);
   return { payMoney, productDetail: productDetail.slice(0, 32), ...DEMO_CUSTOMER, metadata: { cart: lines } };
 }
 
@@ -114,7 +121,7 @@ export function createShop(options: ShopOptions): Shop {
     fields: { cart: cartField.optional(), cartId: cartIdField.optional() },
     quote: (_request, body) => {
       const lines = cartOf(body);
-      return { ...quoteCart(lines), ...(typeof body.cartId === 'string' ? { reference: cartReference(body.cartId, lines) } : {}) };
+      return { ...quoteCart(lines, body.lang), ...(typeof body.cartId === 'string' ? { reference: cartReference(body.cartId, lines) } : {}) };
     },
     onPaid: (order) => {
       store.recordSale(order.orderNum, order.paidAt ?? new Date());
