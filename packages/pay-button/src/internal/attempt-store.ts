@@ -6,6 +6,8 @@
  * nothing is remembered.
  */
 
+import { RETURN_PARAM, pickUp, withoutReturnParam, type Via } from './outcome.ts';
+
 const KEY = 'paybutton:attempts';
 /** A day: longer than any payment window, short enough not to surprise. */
 const TTL_MS = 864e5;
@@ -61,6 +63,25 @@ export function claimAttempt(match: (e: StoredAttempt) => unknown): StoredAttemp
   const entry = list.find(match);
   if (entry) write(list.filter((e) => e !== entry));
   return entry;
+}
+
+/**
+ * On a page load: claims the stored attempt that `match`es and this load is about (see `pickUp`:
+ * the return, `?paybutton_order=`, the Back button, or a reload), unless `claim` is false. The
+ * status token comes from sessionStorage only, never from the URL. The address bar is cleaned:
+ * every element removes a `#paybutton_token=` fragment (never reading it); only the one that
+ * claimed the order removes `paybutton_order`, which until then may be another element's; and any
+ * element removes one nobody can claim any more (a return replayed by Back/Forward after its order
+ * ended), so the parameter is never left behind.
+ */
+export function claimOnLoad(match: (e: StoredAttempt) => unknown, claim: boolean): [StoredAttempt, Via] | undefined {
+  const url = new URL(location.href);
+  const returned = url.searchParams.get(RETURN_PARAM);
+  let via: Via | undefined;
+  const entry = claim ? claimAttempt((e) => match(e) && (via = pickUp(returned, e.orderNum))) : undefined;
+  const clean = withoutReturnParam(url.href, (entry && returned) || (returned && !findAttempt((e) => e.orderNum === returned)));
+  if (clean !== url.href) history.replaceState(history.state, '', clean);
+  return entry && [entry, via!];
 }
 
 /** Forgets the attempt of this order. */

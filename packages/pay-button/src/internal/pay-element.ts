@@ -1,13 +1,12 @@
 /**
  * What `<pay-button>` and `<pay-va>` share: the attributes that name the order, a read-only
  * `state` reflected as an attribute and as a custom state, `bubbles` + `composed` events,
- * localized strings, the polite live region, status polling, and how an attempt ends (a refusal
+ * localized strings, the polite live region, and how an attempt ends (a refusal
  * of the merchant's `quote()` included).
  */
 import { LitElement, html, type PropertyDeclarations } from 'lit';
-import { getOrder, refusal, type Order, type PayError } from './api.ts';
+import { refusal, type PayError } from './api.ts';
 import { errorWords, localeOf, strings, watchLang, watched, type Locale, type MessageKey } from './i18n.ts';
-import { pollOrder } from './poll.ts';
 
 export abstract class PayElement<S extends string, K extends string = MessageKey> extends LitElement {
   static override properties: PropertyDeclarations = {
@@ -108,11 +107,6 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
     const words = state === 'error' ? (errorWords[(detail as PayError).code] ?? 'error') : state;
     this.setState(state, words as unknown as K, note);
     this.emit(event, detail);
-  }
-
-  /** Asks for the order until it is no longer pending or `more` says stop (see `pollOrder`), `poll-interval` doubling up to `cap` between requests. */
-  protected poll(orderNum: string, token: string, signal: AbortSignal, more: (n: number) => boolean, cap: number): Promise<Order> {
-    return pollOrder(() => getOrder(this.endpoint, orderNum, token, signal), more, this.pollInterval, cap, signal);
   }
 
   /** Dispatches a `bubbles` + `composed` CustomEvent; false when a cancelable one was cancelled. */

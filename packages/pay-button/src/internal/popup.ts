@@ -19,13 +19,17 @@ export function isInAppBrowser(userAgent: string): boolean {
 }
 
 /**
- * Opens the placeholder window (480x720) saying `text`, or returns `null` when the browser blocked
- * it (some blockers return a window that is already closed: that counts as blocked too).
+ * Opens the payment window inside the click, or returns `null` when the browser blocked it (some
+ * blockers return a window that is already closed: that counts as blocked too). With `name` (the
+ * window of an order this page opened before, `paybutton-<orderNum>`), a window of that name that
+ * is still open (after a reload of the shop, say) is found and returned as it is, `existing`, so
+ * one order never gets a second window; otherwise a new placeholder (480x720) says `text`.
  */
-export function openPlaceholder(text: string, lang: string): Window | null {
+export function openPaymentWindow(text: string, lang: string, name = ''): { window: Window; existing: boolean } | null {
   let popup: Window | null = null;
   try {
-    popup = open('', '', 'popup,width=480,height=720');
+    popup = open('', name, 'popup,width=480,height=720');
+    if (popup && !popup.closed && shows(popup)) return { window: popup, existing: true };
     const doc = popup!.document;
     doc.documentElement.lang = lang;
     doc.title = doc.body.textContent = text;
@@ -40,5 +44,14 @@ export function openPlaceholder(text: string, lang: string): Window | null {
     // Some embedded browsers throw instead of returning null; and a placeholder that cannot be
     // written (or a null window, which throws above) is still whatever `open` returned.
   }
-  return popup && !popup.closed ? popup : null;
+  return popup && !popup.closed ? { window: popup, existing: false } : null;
+}
+
+/** Whether `popup` shows a page already (the payment page, of another origin, or the return page), rather than a fresh `about:blank`. */
+function shows(popup: Window): boolean {
+  try {
+    return popup.location.href != 'about:blank';
+  } catch {
+    return true;
+  }
 }

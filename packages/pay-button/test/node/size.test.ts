@@ -1,5 +1,5 @@
 /**
- * The script-tag budget: `dist/pay-button.js` (Lit included) at most 11,500 bytes gzip, zlib's
+ * The script-tag budget: `dist/pay-button.js` (Lit included) at most 11,700 bytes gzip, zlib's
  * default level (what compression middleware sends), the same file and budget as `npm run size`
  * (bench/element-size.ts). It builds nothing: `npm test` builds first. A change that grows the
  * file past the budget fails here, in the package's own tests, not only in the benchmarks.
@@ -15,9 +15,12 @@ import { gzipSync } from 'node:zlib';
  * "cancelled", what to pay where and by when for a pending order, the order watched while the
  * popup is open, and the outcome brought into view after a return: 11,208 B when raised. The
  * strings cannot be loaded lazily without a second request the script-tag file promises not to
- * make (one self-contained file, under any CSP).
+ * make (one self-contained file, under any CSP). Raised again to 11,700 B (issue 20, part 2): a
+ * reload during a popup attempt finds the order's window again and still hears its return page,
+ * the element's locale goes to the return page, and the element is split into controllers (the
+ * payment window, the order's watching): 11,666 B when raised.
  */
-const BUDGET_BYTES = 11_500;
+const BUDGET_BYTES = 11_700;
 const file = new URL('../../dist/pay-button.js', import.meta.url);
 
 test(`dist/pay-button.js is at most ${BUDGET_BYTES} B gzip`, () => {

@@ -1,13 +1,14 @@
 import { html, nothing } from 'lit';
+import { AttemptPopup } from './attempt-popup.ts';
+import { OrderWatch } from './order-watch.ts';
 import { styles } from './pay-button.styles.ts';
-import { SLOW_MS, createLink, getOrder, toPayError, type Order, type PayError, type PaymentLink } from '../../internal/api.ts';
-import { claimAttempt, dropAttempt, findAttempt, handovers, saveAttempt } from '../../internal/attempt-store.ts';
+import { SLOW_MS, createLink, toPayError, type PayError, type PaymentLink } from '../../internal/api.ts';
+import { claimOnLoad, dropAttempt, handovers, saveAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
-import { RETURN_PARAM, isBusy, outcome, outcomeWords, pickUp, withoutReturnParam, type PayButtonState, type Via } from '../../internal/outcome.ts';
+import { isBusy, withoutReturnParam, type PayButtonState, type Via } from '../../internal/outcome.ts';
 import type { MessageKey } from '../../internal/i18n.ts';
 import { PayElement } from '../../internal/pay-element.ts';
-import { isInAppBrowser, openPlaceholder } from '../../internal/popup.ts';
-import { pollOrder } from '../../internal/poll.ts';
+import { isInAppBrowser, openPaymentWindow } from '../../internal/popup.ts';
 
 export type { PayButtonState } from '../../internal/outcome.ts';
 
@@ -64,7 +65,12 @@ export type PayMode = 'auto' | 'popup' | 'redirect';
  * One true outcome (see the README): pending when the order can still be paid without the payment
  * page (a method was chosen), else a cancellation, and either way the order is kept and watched;
  * a return for an order this page started is always claimed; an attempt survives its element and
- * a reload, and the next click for the same request pays that same order.
+ * a reload, and the next click for the same request pays that same order (in its window, when a
+ * reload left that open: see `AttemptPopup`).
+ *
+ * Its parts: `AttemptPopup` (the payment window), `OrderWatch` (what is known of the order), the
+ * attempt store (what survives the page) and `outcome` (the pure decisions); the element runs the
+ * attempt and says how it ended.
  */
 export class PayButton extends PayElement<PayButtonState> {
   static override styles = styles;
@@ -89,21 +95,24 @@ export class PayButton extends PayElement<PayButtonState> {
    * attempt changes nothing.
    */
   #work: AbortController | undefined;
-  /** The attempt's popup (null in the full-page flow), its order and status token, and the timer that watches the popup. */
-  #popup: Window | null = null;
-  #orderNum: string | undefined;
-  #token: string | undefined;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  /** The attempt's order, and the asking about it. */
+  readonly #order: OrderWatch = new OrderWatch(this, (via, state, event, detail, open) => {
+    this.#end(state, event, detail, open);
+    this.#show(via);
+    return open ? (this.#work = new AbortController()) : undefined;
+  });
+  /** The attempt's payment window, and its return page's message. */
+  readonly #popup = new AttemptPopup(this, {
+    awaited: () => (this.#key ? this.#order.orderNum : undefined),
+    // From a window a reload orphaned: it is this attempt's window again, and the outcome is asked anew.
+    returned: (popup) => this.#check(this.state === 'open' ? this.#work : this.#renew(popup), 'return'),
+  });
   /**
    * The attempt's idempotency key and the request it is for. It stays while its order may still be
    * paid (and after a retryable error: a lost answer never makes a second order), so the next
    * click for the same request is for that same order; it goes once the order ended.
    */
   #key: [key: string, request: string] | undefined;
-  /** A method was seen chosen on the payment page while it was open (see `#watchOpen`). */
-  #chosen = false;
-  /** The last answer about the order, for the words of a pending order (`#pendingNote`). */
-  #last: Order | undefined;
 
   constructor() {
     super(1000);
@@ -113,7 +122,6 @@ export class PayButton extends PayElement<PayButtonState> {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    addEventListener('message', this);
     addEventListener('pageshow', this);
   }
 
@@ -124,9 +132,8 @@ export class PayButton extends PayElement<PayButtonState> {
    */
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    removeEventListener('message', this);
     removeEventListener('pageshow', this);
-    if (this.#key) handovers.set(this.#key[1], [this.#key[0], this.#popup]);
+    if (this.#key) handovers.set(this.#key[1], [this.#key[0], this.#popup.window]);
     this.#stop();
     // Its attempt is handed over: attached again, it is no longer busy with it.
     if (isBusy(this.state)) this.setState('idle');
@@ -134,31 +141,18 @@ export class PayButton extends PayElement<PayButtonState> {
 
   /**
    * After the first render, when frameworks that set properties after connecting (React) have set
-   * them, and outside the update cycle. An attempt handed over with its popup open goes on there
-   * rather than being picked up from storage.
+   * them, and outside the update cycle: takes over a handed-over attempt (see `#adopt`), else picks
+   * up the stored attempt this page load is about (see `claimOnLoad`).
    */
   protected override firstUpdated(): void {
-    this.updateComplete.then(() => (this.#adopt(), this.#pickUp()));
-  }
-
-  /**
-   * Picks up the stored attempt this page load is about (see `pickUp`): the return
-   * (`?paybutton_order=`), the Back button, or a reload. The status token comes from
-   * sessionStorage only, never from the URL.
-   */
-  #pickUp(): void {
-    const url = new URL(location.href);
-    const returned = url.searchParams.get(RETURN_PARAM);
-    let via: Via | undefined;
-    const entry = !this.#work && claimAttempt((e) => !e.va && e.endpoint === this.endpoint && e.item === this.item && (via = pickUp(returned, e.orderNum)));
-    // Every element removes a `#paybutton_token=` fragment (never reading it); only the one that
-    // claimed the order removes `paybutton_order`, which until then may be another element's; and
-    // any element removes one nobody can claim any more (a return replayed by Back/Forward after
-    // its order ended), so the parameter is never left behind.
-    const clean = withoutReturnParam(url.href, (entry && returned) || (returned && !findAttempt((e) => e.orderNum === returned)));
-    if (clean !== url.href) history.replaceState(history.state, '', clean);
-    // Claimed, so no other element on the page takes it too; stored again if its order may still be paid.
-    if (entry) this.#check(this.#begin(null, entry.key, entry.orderNum, entry.statusToken), via!);
+    this.updateComplete.then(() => {
+      this.#adopt();
+      const found = claimOnLoad((e) => !e.va && e.endpoint === this.endpoint && e.item === this.item, !this.#work);
+      if (!found) return;
+      // Claimed, so no other element on the page takes it too; stored again if its order may still be paid.
+      const [entry, via] = found;
+      this.#check(this.#begin(null, entry.key, entry.orderNum, entry.statusToken), via);
+    });
   }
 
   /**
@@ -179,18 +173,27 @@ export class PayButton extends PayElement<PayButtonState> {
    * Starts an attempt, as a click does. Call it inside a user gesture, or the popup is blocked and
    * the page redirects. Returns false when nothing started: disabled, already paid, refused, an
    * attempt in flight (its popup is brought to the front), or `pay-click` cancelled. While an order
-   * of the same request may still be paid, the new attempt is for that same order.
+   * of the same request may still be paid, the new attempt is for that same order, in its window
+   * if that is still open.
    */
   pay(): boolean {
     this.#adopt();
-    if (isBusy(this.state)) return this.#popup?.focus(), false;
+    if (isBusy(this.state)) return this.#popup.window?.focus(), false;
     if (this.disabled || this.done || !this.emit('pay-click', { item: this.item, method: this.method }, true)) return false;
     const redirect = this.mode === 'redirect';
     const inApp = this.mode !== 'popup' && isInAppBrowser(navigator.userAgent);
+    const again = this.#key?.[1] === this.request;
     // Synchronously, inside the click: nothing may be awaited before window.open.
-    const popup = redirect || inApp ? null : openPlaceholder(this.text('opening'), this.currentLocale);
-    const fallback = !popup && !redirect;
-    this.#start(this.#key?.[1] === this.request ? this.#key[0] : newIdempotencyKey(), popup, fallback && !inApp ? 'blocked' : 'opening');
+    const opened = redirect || inApp ? null : openPaymentWindow(this.text('opening'), this.currentLocale, again && this.#order.orderNum ? `paybutton-${this.#order.orderNum}` : '');
+    if (opened?.existing) {
+      // The order's window, left open by a reload: the attempt goes on there.
+      const work = this.#renew(opened.window);
+      opened.window.focus();
+      this.setState('open', 'open');
+      return this.#watch(work), true;
+    }
+    const fallback = !opened && !redirect;
+    this.#start(again ? this.#key![0] : newIdempotencyKey(), opened?.window ?? null, fallback && !inApp ? 'blocked' : 'opening');
     if (fallback) this.emit('pay-fallback', { from: 'popup', to: 'redirect', reason: inApp ? 'in-app-browser' : 'popup-blocked' });
     return true;
   }
@@ -201,9 +204,10 @@ export class PayButton extends PayElement<PayButtonState> {
     this.setState('loading', message);
     // A slow plug-in or gateway: say it is still going, then (at the request's timeout) what failed.
     setTimeout(() => work === this.#work && this.state === 'loading' && this.setState('loading', 'slow'), SLOW_MS);
-    if (popup) this.#timer = setInterval(() => popup.closed && this.#check(work, 'closed'), 400);
-    // `returnTo`: the plug-in's return route sends the customer back here only in the full-page flow.
-    const body = { ...this.fields, item: this.item, method: this.method, idempotencyKey: key, returnTo: popup ? undefined : withoutReturnParam(location.href, true) };
+    if (popup) this.#popup.watch(() => this.#check(work, 'closed'));
+    // `returnTo`: the plug-in's return route sends the customer back here only in the full-page
+    // flow. `lang`: the return page speaks the element's language, as the hosted page does.
+    const body = { ...this.fields, item: this.item, method: this.method, idempotencyKey: key, returnTo: popup ? undefined : withoutReturnParam(location.href, true), lang: this.currentLocale };
     createLink(this.endpoint, body, work.signal).then(
       (link) => work === this.#work && this.#open(link, message),
       (err: unknown) => work === this.#work && this.#end('error', 'pay-error', toPayError(err)),
@@ -212,18 +216,21 @@ export class PayButton extends PayElement<PayButtonState> {
 
   /** Ends the attempt in flight (closing its popup, with `pay-cancel` reason `reset`), stops watching and forgets its order, and returns to `idle`. */
   reset(): void {
-    if (isBusy(this.state)) this.#end('cancelled', 'pay-cancel', { orderNum: this.#orderNum, reason: 'reset' });
+    if (isBusy(this.state)) this.#end('cancelled', 'pay-cancel', { orderNum: this.#order.orderNum, reason: 'reset' });
     this.#end('idle');
   }
 
+  /** A new attempt, in `popup` (null: this page), for `key`, and for that order when it is known. */
   #begin(popup: Window | null, key: [string, string] | undefined, orderNum?: string, token?: string): AbortController {
-    this.#stop();
-    this.#popup = popup;
     this.#key = key;
-    this.#orderNum = orderNum;
-    this.#token = token;
-    this.#chosen = false;
-    this.#last = undefined;
+    this.#order.reset(orderNum, token);
+    return this.#renew(popup);
+  }
+
+  /** New work for the same attempt and order, in `popup`. */
+  #renew(popup: Window | null): AbortController {
+    this.#stop();
+    this.#popup.window = popup;
     return (this.#work = new AbortController());
   }
 
@@ -231,136 +238,67 @@ export class PayButton extends PayElement<PayButtonState> {
   #stop(): void {
     this.#work?.abort();
     this.#work = undefined;
-    clearInterval(this.#timer);
+    this.#popup.unwatch();
   }
 
   /** The plug-in answered with a link: send the popup, or the page, there. */
   #open(link: PaymentLink, message: MessageKey): void {
-    const popup = this.#popup;
-    this.#orderNum = link.orderNum;
-    this.#token = link.statusToken;
+    const popup = this.#popup.window;
+    this.#order.orderNum = link.orderNum;
+    this.#order.token = link.statusToken;
     // This purchase is paid already (another tab or device): say so, open nothing.
-    if (link.status == 'paid') return popup?.close(), void this.#check(this.#work, 'return');
+    if (link.status == 'paid') return this.#popup.close(), void this.#check(this.#work, 'return');
     this.setState('open', popup ? 'open' : message);
     this.#save();
-    // In the full-page flow `pay-open` is cancelable: the page may navigate itself (location.replace,
-    // a router; the tests use it to stay on their page).
     // The hosted page speaks the element's language (it reads `?lang=`).
     const url = new URL(link.url);
     url.searchParams.set('lang', this.currentLocale);
+    // In the full-page flow `pay-open` is cancelable: the page may navigate itself (location.replace,
+    // a router; the tests use it to stay on their page).
     const go = this.emit('pay-open', { orderNum: link.orderNum, mode: popup ? 'popup' : 'redirect', expiresAt: link.expiresAt, url: url.href }, !popup);
     // A placeholder the customer already closed is left to the watcher (pay-cancel).
     if (!popup) {
       if (go) location.assign(url.href);
     } else if (!popup.closed) {
-      try {
-        // Named after its order while it is still our placeholder (a popup handed over from
-        // another element may be on the payment page already, another origin).
-        popup.name = `paybutton-${link.orderNum}`;
-      } catch {
-        // Its name is only a convenience.
-      }
-      popup.location.replace(url.href);
-      this.#watchOpen(this.#work!);
+      this.#popup.send(url.href, link.orderNum);
+      this.#watch(this.#work!, true);
     }
   }
 
   /**
-   * While the popup is open, asks for the order about every second: an order paid, expired or
-   * failed there shows here at once (the popup is closed: the shop is where the customer goes on),
-   * and a method chosen there is remembered, so that a status nobody can confirm later is
-   * "pending, not confirmed yet", never "cancelled". The return page's message stays the fast path.
+   * While the popup is open, watches it close (unless that is watched already, `closing`) and its
+   * order (see `OrderWatch.watchOpen`): an end there ends the attempt here.
    */
-  #watchOpen(work: AbortController): void {
-    const open = () => work === this.#work && this.state === 'open';
-    pollOrder(() => this.#get(work), open, this.pollInterval, this.pollInterval * 1.5, work.signal).then(
-      (order) => void (open() && order.status !== 'pending' && this.#check(work, 'return')),
-      () => {},
-    );
-  }
-
-  /** One status request for the attempt's order, remembering what it says. */
-  async #get(work: AbortController): Promise<Order> {
-    const order = await getOrder(this.endpoint, this.#orderNum!, this.#token!, work.signal);
-    if (order.method) this.#chosen = true;
-    return (this.#last = order);
-  }
-
-  /** What to do next for a pending order with a deadline: the transfer (a VA) or the amount, and the time. */
-  #pendingNote(): string | undefined {
-    const order = this.#last;
-    if (!order?.expiresAt || this.state !== 'pending') return undefined;
-    const locale = this.currentLocale;
-    const time = new Date(order.expiresAt).toLocaleString(locale === 'id' ? 'id-ID' : 'en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-    const values: Record<string, string> = { total: `Rp ${Number(order.payMoney).toLocaleString('id')}`, time, bank: order.method?.slice(3) ?? '', code: order.vaNumber ?? '' };
-    const va = order.method?.startsWith('VA_') && order.vaNumber;
-    return `${this.text(order.method ? 'pending' : 'unconfirmed')} ${this.text(va ? 'transferTo' : 'payBy').replace(/\{(\w+)\}/g, (_, k: string) => values[k]!)}`;
+  #watch(work: AbortController, closing?: boolean): void {
+    if (!closing) this.#popup.watch(() => this.#check(work, 'closed'));
+    this.#order.watchOpen(work.signal, () => work === this.#work && this.state === 'open', () => this.#check(work, 'return'));
   }
 
   /**
    * Remembers the attempt in sessionStorage while its order may be paid: before the page may go
    * (the full-page flow, a reload), and again after each check that found it open, so that the
    * next load asks for the outcome (a Back now and a return later are both this order's) and a
-   * click for the same request reuses the key.
+   * click for the same request reuses the key (and finds its window, if a reload left that open).
    */
   #save(): void {
-    if (this.#orderNum) saveAttempt({ orderNum: this.#orderNum, statusToken: this.#token!, endpoint: this.endpoint, item: this.item, key: this.#key });
+    const order = this.#order;
+    if (order.orderNum) saveAttempt({ orderNum: order.orderNum, statusToken: order.token!, endpoint: this.endpoint, item: this.item, key: this.#key });
   }
 
   /**
-   * Asks the plug-in for the outcome (polling for a while after a return, twice otherwise) and
-   * says it; then, while the order may still be paid (pending, with or without a method), watches
-   * it: at most every 15 s, for an hour at most, while the element is on the page, and says how it
-   * ended (`pay-success`, `pay-failure`) if it does, whatever was said before: an order is never
-   * left shown as pending or cancelled once paid. An error while watching says nothing. A load
-   * that finds an order nobody chose a method for (`found`) says nothing: it was cancelled
-   * already, or its payment page is still open.
+   * Asks for the outcome and says it, then watches an order that may still be paid (see
+   * `OrderWatch.check`). A load that finds an order nobody chose a method for says nothing: it was
+   * cancelled already, or its window is still open (a click finds it, see `pay`).
    */
-  async #check(work: AbortController | undefined, via: Via): Promise<void> {
+  #check(work: AbortController | undefined, via: Via): void {
     if (!work || work !== this.#work) return;
     // Once per attempt: the close watcher stops here, and the window events wait for `open`.
-    clearInterval(this.#timer);
-    const orderNum = this.#orderNum;
-    const cancel = { orderNum, reason: 'closed' };
+    this.#popup.unwatch();
+    const cancel = { orderNum: this.#order.orderNum, reason: 'closed' };
     // Closed before the plug-in answered: the customer never saw the payment page.
-    if (!orderNum) return this.#end('cancelled', 'pay-cancel', cancel, true);
+    if (!this.#order.orderNum) return this.#end('cancelled', 'pay-cancel', cancel, true);
     this.setState('checking', 'checking');
-    const deadline = Date.now() + this.pollTimeout;
-    let watching: unknown;
-    let said: string | undefined;
-    try {
-      for (;;) {
-        const current = work;
-        const order = await pollOrder(
-          () => this.#get(current),
-          // While watching, a pending order whose words change (confirmed at last) is said again.
-          // After a close with no method known yet, one answer more: the plug-in asks the gateway
-          // about such an order at most once a second, and the poll while the popup was open may
-          // just have used that turn, so a method picked at the last moment shows one poll later.
-          (n) => (watching ? Date.now() < deadline + 36e5 && outcomeWords(this.#last!, this.#chosen) === said : via === 'return' ? Date.now() < deadline : n < (via === 'closed' && !this.#last?.method ? 3 : 2)),
-          this.pollInterval,
-          watching ? 15e3 : this.pollInterval * 8,
-          work.signal,
-        );
-        const [state, event] = outcome(order, this.#chosen);
-        const open = order.status === 'pending';
-        if (work !== this.#work || (watching && open && outcomeWords(order, this.#chosen) === said)) return;
-        const say = watching || state !== 'cancelled' || via !== 'found';
-        said = outcomeWords(order, this.#chosen);
-        this.#end(say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : order, open);
-        this.#show(via);
-        if (!open) return;
-        // Watching is a new piece of work: a click, `reset()` or removal ends it like an attempt.
-        watching = work = this.#work = new AbortController();
-      }
-    } catch (err) {
-      if (work !== this.#work || watching) return;
-      const error = toPayError(err);
-      // A method was chosen and nobody can say more now: the payment may still arrive.
-      if (this.#chosen && error.retryable) this.#end('pending', 'pay-pending', { orderNum, status: 'pending', method: null, confirmed: false }, true);
-      else this.#end('error', 'pay-error', error);
-      this.#show(via);
-    }
+    this.#order.check(work, via, cancel);
   }
 
   /**
@@ -369,8 +307,9 @@ export class PayButton extends PayElement<PayButtonState> {
    * popup, focus comes back here rather than to `<body>`.
    */
   #show(via: Via): void {
-    if (via === 'closed' && !this.#popup) return;
-    if (!this.#popup) this.scrollIntoView({ block: 'center' });
+    const popup = this.#popup.window;
+    if (via === 'closed' && !popup) return;
+    if (!popup) this.scrollIntoView({ block: 'center' });
     this.focus({ preventScroll: true });
   }
 
@@ -381,42 +320,26 @@ export class PayButton extends PayElement<PayButtonState> {
    */
   #end(state: PayButtonState, event?: string, detail?: unknown, open?: boolean): void {
     this.#stop();
-    // Closing a window that is already closed (or gone) does nothing.
-    this.#popup?.close();
+    this.#popup.close();
     if (open || (detail as PayError)?.retryable) this.#save();
     else {
-      dropAttempt(this.#orderNum);
+      dropAttempt(this.#order.orderNum);
       this.#key = undefined;
     }
     if (event) this.report(state, event, detail);
     else this.setState(state);
-    const note = this.#pendingNote();
+    const note = this.state === 'pending' && this.#order.note(this.currentLocale, (key) => this.text(key));
     if (note) this.setState('pending', undefined, note);
-    else if (state === 'pending' && !this.#last?.method) this.setState('pending', 'unconfirmed');
+    else if (state === 'pending' && !this.#order.last?.method) this.setState('pending', 'unconfirmed');
   }
 
   /**
-   * Window events. `message`: the return page in the popup, accepted only from the popup itself and
-   * from the plug-in's origin. `pageshow` from the bfcache (Back from the payment page in the
-   * full-page flow): the page is as it was left, so ask again.
+   * `pageshow` from the bfcache (Back from the payment page in the full-page flow): the page is as
+   * it was left, so ask again. (The return page in a popup is heard by `AttemptPopup`.)
    * @internal
    */
-  handleEvent(e: MessageEvent | PageTransitionEvent): void {
-    const popup = this.#popup;
-    const { data, origin, source } = e as MessageEvent;
-    // Only an attempt whose payment page is open can come back from it (and only once: the check
-    // that follows leaves `open`). With a popup, its return message; without, a bfcache restore.
-    if (
-      this.state === 'open' &&
-      (popup
-        ? source === popup && origin === new URL(this.endpoint, location.href).origin && data?.type === 'paybutton:return' && data.orderNum === this.#orderNum
-        : (e as PageTransitionEvent).persisted)
-    ) {
-      // Echoed back as the acknowledgement: the return page closes only once its message arrived
-      // (else it continues as a full page).
-      popup?.postMessage(data, origin);
-      this.#check(this.#work, popup ? 'return' : 'found');
-    }
+  handleEvent(e: PageTransitionEvent): void {
+    if (this.state === 'open' && !this.#popup.window && e.persisted) this.#check(this.#work, 'found');
   }
 
   protected override render() {

@@ -2,7 +2,8 @@ import { html, nothing } from 'lit';
 import { formatRupiah } from './formats.ts';
 import { METHODS, resolveMethod, type MethodCode } from '@tombolbayar/protocol/methods';
 import { styles } from './pay-va.styles.ts';
-import { toPayError, type VaOrder } from '../../internal/api.ts';
+import { getOrder, toPayError, type VaOrder } from '../../internal/api.ts';
+import { pollOrder } from '../../internal/poll.ts';
 import { claimAttempt, dropAttempt, saveAttempt, type StoredAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
 import { PayElement } from '../../internal/pay-element.ts';
@@ -230,7 +231,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     const work = (this.#work = new AbortController());
     this.#tick = setInterval(() => this.requestUpdate(), 1000);
     this.#loadQr(order, work.signal);
-    this.poll(order.orderNum, order.statusToken, work.signal, () => true, MAX_POLL_DELAY).then(
+    pollOrder(() => getOrder(this.endpoint, order.orderNum, order.statusToken, work.signal), () => true, this.pollInterval, MAX_POLL_DELAY, work.signal).then(
       (result) => work === this.#work && this.#end(result.status as PayVaState, result.status === 'paid' ? 'pay-success' : 'pay-failure', result),
       (err: unknown) => work === this.#work && this.#end('error', 'pay-error', toPayError(err)),
     );

@@ -1,0 +1,133 @@
+/**
+ * The order a `<pay-button>` attempt is about: what is known of it (its number and status token,
+ * whether a method was seen chosen, the last answer, what a pending order asks of the customer)
+ * and the asking: after the payment page was left, ask until the outcome is known and say it,
+ * then watch an order that may still be paid until it ends. The element runs the attempt and
+ * says each outcome (`EndStep`).
+ */
+import { getOrder, toPayError, type Order } from '../../internal/api.ts';
+import type { Locale, MessageKey } from '../../internal/i18n.ts';
+import { outcome, outcomeWords, type PayButtonState, type Via } from '../../internal/outcome.ts';
+import { pollOrder } from '../../internal/poll.ts';
+
+export interface CheckHost {
+  readonly endpoint: string;
+  readonly pollInterval: number;
+  readonly pollTimeout: number;
+}
+
+/**
+ * Ends the attempt in `state`, with `event` and `detail` (without, it is set without a word), and
+ * shows it as found `via` (see `<pay-button>`'s `#end`). `open`: the order may still be paid, so
+ * it is watched on, as new work (a click, `reset()` or removal ends it like an attempt), returned.
+ * Work that ended is aborted: a check whose work is aborted says nothing more.
+ */
+export type EndStep = (via: Via, state: PayButtonState, event: string | undefined, detail: unknown, open?: boolean) => AbortController | undefined;
+
+export class OrderWatch {
+  orderNum: string | undefined;
+  token: string | undefined;
+  /**
+   * A method was seen chosen on the payment page while it was open, so that a status nobody can
+   * confirm later is "pending, not confirmed yet", never "cancelled".
+   */
+  chosen = false;
+  /** The last answer about the order. */
+  last: Order | undefined;
+
+  readonly #host: CheckHost;
+  readonly #end: EndStep;
+
+  constructor(host: CheckHost, end: EndStep) {
+    this.#host = host;
+    this.#end = end;
+  }
+
+  /** Now about `orderNum` (or no order yet), knowing nothing of it. */
+  reset(orderNum?: string, token?: string): void {
+    this.orderNum = orderNum;
+    this.token = token;
+    this.chosen = false;
+    this.last = undefined;
+  }
+
+  /** One status request for the order, remembering what it says. */
+  async #get(endpoint: string, signal: AbortSignal): Promise<Order> {
+    const order = await getOrder(endpoint, this.orderNum!, this.token!, signal);
+    if (order.method) this.chosen = true;
+    return (this.last = order);
+  }
+
+  /** Asks (see `pollOrder`) until the order is no longer pending or `more` says stop, waiting up to `cap` between requests. */
+  #poll(signal: AbortSignal, more: (n: number) => boolean, cap: number): Promise<Order> {
+    return pollOrder(() => this.#get(this.#host.endpoint, signal), more, this.#host.pollInterval, cap, signal);
+  }
+
+  /**
+   * While the payment page is `open`, asks about every second: an order paid, expired or failed
+   * there shows in the shop at once (`ended`; the popup is closed: the shop is where the customer
+   * goes on), and a method chosen there is remembered (`chosen`). The return page's message stays
+   * the fast path.
+   */
+  watchOpen(signal: AbortSignal, open: () => boolean, ended: () => void): void {
+    this.#poll(signal, open, this.#host.pollInterval * 1.5).then(
+      (order) => void (open() && order.status !== 'pending' && ended()),
+      () => {},
+    );
+  }
+
+  /**
+   * Asks the plug-in for the outcome (polling for a while after a return, twice otherwise) and
+   * says it; then, while the order may still be paid (pending, with or without a method), watches
+   * it: at most every 15 s, for an hour at most, while the element is on the page, and says how it
+   * ended (`pay-success`, `pay-failure`) if it does, whatever was said before: an order is never
+   * left shown as pending or cancelled once paid. An error while watching says nothing. A load
+   * that finds an order nobody chose a method for (`found`) says nothing (`cancel` is for a close).
+   */
+  async check(work: AbortController, via: Via, cancel: unknown): Promise<void> {
+    const deadline = Date.now() + this.#host.pollTimeout;
+    const words = (order: Order) => outcomeWords(order, this.chosen);
+    let watching: unknown;
+    let said: string | undefined;
+    try {
+      for (;;) {
+        const answer = await this.#poll(
+          work.signal,
+          // While watching, a pending order whose words change (confirmed at last) is said again.
+          // After a close with no method known yet, one answer more: the plug-in asks the gateway
+          // about such an order at most once a second, and the poll while the popup was open may
+          // just have used that turn, so a method picked at the last moment shows one poll later.
+          (n) => (watching ? Date.now() < deadline + 36e5 && words(this.last!) === said : via === 'return' ? Date.now() < deadline : n < (via === 'closed' && !this.last?.method ? 3 : 2)),
+          watching ? 15e3 : this.#host.pollInterval * 8,
+        );
+        const [state, event] = outcome(answer, this.chosen);
+        const open = answer.status === 'pending';
+        if (work.signal.aborted || (watching && open && words(answer) === said)) return;
+        const say = !!watching || state !== 'cancelled' || via !== 'found';
+        said = words(answer);
+        const next = this.#end(via, say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : answer, open);
+        if (!next) return;
+        watching = work = next;
+      }
+    } catch (err) {
+      if (work.signal.aborted || watching) return;
+      const error = toPayError(err);
+      // A method was chosen and nobody can say more now: the payment may still arrive.
+      if (this.chosen && error.retryable) this.#end(via, 'pending', 'pay-pending', { orderNum: this.orderNum, status: 'pending', method: null, confirmed: false }, true);
+      else this.#end(via, 'error', 'pay-error', error);
+    }
+  }
+
+  /**
+   * What to do next for a pending order with a deadline: the transfer (a VA) or the amount, and
+   * the time, after "awaiting your payment" (or "not confirmed yet" with no method known).
+   */
+  note(locale: Locale, text: (key: MessageKey) => string): string | undefined {
+    const order = this.last;
+    if (!order?.expiresAt) return undefined;
+    const time = new Date(order.expiresAt).toLocaleString(locale == 'id' ? 'id-ID' : 'en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+    const values: Record<string, string> = { total: `Rp ${Number(order.payMoney).toLocaleString('id')}`, time, bank: order.method?.slice(3) ?? '', code: order.vaNumber ?? '' };
+    const va = order.method?.startsWith('VA_') && order.vaNumber;
+    return `${text(order.method ? 'pending' : 'unconfirmed')} ${text(va ? 'transferTo' : 'payBy').replace(/\{(\w+)\}/g, (_, k: string) => values[k]!)}`;
+  }
+}
