@@ -39,22 +39,31 @@ export interface Demo {
   close(): Promise<void>;
 }
 
+/**
+ * The demo's sandbox gateway, keeping its orders in `dataDir` (not listening yet). The e2e tests
+ * also use it to bring a stopped gateway back on its port, with the orders it had.
+ */
+export async function createDemoGateway(dataDir: string, timeScale = 0.01): Promise<Gateway> {
+  const merchantKeys = loadOrCreateKeyPair(`${dataDir}/keys`, 'merchant');
+  const platformKeys = loadOrCreateKeyPair(`${dataDir}/keys`, 'platform');
+  return createGateway({
+    dataDir: `${dataDir}/gateway`,
+    platformPrivateKey: platformKeys.privateKey,
+    merchants: [{ merchantCode: DEMO_MERCHANT_CODE, publicKey: merchantKeys.publicKey, name: 'Toko Kopi Nusantara' }],
+    sandbox: true,
+    timeScale,
+    logger: false,
+  });
+}
+
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const host = options.host ?? '127.0.0.1';
   const dataDir = options.dataDir ?? process.env.PAYBUTTON_DATA_DIR ?? `${REPO_ROOT}.paybutton`;
   const log = options.log ?? ((line: string) => console.log(line));
   const merchantKeys = loadOrCreateKeyPair(`${dataDir}/keys`, 'merchant');
-  const platformKeys = loadOrCreateKeyPair(`${dataDir}/keys`, 'platform');
   if (merchantKeys.created) log(`Generated the demo merchant's key pair in ${dataDir}/keys`);
 
-  const gateway = await createGateway({
-    dataDir: `${dataDir}/gateway`,
-    platformPrivateKey: platformKeys.privateKey,
-    merchants: [{ merchantCode: DEMO_MERCHANT_CODE, publicKey: merchantKeys.publicKey, name: 'Toko Kopi Nusantara' }],
-    sandbox: true,
-    timeScale: options.timeScale ?? 0.01,
-    logger: false,
-  });
+  const gateway = await createDemoGateway(dataDir, options.timeScale);
   const gatewayAddress = await gateway.listen(options.gatewayPort ?? 4010, host);
 
   // The plug-in needs the shop's public origin up front; with port 0 it is known only once the
