@@ -53,7 +53,19 @@ export function restoredFromBfcache(page: Page): Promise<number> {
 export interface Session {
   readonly demo: Demo;
   readonly page: Page;
+  /** The demo's data directory (its gateway's orders, its keys). */
+  readonly dataDir: string;
   close(): Promise<void>;
+}
+
+/**
+ * The customer's browser: the viewport (default 1100 x 900) and the shop's language (`?lang=`;
+ * the browser itself then asks for English, so only the shop's choice can make a page Indonesian).
+ */
+export interface ShopView {
+  readonly width?: number;
+  readonly height?: number;
+  readonly lang?: 'en' | 'id';
 }
 
 /**
@@ -64,18 +76,20 @@ export async function openShop(
   browser: Browser,
   options: Omit<DemoOptions, 'dataDir' | 'shopPort' | 'gatewayPort'> = {},
   beforeLoad?: (page: Page) => Promise<void>,
+  view: ShopView = {},
 ): Promise<Session> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paybutton-e2e-'));
   const demo = await startDemo({ dataDir, shopPort: 0, gatewayPort: 0, log: () => {}, ...options });
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: view.width ?? 1100, height: view.height ?? 900 }, ...(view.lang ? { locale: 'en-US' } : {}) });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await beforeLoad?.(page);
-  await page.goto(demo.shopUrl);
+  await page.goto(view.lang ? `${demo.shopUrl}/?lang=${view.lang}` : demo.shopUrl);
   return {
     demo,
     page,
+    dataDir,
     async close() {
       await context.close();
       await demo.close();
@@ -85,8 +99,8 @@ export async function openShop(
   };
 }
 
-export async function addToCart(page: Page, productName: string): Promise<void> {
-  await page.getByRole('button', { name: `Add to cart: ${productName}` }).click();
+export async function addToCart(page: Page, productName: string, lang: 'en' | 'id' = 'en'): Promise<void> {
+  await page.getByRole('button', { name: `${lang === 'id' ? 'Tambah ke keranjang' : 'Add to cart'}: ${productName}` }).click();
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -154,6 +154,23 @@ for (const width of [390, 1280]) {
         await rec.next('pay-success');
       });
 
+      it('not confirmed once, then an answer from what the plug-in stored (no method, not asked again): still not confirmed yet, never cancelled', async () => {
+        const { el, rec } = await button(uniqueItem(), lang);
+        click(el);
+        const { detail } = await rec.next('pay-open');
+        await popupUrl(spy.last);
+        await setStatus(detail.orderNum, 'pending', { method: null, confirmed: false });
+        const seen = (await stats(el.item!)).gets;
+        await waitUntil(async () => (await stats(el.item!)).gets >= seen + 1, 'the open popup is not watched');
+        // Between two questions to the gateway, the plug-in answers from its store: confirmed, no method.
+        await setStatus(detail.orderNum, 'pending', { method: null });
+        spy.last.close();
+        expect((await rec.settle()).type).to.equal('pay-pending');
+        expect(rec.states).not.to.include('cancelled');
+        await el.updateComplete;
+        expect(status(el)).to.include(words.unconfirmed);
+      });
+
       it('after a full-page return the outcome is in view and focused', async () => {
         const item = uniqueItem();
         const res = await fetch('/api/links', {

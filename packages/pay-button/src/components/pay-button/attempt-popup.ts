@@ -16,10 +16,10 @@ export interface AttemptPopupHost extends ReactiveControllerHost {
 }
 
 export interface ReturnHandlers {
-  /** The order whose return page this element waits for, if any: one that may still be paid. */
+  /** The order whose return page this element hears, if any. */
   awaited(): string | undefined;
-  /** The return page of that order spoke, from `popup` (acknowledged already). */
-  returned(popup: Window): void;
+  /** The return page of that order spoke, from `popup` (acknowledged already, so it closes). */
+  returned(popup: Window): unknown;
 }
 
 export class AttemptPopup implements ReactiveController {

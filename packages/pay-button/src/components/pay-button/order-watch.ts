@@ -28,8 +28,10 @@ export class OrderWatch {
   orderNum: string | undefined;
   token: string | undefined;
   /**
-   * A method was seen chosen on the payment page while it was open, so that a status nobody can
-   * confirm later is "pending, not confirmed yet", never "cancelled".
+   * A method was seen chosen on the payment page, or may have been (the plug-in once said it could
+   * not confirm the order with the gateway), so that a status without a method later is "pending,
+   * not confirmed yet", never "cancelled": the plug-in answers from what it stored between two
+   * questions to the gateway, and that says nothing of a VA picked while the gateway was away.
    */
   chosen = false;
   /** The last answer about the order. */
@@ -54,7 +56,7 @@ export class OrderWatch {
   /** One status request for the order, remembering what it says. */
   async #get(endpoint: string, signal: AbortSignal): Promise<Order> {
     const order = await getOrder(endpoint, this.orderNum!, this.token!, signal);
-    if (order.method) this.chosen = true;
+    if (order.method || order.confirmed === false) this.chosen = true;
     return (this.last = order);
   }
 

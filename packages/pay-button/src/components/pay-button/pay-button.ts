@@ -101,11 +101,15 @@ export class PayButton extends PayElement<PayButtonState> {
     this.#show(via);
     return open ? (this.#work = new AbortController()) : undefined;
   });
-  /** The attempt's payment window, and its return page's message. */
+  /**
+   * The attempt's payment window, and its return page's message: heard for the attempt's order
+   * even once it ended (the poll may have said paid first: the window still closes, rather than
+   * going on as a second shop). From a window a reload orphaned, it is this attempt's window again
+   * and the outcome is asked anew, while the order may still be paid (its key is kept).
+   */
   readonly #popup = new AttemptPopup(this, {
-    awaited: () => (this.#key ? this.#order.orderNum : undefined),
-    // From a window a reload orphaned: it is this attempt's window again, and the outcome is asked anew.
-    returned: (popup) => this.#check(this.state === 'open' ? this.#work : this.#renew(popup), 'return'),
+    awaited: () => this.#order.orderNum,
+    returned: (popup) => this.#key && this.#check(this.state === 'open' ? this.#work : this.#renew(popup), 'return'),
   });
   /**
    * The attempt's idempotency key and the request it is for. It stays while its order may still be
