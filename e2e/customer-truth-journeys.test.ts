@@ -7,15 +7,18 @@
  *   order), and paying in the window the reload orphaned ends in the shop (the window closes: it
  *   never becomes a second copy of the shop);
  * - pending with what to pay, where and by when, on the shop itself;
+ * - a payment while the popup is open: on the shop within 2 s;
  * - a VA chosen, the gateway down, the popup closed: "not confirmed yet" (never "cancelled"),
  *   corrected once the gateway is back;
- * - a reload after a full-page return: the outcome stays true, no `?paybutton_order=` behind.
+ * - a reload, Back and Forward after a full-page return: the outcome stays true, the payment page
+ *   does not send the customer back a second time, no `?paybutton_order=` behind.
  */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createDemoGateway } from '../demo/src/demo.ts';
-import { addToCart, buttonState, launchChromium, newestOrderStatus, openShop, sandbox, screenshot, type Session } from './support.ts';
+import { ARTIFACTS, addToCart, buttonState, launchChromium, newestOrderStatus, openShop, sandbox, screenshot, type Session } from './support.ts';
 
 type Lang = 'en' | 'id';
 
@@ -130,6 +133,8 @@ for (const [width, lang] of [[390, 'en'], [390, 'id'], [1280, 'en'], [1280, 'id'
         assert.ok(await line.isVisible(), 'the instructions are on screen');
         assert.equal((await page.locator('#pay button').innerText()).trim(), words.instructions);
         await screenshot(page, `journey-pending-${width}-${lang}`);
+        // docs/shop-pending-phone.png is the English one.
+        if (width === 390) await page.locator('aside.checkout').screenshot({ path: join(ARTIFACTS, `journey-pending-checkout-${lang}.png`) });
         // One window was ever opened on this order: a second one would still be open now.
         assert.equal(page.context().pages().length, 1);
 
@@ -140,6 +145,25 @@ for (const [width, lang] of [[390, 'en'], [390, 'id'], [1280, 'en'], [1280, 'id'
       }));
   });
 }
+
+describe('while the popup is open', () => {
+  for (const [width, lang] of [[390, 'id'], [1280, 'en']] as const) {
+    it(`a payment there shows on the shop within 2 s, and the popup goes (${width} px, ${lang})`, () =>
+      withShop(width, lang, async ({ page, demo }) => {
+        await addToCart(page, 'Jasmine tea, 100 g', lang);
+        const { popup, orderNum } = await openPopup(page);
+        await popup.getByRole('button', { name: 'BCA Virtual Account', exact: true }).click();
+        await popup.getByText(/\d{10,}/).first().waitFor();
+        const closed = popup.waitForEvent('close');
+        const order = await demo.shop.payments.getOrder(orderNum);
+        await sandbox(demo, `orders/${order!.platOrderNum}/pay`);
+        // Asked about every second while open: 2 s, and half a second more for a loaded test machine.
+        await page.locator('#pay[state="paid"]').waitFor({ timeout: 2_500 });
+        await page.locator('#pay-result').filter({ hasText: WORDS[lang].paid }).waitFor();
+        await closed;
+      }));
+  }
+});
 
 for (const [width, lang] of [[390, 'id'], [1280, 'en']] as const) {
   const words = WORDS[lang];
@@ -166,7 +190,7 @@ for (const [width, lang] of [[390, 'id'], [1280, 'en']] as const) {
         await page.locator('#pay-result').filter({ hasText: words.paid }).waitFor({ timeout: 20_000 });
       }));
 
-    it('full page: the return page speaks the shop\'s language; after the return, a reload keeps the outcome true and the address bar clean', () =>
+    it('full page: the return page speaks the shop\'s language; after the return, a reload, Back and Forward keep the outcome true, run no second return and leave the address bar clean', () =>
       withShop(width, lang, async ({ page }) => {
         await addToCart(page, 'Jasmine tea, 100 g', lang);
         await page.getByRole('radio', { name: words.fullPage, exact: true }).check();
@@ -184,6 +208,13 @@ for (const [width, lang] of [[390, 'id'], [1280, 'en']] as const) {
         assert.doesNotMatch(page.url(), /paybutton_order/);
         // Nothing is re-run: the element has no attempt left to pick up, and offers no second payment of it.
         assert.notEqual(await buttonState(page, ['idle', 'paid', 'error']), 'error');
+        // Back: the paid payment page, which does not send the customer back a second time.
+        await page.goBack();
+        await page.waitForURL(/\/pay\?orderNum=/);
+        assert.ok(await page.locator('.auto-return').isHidden(), 'the payment page counts down to a second return');
+        await page.goForward();
+        await newestOrderStatus(page).filter({ hasText: words.paidStatus }).waitFor();
+        assert.doesNotMatch(page.url(), /paybutton_order/);
       }));
 
     it('a VA chosen, then the gateway down and the popup closed: pending, "not confirmed yet", never cancelled; corrected once the gateway is back', () =>

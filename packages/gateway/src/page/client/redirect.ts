@@ -2,7 +2,17 @@
 /**
  * After payment: counts down visibly, then takes the customer back to the merchant's
  * `redirectUrl`. The link is on the page anyway; "Stay on this page" stops the countdown.
+ *
+ * Only once: a page reached again through the history (Back from the shop after the return) shows
+ * the outcome and its link and sends nobody anywhere, whether the browser loads it again or
+ * restores it from the back/forward cache. The return already happened; running it again would
+ * land on the shop a second time, with nothing new to say.
  */
+
+/** Whether this document was loaded by a Back or Forward. */
+function fromHistory(): boolean {
+  return (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type === 'back_forward';
+}
 
 export function startAutoReturn(box: HTMLElement | null): void {
   if (!box) return;
@@ -15,10 +25,16 @@ export function startAutoReturn(box: HTMLElement | null): void {
   }
   // The server only renders http(s) URLs; check again so nothing else is ever navigated to.
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return;
+  if (fromHistory()) return;
   const seconds = box.querySelector<HTMLElement>('.seconds');
   let left = Math.max(0, Math.floor(Number(box.dataset.delaySeconds ?? 5)));
   box.hidden = false;
   let handle: number | undefined;
+  addEventListener('pageshow', (event) => {
+    if (!event.persisted) return;
+    window.clearTimeout(handle);
+    box.hidden = true;
+  });
 
   function tick(): void {
     if (seconds) seconds.textContent = String(left);
