@@ -14,6 +14,10 @@ export const styles = [
       gap: 0.5em;
       width: 100%;
     }
+    /* Clear of the button's focus ring (3 px, 2 px out) when it says something, such as a pending order's instructions. */
+    [part='status']:not(:empty) {
+      margin-top: 0.5em;
+    }
     [part='spinner'] {
       /* A 1em square (plus its border): the padding of an empty span. */
       padding: 0.5em;
