@@ -1,0 +1,64 @@
+/**
+ * The frameworks the contract suite runs against, each started the way its README tells a
+ * merchant to: the plug-in mounted under `/pay` of a real app listening on 127.0.0.1 (port 0).
+ *
+ * An adapter is one entry: `start(options)` gets a function of the server's own origin (the
+ * options need `publicUrl` before the first order) and answers where the server listens and how
+ * to stop it. Each server listens before the plug-in is built, so the origin is known.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { payButton, type PayButtonOptions } from '../../src/index.ts';
+
+export interface StartedServer {
+  /** The server's origin, `http://127.0.0.1:PORT`; the plug-in is at `baseUrl + '/pay'`. */
+  readonly baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** One framework: how a merchant's server with the plug-in mounted at `/pay` is started. */
+export interface ContractServer {
+  readonly name: string;
+  start(options: (baseUrl: string) => PayButtonOptions): Promise<StartedServer>;
+}
+
+export const MOUNT = '/pay';
+
+/** A plain Node server listening on an ephemeral loopback port, and its origin. */
+async function listening(server: http.Server): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function closeServer(server: http.Server): Promise<void> {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** Express: `app.use('/pay', payButton(options))`. */
+const expressServer: ContractServer = {
+  name: 'express',
+  async start(options) {
+    const server = http.createServer();
+    const baseUrl = await listening(server);
+    const pay = payButton(options(baseUrl));
+    const app = express();
+    app.use(MOUNT, pay);
+    server.on('request', app);
+    return {
+      baseUrl,
+      async close() {
+        await pay.close();
+        await closeServer(server);
+      },
+    };
+  },
+};
+
+export const SERVERS: readonly ContractServer[] = [expressServer];
