@@ -7,6 +7,7 @@
  * the body limits and the origin checks.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { ENGINES } from '../support/engines.ts';
 import { newKey, waitFor } from '../support/harness.ts';
@@ -22,6 +23,9 @@ before(async () => {
 after(async () => {
   await sandbox.close();
 });
+
+/** The `pk` the rate limit's `RateLimit-Policy` header names for a client at this address (a hash, so the header never echoes it). */
+const partitionOf = (address: string): string => Buffer.from(createHash('sha256').update(`ip:${address}`).digest('hex').slice(0, 12)).toString('base64');
 
 const form = (fields: Record<string, string>): RequestInit => ({
   method: 'POST',
@@ -57,6 +61,11 @@ for (const engine of ENGINES) {
         assert.equal(new URL(created.body.url).origin, new URL(sandbox.url).origin);
         const atGateway = await sandbox.gateway.findOrderByOrderNum(MERCHANT_CODE, created.body.orderNum);
         assert.equal(atGateway?.payMoney, 50_000, 'the price comes from quote()');
+
+        // Counted by the socket's address as the framework gives it; X-Forwarded-For is not trusted by default.
+        assert.match(created.headers.get('ratelimit-policy') ?? '', new RegExp(`pk=:${partitionOf('127.0.0.1')}:$`));
+        const forwarded = await shop.createLink({}, { 'x-forwarded-for': '203.0.113.9' });
+        assert.match(forwarded.headers.get('ratelimit-policy') ?? '', new RegExp(`pk=:${partitionOf('127.0.0.1')}:$`));
 
         const replay = await shop.createLink({ item: 'teh', idempotencyKey: key });
         assert.deepEqual([replay.status, replay.body], [201, created.body]);
@@ -137,6 +146,15 @@ for (const engine of ENGINES) {
         assert.match(huge.body.error.message, /larger than 8192 bytes/);
         const hugeNotify = await shop.request('/notify', form({ pad: 'x'.repeat(40_000) }));
         assert.equal(hugeNotify.status, 413);
+        assert.match(hugeNotify.text, /16384/);
+        // No Content-Length: counted while read, and still answered.
+        const chunked = await shop.request('/links', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: shop.baseUrl },
+          body: new Blob([JSON.stringify({ item: 'kopi', idempotencyKey: newKey(), filler: 'x'.repeat(50_000) })]).stream(),
+          duplex: 'half',
+        } as RequestInit);
+        assert.deepEqual([chunked.status, chunked.body?.error.code], [413, 'payload_too_large'], chunked.text);
         const broken = await shop.post('/links', '{"item":');
         assert.deepEqual([broken.status, broken.body.error.issues], [400, [{ field: 'body', message: 'is not valid JSON' }]]);
         const latin1 = await shop.post('/links', Uint8Array.from(Buffer.from(JSON.stringify({ item: 'Müller', idempotencyKey: newKey() }), 'latin1')));

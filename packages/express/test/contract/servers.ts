@@ -8,8 +8,15 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
 import express from 'express';
-import { payButton, type PayButtonOptions } from '../../src/index.ts';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { payButtonFastify } from '../../src/adapters/fastify.ts';
+import { payButtonHono } from '../../src/adapters/hono.ts';
+import { payButton } from '../../src/index.ts';
+import type { PayButtonOptions } from '../../src/options.ts';
+import { createPayButton } from '../../src/pay-button.ts';
 
 export interface StartedServer {
   /** The server's origin, `http://127.0.0.1:PORT`; the plug-in is at `baseUrl + '/pay'`. */
@@ -20,7 +27,7 @@ export interface StartedServer {
 /** One framework: how a merchant's server with the plug-in mounted at `/pay` is started. */
 export interface ContractServer {
   readonly name: string;
-  start(options: (baseUrl: string) => PayButtonOptions): Promise<StartedServer>;
+  start(options: (baseUrl: string) => PayButtonOptions<unknown>): Promise<StartedServer>;
 }
 
 export const MOUNT = '/pay';
@@ -61,4 +68,46 @@ const expressServer: ContractServer = {
   },
 };
 
-export const SERVERS: readonly ContractServer[] = [expressServer];
+/** Hono on `@hono/node-server`: `app.route('/pay', payButtonHono(pay))`. */
+const honoServer: ContractServer = {
+  name: 'hono',
+  async start(options) {
+    const app = new Hono();
+    const server = createAdaptorServer({ fetch: app.fetch }) as http.Server;
+    const baseUrl = await listening(server);
+    const pay = createPayButton(options(baseUrl));
+    app.route(MOUNT, payButtonHono(pay));
+    return {
+      baseUrl,
+      async close() {
+        await pay.close();
+        await closeServer(server);
+      },
+    };
+  },
+};
+
+/**
+ * Fastify: `app.register(payButtonFastify, { prefix: '/pay', payButton: pay })`. Its server is
+ * made by Fastify (`serverFactory` only hands it over), listening before the plugin is built.
+ */
+const fastifyServer: ContractServer = {
+  name: 'fastify',
+  async start(options) {
+    const server = http.createServer();
+    const baseUrl = await listening(server);
+    const app = Fastify({ serverFactory: (handler) => server.on('request', handler) });
+    const pay = createPayButton(options(baseUrl));
+    await app.register(payButtonFastify, { prefix: MOUNT, payButton: pay });
+    await app.ready();
+    return {
+      baseUrl,
+      async close() {
+        await app.close(); // closes pay too (the plugin's onClose)
+        await closeServer(server);
+      },
+    };
+  },
+};
+
+export const SERVERS: readonly ContractServer[] = [expressServer, honoServer, fastifyServer];

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGateway, type Gateway } from '@tombolbayar/gateway';
-import { NotForSaleError, type Order, type PayButtonOptions } from '../../src/index.ts';
+import { NotForSaleError, type Order } from '../../src/index.ts';
+import type { PayButtonOptions } from '../../src/options.ts';
 import type { EngineFixture } from '../support/engines.ts';
 import { CATALOGUE, newKey } from '../support/harness.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from '../support/keys.ts';
@@ -110,7 +111,7 @@ async function answerOf(response: Response): Promise<Answer> {
 }
 
 /** The options a merchant would write, pointed at the sandbox, with a fresh store. */
-function shopOptions(baseUrl: string, sandbox: SandboxGateway, database: PayButtonOptions['database'], paid: Order[]): PayButtonOptions {
+function shopOptions(baseUrl: string, sandbox: SandboxGateway, database: PayButtonOptions['database'], paid: Order[]): PayButtonOptions<unknown> {
   return {
     gatewayUrl: sandbox.url,
     merchantCode: MERCHANT_CODE,
