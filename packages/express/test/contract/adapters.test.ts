@@ -84,6 +84,12 @@ describe('Hono', () => {
     assert.match(created.headers.get('ratelimit-policy') ?? '', new RegExp(`pk=:${partitionOf('198.51.100.7')}:$`));
     const context = natives[0] as Context;
     assert.equal(typeof context.req.header, 'function', 'quote got Hono\'s Context');
+
+    // A client gone before its request was worked on: no network error to send, nothing logged as a 500.
+    const gone = new AbortController();
+    gone.abort();
+    const answer = await app.request(`${baseUrl}/pay/orders/PBNOSUCHORDER00000`, { signal: gone.signal });
+    assert.deepEqual([answer.status, await answer.text()], [503, '']);
   });
 });
 
