@@ -70,6 +70,7 @@ function clientGone(c: Context): Response {
  * receive Hono's `Context`: `createPayButton<Context>(...)` types them so.
  */
 export function payButtonHono<E extends Env = Env>(pay: PayButtonHandler<Context<E>>, options: PayButtonHonoOptions<E> = {}): Hono<E> {
+  if (typeof pay?.fetch !== 'function') throw new TypeError('payButtonHono: pass what createPayButton({ ... }) from @tombolbayar/express/fetch returned');
   const clientAddress = options.clientAddress ?? (nodeClientAddress as (c: Context<E>) => string | undefined);
   const app = new Hono<E>();
   app.all('/*', async (c) => {
