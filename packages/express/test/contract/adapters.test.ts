@@ -5,7 +5,6 @@
  * the core, and `app.close()` closing the plug-in. `quote` gets the framework's own request.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -19,9 +18,7 @@ import { createPayButton } from '../../src/pay-button.ts';
 import { ENGINES } from '../support/engines.ts';
 import { newKey } from '../support/harness.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from '../support/keys.ts';
-import { startSandbox, type SandboxGateway } from './shop.ts';
-
-const partitionOf = (address: string): string => Buffer.from(createHash('sha256').update(`ip:${address}`).digest('hex').slice(0, 12)).toString('base64');
+import { partitionOf, startSandbox, type SandboxGateway } from './shop.ts';
 
 let sandbox: SandboxGateway;
 let cleanups: Array<() => Promise<void>> = [];

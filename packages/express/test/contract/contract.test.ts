@@ -7,14 +7,13 @@
  * the body limits and the origin checks.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { ENGINES } from '../support/engines.ts';
 import { newKey, waitFor } from '../support/harness.ts';
 import { MERCHANT_CODE, strangerKeys } from '../support/keys.ts';
 import { asPlatform, paidFields, signedBy } from '../support/notifications.ts';
 import { SERVERS } from './servers.ts';
-import { ALLOWED_ORIGIN, startSandbox, startShop, type ContractShop, type SandboxGateway } from './shop.ts';
+import { ALLOWED_ORIGIN, partitionOf, startSandbox, startShop, type ContractShop, type SandboxGateway } from './shop.ts';
 
 let sandbox: SandboxGateway;
 before(async () => {
@@ -23,9 +22,6 @@ before(async () => {
 after(async () => {
   await sandbox.close();
 });
-
-/** The `pk` the rate limit's `RateLimit-Policy` header names for a client at this address (a hash, so the header never echoes it). */
-const partitionOf = (address: string): string => Buffer.from(createHash('sha256').update(`ip:${address}`).digest('hex').slice(0, 12)).toString('base64');
 
 const form = (fields: Record<string, string>): RequestInit => ({
   method: 'POST',
