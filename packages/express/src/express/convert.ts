@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { ParsedBody } from '../fetch/body.ts';
+import { knownBody } from '../fetch/respond.ts';
 
 /** The fields Express adds to `IncomingMessage` that the adapter reads. */
 export interface NodeRequest extends IncomingMessage {
@@ -34,34 +35,34 @@ const abortError = (): Error => Object.assign(new Error('the client went away be
 
 /** The body of `req` as a stream read on demand; cancelling it drains the rest (so the answer can be sent). */
 function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let listening = false;
+  let settled = false;
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
-        if (req.readableEnded) {
-          controller.close();
-          return;
-        }
-        if (req.destroyed) {
-          controller.error(abortError());
-          return;
-        }
-        return new Promise<void>((resolve) => {
-          const settle = (act: () => void) => {
-            req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+        if (!listening) {
+          // Attached once, at the first read, and kept: an abort between two reads is not missed.
+          listening = true;
+          const finish = (act: () => void) => {
+            if (settled) return;
+            settled = true;
             act();
-            resolve();
           };
-          const onData = (chunk: Buffer) => {
-            req.pause();
-            settle(() => controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
-          };
-          const onEnd = () => settle(() => controller.close());
-          const onGone = () => settle(() => (req.complete && req.readableEnded ? controller.close() : controller.error(abortError())));
-          req.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
-          req.resume();
-        });
+          req.on('data', (chunk: Buffer) => {
+            if (settled) return;
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 0) <= 0) req.pause();
+          });
+          req.once('end', () => finish(() => controller.close()));
+          const gone = () => finish(() => controller.error(abortError()));
+          req.once('error', gone).once('aborted', gone).once('close', () => (req.readableEnded ? undefined : gone()));
+          if (req.readableEnded) finish(() => controller.close());
+          else if (req.destroyed) gone();
+        }
+        req.resume();
       },
       cancel() {
+        settled = true;
         req.resume();
       },
     },
@@ -83,10 +84,25 @@ function headersOf(req: IncomingMessage): Headers {
   return headers;
 }
 
+/** `.`, `..` and their percent-encoded spellings: path segments a URL parser would remove. */
+const DOT_SEGMENT = /(?<=\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
+
+/**
+ * The path as Express routes it, safe from what a URL parser would change in it: a dot segment
+ * (`/orders/%2e%2e`) would be resolved away and a backslash turned into a slash. Those are escaped
+ * once more, so they reach the routes as a segment naming nothing (an unknown order), as they did
+ * under Express's router.
+ */
+function literalPath(path: string): string {
+  return path.replace(/\\/g, '%5C').replace(DOT_SEGMENT, (dots) => dots.replace(/\.|%2e/gi, '%252e'));
+}
+
 /** The full URL the client sent (mount prefix included); a `Host` that is no host name is read as `localhost`. */
 function urlOf(req: NodeRequest): string {
   const protocol = req.protocol ?? ((req.socket as TLSSocket).encrypted ? 'https' : 'http');
-  const path = req.originalUrl ?? req.url ?? '/';
+  const raw = req.originalUrl ?? req.url ?? '/';
+  const query = raw.indexOf('?');
+  const path = query === -1 ? literalPath(raw) : literalPath(raw.slice(0, query)) + raw.slice(query);
   const host = req.headers.host;
   const full = `${protocol}://${host ?? 'localhost'}${path.startsWith('/') ? path : `/${path}`}`;
   return host !== undefined && URL.canParse(full) ? full : `${protocol}://localhost${path.startsWith('/') ? path : `/${path}`}`;
@@ -113,7 +129,9 @@ export async function writeResponse(response: Response, req: IncomingMessage, re
     res.destroy();
     return;
   }
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  // The core's own answers are written at once; any other Response is read first.
+  const known = knownBody(response);
+  const body = known !== undefined ? (known ?? undefined) : response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (!req.complete && !req.destroyed) req.resume();
   if (res.destroyed || res.writableEnded || res.headersSent) return;
   res.statusCode = response.status;

@@ -7,6 +7,7 @@ import { PayButtonError } from '../errors.ts';
 import type { PayButtonEvents } from '../events.ts';
 import { STATUS_TOKEN_HEADER } from '../ids.ts';
 import type { ResolvedOptions } from '../options.ts';
+import { respond } from './respond.ts';
 
 /** What the guards use: the configured origins, and the events for the refused. */
 export interface GuardDeps {
@@ -58,7 +59,7 @@ export function originGuard(context: GuardDeps): (request: Request, headers: Hea
       const site = request.headers.get('sec-fetch-site');
       if (site === 'cross-site' || site === 'same-site') throw new PayButtonError('origin_not_allowed', 'Cross-site requests are not allowed.');
     }
-    if (request.method === 'OPTIONS') return new Response(null, { status: 204 });
+    if (request.method === 'OPTIONS') return respond(null, { status: 204 });
     return undefined;
   };
 }

@@ -14,16 +14,34 @@ export const HTML_TYPE = 'text/html; charset=utf-8';
 
 type HeaderInit = Record<string, string>;
 
+/** The bodies of the core's own answers, kept so an adapter can write them without reading the stream back. */
+const bodies = new WeakMap<Response, string | Uint8Array | null>();
+
+/** A `Response` of the core: its body is known to `knownBody` (every answer is small and whole). */
+export function respond(body: string | Uint8Array | null, init: ResponseInit): Response {
+  const response = new Response(body, init);
+  bodies.set(response, body);
+  return response;
+}
+
+/**
+ * The body `respond` made `response` with (`null`: none), or `undefined` for a `Response` made
+ * elsewhere, whose stream must then be read. Saves the adapters a stream read per answer.
+ */
+export function knownBody(response: Response): string | Uint8Array | null | undefined {
+  return response.bodyUsed ? undefined : bodies.get(response);
+}
+
 export function jsonResponse(status: number, body: unknown, headers: HeaderInit = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': JSON_TYPE, ...headers } });
+  return respond(JSON.stringify(body), { status, headers: { 'Content-Type': JSON_TYPE, ...headers } });
 }
 
 export function textResponse(status: number, text: string, headers: HeaderInit = {}): Response {
-  return new Response(text, { status, headers: { 'Content-Type': TEXT_TYPE, ...headers } });
+  return respond(text, { status, headers: { 'Content-Type': TEXT_TYPE, ...headers } });
 }
 
 export function htmlResponse(status: number, html: string, headers: HeaderInit = {}): Response {
-  return new Response(html, { status, headers: { 'Content-Type': HTML_TYPE, ...headers } });
+  return respond(html, { status, headers: { 'Content-Type': HTML_TYPE, ...headers } });
 }
 
 /** `405` with `Allow`, for a known path called with another method. */

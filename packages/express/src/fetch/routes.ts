@@ -6,7 +6,7 @@
  */
 import { PayButtonError } from '../errors.ts';
 import type { RouteContext, RouteHandler } from './context.ts';
-import { methodNotAllowed } from './respond.ts';
+import { methodNotAllowed, respond } from './respond.ts';
 
 /** A path of the core and what it answers. */
 export interface Route {
@@ -96,7 +96,7 @@ export async function runRoute(matched: Matched, request: Request, context: Rout
   // What Express's router answered for OPTIONS on a path it had only other methods for.
   if (method === 'OPTIONS') {
     const allow = matched.allow === 'GET' ? 'GET, HEAD' : matched.allow;
-    return new Response(allow, { status: 200, headers: { Allow: allow, 'Content-Type': 'text/html; charset=utf-8' } });
+    return respond(allow, { status: 200, headers: { Allow: allow, 'Content-Type': 'text/html; charset=utf-8' } });
   }
   return undefined;
 }

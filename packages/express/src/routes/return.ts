@@ -24,7 +24,7 @@
 import { orderNumField } from '@tombolbayar/protocol';
 import { queryValue, type RouteHandler } from '../fetch/context.ts';
 import { orderWithSecret, type OrderReader } from '../fetch/order-access.ts';
-import { htmlResponse, textResponse } from '../fetch/respond.ts';
+import { htmlResponse, respond, textResponse } from '../fetch/respond.ts';
 import { tokensEqual } from '../ids.ts';
 import { returnToken } from '../orders/create.ts';
 import type { Order } from '../store/orders.ts';
@@ -164,7 +164,7 @@ export const RETURN_SCRIPT = `(function () {
 
 export function returnScriptHandler(): RouteHandler {
   return async () =>
-    new Response(RETURN_SCRIPT, {
+    respond(RETURN_SCRIPT, {
       headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' },
     });
 }

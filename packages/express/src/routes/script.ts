@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { queryValue, type RouteHandler } from '../fetch/context.ts';
-import { textResponse } from '../fetch/respond.ts';
+import { respond, textResponse } from '../fetch/respond.ts';
 
 export const SCRIPT_SPECIFIER = '@tombolbayar/pay-button/dist/pay-button.js';
 
@@ -77,7 +77,7 @@ export function scriptHandler(source: ScriptSource, name = 'pay-button.js'): Rou
       'Access-Control-Allow-Origin': '*',
       'Cross-Origin-Resource-Policy': 'cross-origin',
     };
-    if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
-    return new Response(loaded.content, { status: 200, headers: { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' } });
+    if (request.headers.get('if-none-match') === etag) return respond(null, { status: 304, headers });
+    return respond(loaded.content, { status: 200, headers: { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' } });
   };
 }
