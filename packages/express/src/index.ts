@@ -5,9 +5,16 @@
  *     app.use('/pay', payButton({ gatewayUrl, merchantCode, privateKey, platformPublicKey, publicUrl, quote, onPaid }));
  */
 export { payButton, type PayButtonRouter, type ReadyReport } from './router.ts';
+import type { Request as ExpressRequest } from 'express';
+import type * as Core from './options.ts';
 export type { SelfCheckReport, SelfCheckProblem } from './self-check.ts';
 export type { LoggerLike } from './logging/logger.ts';
-export type { PayButtonOptions, QuoteFunction, QuoteRequestBody, OnPaidFunction, PaidContext, RateLimitOptions, RateLimitKey } from './options.ts';
+export type { QuoteRequestBody, OnPaidFunction, PaidContext } from './options.ts';
+/** The options of `payButton()`: `quote` and `rateLimit.key` receive Express's `req`. */
+export type PayButtonOptions = Core.PayButtonOptions<ExpressRequest>;
+export type QuoteFunction = Core.QuoteFunction<ExpressRequest>;
+export type RateLimitOptions = Core.RateLimitOptions<ExpressRequest>;
+export type RateLimitKey = Core.RateLimitKey<ExpressRequest>;
 export type { QuoteResult } from './quote.ts';
 export { PayButtonError, NotForSaleError, isPayButtonError, type PayButtonErrorCode } from './errors.ts';
 export type {

@@ -6,7 +6,6 @@
 import type { KeyObject } from 'node:crypto';
 import { merchantCodeField, type FieldIssue } from '@tombolbayar/protocol';
 import { toPrivateKey, toPublicKey, type KeyInput } from '@tombolbayar/protocol/node';
-import type { Request } from 'express';
 import { z } from 'zod';
 import { PayButtonError } from './errors.ts';
 import { gatewayChannel, INSECURE_GATEWAY_URL } from './gateway/channel.ts';
@@ -14,17 +13,20 @@ import { databaseField, fn, httpUrl, keyField, originField, positiveMs, privateK
 import type { QuoteResult } from './quote.ts';
 import { DEFAULT_SQLITE_FILE, type DatabaseOption } from './store/database.ts';
 
-/** Names the client a rate-limit bucket belongs to (a session id, say); `undefined`: its IP address. */
-export type RateLimitKey = (req: Request) => string | undefined;
+/**
+ * Names the client a rate-limit bucket belongs to (a session id, say); `undefined`: its IP address.
+ * `req` is the framework's request (Express: its `req`; the fetch core: the Web `Request`).
+ */
+export type RateLimitKey<Req = Request> = (req: Req) => string | undefined;
 
 /** `rateLimit`: see `PayButtonOptions.rateLimit`. */
-export interface RateLimitOptions {
+export interface RateLimitOptions<Req = Request> {
   /** The window, in ms (default 60000). */
   readonly windowMs?: number;
   /** Order creations per client per window (default 300, sized for a carrier's NAT). */
   readonly limit?: number;
   /** The client's key; by default its IP address (IPv6 by /56), proxy-aware through `trust proxy`. */
-  readonly key?: RateLimitKey;
+  readonly key?: RateLimitKey<Req>;
 }
 
 /**
@@ -49,8 +51,11 @@ export interface QuoteRequestBody {
   readonly [field: string]: unknown;
 }
 
-/** Prices the order on the server. Throw `NotForSaleError` to refuse. */
-export type QuoteFunction = (req: Request, body: QuoteRequestBody) => QuoteResult | Promise<QuoteResult>;
+/**
+ * Prices the order on the server. Throw `NotForSaleError` to refuse. `req` is the framework's
+ * request (Express: its `req`; the fetch core: the Web `Request`).
+ */
+export type QuoteFunction<Req = Request> = (req: Req, body: QuoteRequestBody) => QuoteResult | Promise<QuoteResult>;
 
 export interface PaidContext {
   /** 1 on the first run; higher when an earlier run threw or lost its lease. */
@@ -75,7 +80,7 @@ export interface PaidContext {
  */
 export type OnPaidFunction = (order: Order, context: PaidContext) => void | Promise<void>;
 
-export interface PayButtonOptions {
+export interface PayButtonOptions<Req = Request> {
   /**
    * Base URL of the gateway, e.g. `https://openapi.bdpay.co.id` or the sandbox. Its answers decide
    * which orders are paid, so it must be `https:`, or plain `http:` to this machine (`localhost`,
@@ -102,7 +107,7 @@ export interface PayButtonOptions {
    * from the start. Mounted elsewhere, say so here.
    */
   readonly mountPath?: string;
-  readonly quote: QuoteFunction;
+  readonly quote: QuoteFunction<Req>;
   readonly onPaid: OnPaidFunction;
   /**
    * How long one `onPaid` run holds its order before another process may take it over (ms,
@@ -135,7 +140,7 @@ export interface PayButtonOptions {
    * behind a carrier's NAT thousands of customers share one IPv4 address, so the default `limit`
    * (300 a minute) is sized for that, and `key` lets a shop with sessions count per session.
    */
-  readonly rateLimit?: RateLimitOptions | false;
+  readonly rateLimit?: RateLimitOptions<Req> | false;
   /** Largest JSON body of the browser routes, in bytes. */
   readonly bodyLimitBytes?: number;
   /** Largest notification body, in bytes. */
@@ -182,7 +187,7 @@ export interface ResolvedOptions {
   readonly platformPublicKeys: readonly KeyObject[];
   readonly publicUrl: URL;
   readonly mountPath: string;
-  readonly quote: QuoteFunction;
+  readonly quote: QuoteFunction<never>;
   readonly onPaid: OnPaidFunction;
   readonly database: DatabaseOption;
   /**
@@ -199,7 +204,7 @@ export interface ResolvedOptions {
   readonly maxRetries: number;
   readonly retryBaseDelayMs: number;
   readonly retryMaxDelayMs: number;
-  readonly rateLimit: { readonly windowMs: number; readonly limit: number; readonly key: RateLimitKey | undefined } | false;
+  readonly rateLimit: { readonly windowMs: number; readonly limit: number; readonly key: RateLimitKey<never> | undefined } | false;
   readonly bodyLimitBytes: number;
   readonly notifyBodyLimitBytes: number;
   readonly statusRefreshMs: number | false;
@@ -276,7 +281,7 @@ const optionsSchema = z
             .object({
               windowMs: positiveMs('must be 1 to 600000 ms').optional(),
               limit: z.number().int().min(1).max(100_000).optional(),
-              key: z.custom<RateLimitKey>((value) => typeof value === 'function', { error: 'must be a function (req) => string | undefined' }).optional(),
+              key: z.custom<RateLimitKey<never>>((value) => typeof value === 'function', { error: 'must be a function (req) => string | undefined' }).optional(),
             })
             .strict(),
         ],
@@ -352,7 +357,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     platformPublicKeys: keys.map((key) => toPublicKey(key as KeyInput)),
     publicUrl,
     mountPath: options.mountPath ?? DEFAULT_MOUNT_PATH,
-    quote: options.quote as QuoteFunction,
+    quote: options.quote as QuoteFunction<never>,
     onPaid: options.onPaid as OnPaidFunction,
     database: (options.database as DatabaseOption | undefined) ?? { kind: 'sqlite', file: DEFAULT_SQLITE_FILE },
     browserOrigins: new Set([publicUrl.origin, ...(options.allowedOrigins ?? []).map(trimSlash)]),

@@ -12,8 +12,9 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import { UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
 import express from 'express';
 import { PayButtonError } from '../src/errors.ts';
-import { readJsonBody } from '../src/http/body.ts';
-import { NotifyBodyError, readNotifyFields } from '../src/http/notify-body.ts';
+import { toRequest } from '../src/express/convert.ts';
+import { readJsonBody } from '../src/fetch/body.ts';
+import { NotifyBodyError, readNotifyFields } from '../src/fetch/notify-body.ts';
 
 const LIMIT = 4096;
 const FIELDS = { code: '00', msg: 'SUCCESS', name: 'Budi Santoso — 北京 kopi', orderNum: 'ORD-1', payMoney: '150000' };
@@ -26,7 +27,7 @@ before(async () => {
   const app = express();
   app.post('/notify', async (req, res) => {
     try {
-      res.json({ fields: await readNotifyFields(req, LIMIT) });
+      res.json({ fields: await readNotifyFields(toRequest(req), LIMIT) });
     } catch (error) {
       if (error instanceof NotifyBodyError) res.status(error.httpStatus).json({ message: error.message });
       else throw error;
@@ -34,7 +35,7 @@ before(async () => {
   });
   app.post('/json', async (req, res) => {
     try {
-      res.json({ body: await readJsonBody(req, LIMIT) });
+      res.json({ body: await readJsonBody(toRequest(req), LIMIT) });
     } catch (error) {
       if (error instanceof PayButtonError) res.status(error.httpStatus).json({ message: error.message });
       else throw error;

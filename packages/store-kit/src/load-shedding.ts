@@ -58,6 +58,11 @@ export interface InFlightLimiter {
   /** Requests being worked on now. */
   readonly inFlight: number;
   readonly maxInFlight: number;
+  /**
+   * The framework-neutral form: the decision for one arriving request, and for an admitted one a
+   * `done` to call exactly once when its answer is given (or its client is gone).
+   */
+  enter(clientGone: boolean): { readonly decision: 'admit'; readonly done: () => void } | { readonly decision: 'shed' | 'client_gone' };
   /** Connect-style middleware: `next()` for an admitted request, `shed(req, res)` past the bound. */
   middleware(shed: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }
@@ -71,6 +76,20 @@ export function createInFlightLimiter(maxInFlight: number): InFlightLimiter {
       return inFlight;
     },
     maxInFlight,
+    enter(clientGone) {
+      const decision = admitRequest({ inFlight, maxInFlight, clientGone, loopDelayMs: loopDelayMs() });
+      if (decision !== 'admit') return { decision };
+      inFlight += 1;
+      let released = false;
+      return {
+        decision,
+        done: () => {
+          if (released) return;
+          released = true;
+          inFlight -= 1;
+        },
+      };
+    },
     middleware: (shed) => (req, res, next) => {
       const decision = admitRequest({ inFlight, maxInFlight, clientGone: req.socket.destroyed, loopDelayMs: loopDelayMs() });
       if (decision === 'client_gone') {

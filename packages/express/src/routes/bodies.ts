@@ -4,7 +4,6 @@
  * there is no field a browser could put one in.
  */
 import { METHOD_CODES, methodOrAliasField, optionalMethodField, type MethodCode } from '@tombolbayar/protocol';
-import type { Request } from 'express';
 import { z } from 'zod';
 import { PayButtonError, invalidRequest } from '../errors.ts';
 import { parseStrict } from '../validation.ts';
@@ -66,8 +65,8 @@ export function parseBody<T>(schema: z.ZodType, input: unknown): T {
  * the request's `Host`), and of the request's own Origin when it has one. An
  * explicit `returnTo` that fails is an error; a Referer that fails is ignored.
  */
-export function resolveReturnTo(origins: ReadonlySet<string>, req: Request, returnTo: string | undefined): string | null {
-  const requestOrigin = req.get('origin');
+export function resolveReturnTo(origins: ReadonlySet<string>, request: Request, returnTo: string | undefined): string | null {
+  const requestOrigin = request.headers.get('origin') ?? undefined;
   const accept = (candidate: string): string | undefined => {
     let url: URL;
     try {
@@ -92,6 +91,6 @@ export function resolveReturnTo(origins: ReadonlySet<string>, req: Request, retu
     return accepted;
   }
   // The Referer is a header nobody validated: an overlong one is ignored, like a foreign one.
-  const referer = req.get('referer');
+  const referer = request.headers.get('referer');
   return referer && referer.length <= MAX_RETURN_TO_LENGTH ? (accept(referer) ?? null) : null;
 }

@@ -4,10 +4,11 @@
  * own code and show the result themselves.
  */
 import type { MethodCode } from '@tombolbayar/protocol';
-import type { Request, RequestHandler, Response } from 'express';
 import { PayButtonError } from '../errors.ts';
 import type { PayButtonEvents } from '../events.ts';
-import { readJsonBody } from '../http/body.ts';
+import { readJsonBody } from '../fetch/body.ts';
+import type { RouteContext, RouteHandler } from '../fetch/context.ts';
+import { jsonResponse } from '../fetch/respond.ts';
 import { requestFingerprint } from '../ids.ts';
 import type { QuoteRequestBody, ResolvedOptions } from '../options.ts';
 import type { CreateResult, OrderCreator } from '../orders/create.ts';
@@ -77,21 +78,19 @@ export function toVaOrder(order: Order): VaOrder {
   };
 }
 
-function answer(res: Response, result: CreateResult, body: unknown): void {
-  res.set('Cache-Control', 'no-store');
-  if (result.replayed) res.set('Idempotent-Replayed', 'true');
-  res.status(201).json(body);
+function answer(result: CreateResult, body: unknown): Response {
+  return jsonResponse(201, body, { 'Cache-Control': 'no-store', ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
 }
 
-function quoteFrom(deps: CreateRouteDeps, req: Request, body: QuoteRequestBody) {
-  return () => runQuote(() => deps.options.quote(req, body), deps.options.expiryPeriod, deps.events);
+function quoteFrom(deps: CreateRouteDeps, context: RouteContext, body: QuoteRequestBody) {
+  return () => runQuote(() => deps.options.quote(context.native as never, body), deps.options.expiryPeriod, deps.events);
 }
 
-export function linksHandler(deps: CreateRouteDeps): RequestHandler {
+export function linksHandler(deps: CreateRouteDeps): RouteHandler {
   const schema = linkBodySchema(deps.options.fields);
-  return async (req, res) => {
-    const body = parseBody<LinkBody>(schema, await readJsonBody(req, deps.options.bodyLimitBytes));
-    const returnTo = resolveReturnTo(deps.options.browserOrigins, req, body.returnTo);
+  return async (request, context) => {
+    const body = parseBody<LinkBody>(schema, await readJsonBody(request, deps.options.bodyLimitBytes, context.facts.parsedBody));
+    const returnTo = resolveReturnTo(deps.options.browserOrigins, request, body.returnTo);
     // Where to come back to is not part of what was bought: a retry that falls back from a popup
     // to a full-page redirect sends another returnTo and must still get the same order.
     const { returnTo: _notFingerprinted, ...asked } = body;
@@ -102,16 +101,16 @@ export function linksHandler(deps: CreateRouteDeps): RequestHandler {
       method: body.method ?? null,
       item: body.item ?? null,
       returnTo,
-      quote: quoteFrom(deps, req, body),
+      quote: quoteFrom(deps, context, body),
     });
-    answer(res, result, toPaymentLink(result.order));
+    return answer(result, toPaymentLink(result.order));
   };
 }
 
-export function vaHandler(deps: CreateRouteDeps): RequestHandler {
+export function vaHandler(deps: CreateRouteDeps): RouteHandler {
   const schema = vaBodySchema(deps.options.fields);
-  return async (req, res) => {
-    const body = parseBody<VaBody>(schema, await readJsonBody(req, deps.options.bodyLimitBytes));
+  return async (request, context) => {
+    const body = parseBody<VaBody>(schema, await readJsonBody(request, deps.options.bodyLimitBytes, context.facts.parsedBody));
     const result = await deps.creator.create({
       kind: 'va',
       idempotencyKey: body.idempotencyKey,
@@ -119,9 +118,9 @@ export function vaHandler(deps: CreateRouteDeps): RequestHandler {
       method: body.method,
       item: body.item ?? null,
       returnTo: null,
-      quote: quoteFrom(deps, req, body),
+      quote: quoteFrom(deps, context, body),
     });
-    answer(res, result, toVaOrder(result.order));
+    return answer(result, toVaOrder(result.order));
   };
 }
 

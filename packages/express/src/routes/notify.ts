@@ -20,11 +20,12 @@
 import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
 import { canonicalFields, notificationOutcome, notificationSchema, parseWith } from '@tombolbayar/protocol';
 import { verify } from '@tombolbayar/protocol/node';
-import type { Request, RequestHandler, Response } from 'express';
 import { isPayButtonError } from '../errors.ts';
 import type { NotificationRejectReason, PayButtonEvents } from '../events.ts';
-import { NotifyBodyError, readNotifyFields, type ReceivedFields } from '../http/notify-body.ts';
-import { NO_OUTCOME_ANSWER, publicAnswerFor } from '../http/notify-answers.ts';
+import type { RouteContext, RouteHandler } from '../fetch/context.ts';
+import { NotifyBodyError, readNotifyFields, type ReceivedFields } from '../fetch/notify-body.ts';
+import { NO_OUTCOME_ANSWER, publicAnswerFor } from '../fetch/notify-answers.ts';
+import { textResponse } from '../fetch/respond.ts';
 import type { ResolvedOptions } from '../options.ts';
 import { finalStatusOf } from '../orders/confirm.ts';
 import type { OrderLifecycle } from '../orders/lifecycle.ts';
@@ -49,67 +50,67 @@ interface NotAcknowledged {
   readonly orderNum?: string | undefined;
   /** `RETRY:` (the same notification may succeed later) rather than `REJECTED <reason>:`. */
   readonly retry?: boolean;
+  /** Seconds, when the sender is told when to come back. */
+  readonly retryAfter?: number | undefined;
+}
+
+/** Every answer of `/notify`: plain text, never cached. */
+function answer(status: number, text: string, retryAfter?: number): Response {
+  return textResponse(status, text, { 'Cache-Control': 'no-store', ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}) });
 }
 
 /** Answer a notification with a non-200 (so the gateway resends it) and say why in an event. */
-function notAcknowledged(context: NotifyDeps, res: Response, answer: NotAcknowledged): void {
-  const { httpStatus, reason, message, orderNum } = answer;
-  context.events.emit('notification.rejected', { reason, message: answer.detail ?? message, httpStatus, ...(orderNum ? { orderNum } : {}) });
-  res.status(httpStatus).type('text/plain').send(answer.retry ? `RETRY: ${message}` : `REJECTED ${reason}: ${message}`);
+function notAcknowledged(context: NotifyDeps, refusal: NotAcknowledged): Response {
+  const { httpStatus, reason, message, orderNum } = refusal;
+  context.events.emit('notification.rejected', { reason, message: refusal.detail ?? message, httpStatus, ...(orderNum ? { orderNum } : {}) });
+  return answer(httpStatus, refusal.retry ? `RETRY: ${message}` : `REJECTED ${reason}: ${message}`, refusal.retryAfter);
 }
 
 /**
  * Refuse a notification. A reason with a fixed public answer (`http/notify-answers.ts`) is
  * answered with it, and `message` goes to the event only.
  */
-function reject(context: NotifyDeps, res: Response, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): void {
+function reject(context: NotifyDeps, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): Response {
   const fixed = publicAnswerFor(reason);
-  if (!fixed) return notAcknowledged(context, res, { httpStatus, reason, message, orderNum });
+  if (!fixed) return notAcknowledged(context, { httpStatus, reason, message, orderNum });
   context.events.emit('notification.rejected', { reason, message, httpStatus: fixed.httpStatus, ...(orderNum ? { orderNum } : {}) });
-  res.status(fixed.httpStatus).type('text/plain').send(`REJECTED ${fixed.reason}: ${fixed.message}`);
+  return answer(fixed.httpStatus, `REJECTED ${fixed.reason}: ${fixed.message}`);
 }
 
-export function notifyHandler(context: NotifyDeps): RequestHandler {
+export function notifyHandler(context: NotifyDeps): RouteHandler {
   const handle = handleNotification(context);
-  return async (req, res) => {
-    res.set('Cache-Control', 'no-store');
+  return async (request, routeContext) => {
     try {
-      await handle(req, res);
+      return await handle(request, routeContext);
     } catch (error) {
       // The store failed, or a bug: still a non-200 the gateway resends, and an event that says so.
-      if (res.headersSent) throw error;
       const unavailable = (isPayButtonError(error) && error.code === 'store_unavailable') || databaseFault(error) !== undefined;
-      if (unavailable) res.set('Retry-After', String(retryAfterSeconds(databaseFault(error) ?? 'connection_lost')));
       if (!unavailable) context.events.emit('warning', { code: 'internal', message: 'unexpected error while handling a notification', error });
-      notAcknowledged(context, res, unavailable
-        ? { httpStatus: 503, reason: 'store_unavailable', message: 'the order store is not available; send this notification again later', retry: true }
+      return notAcknowledged(context, unavailable
+        ? { httpStatus: 503, reason: 'store_unavailable', message: 'the order store is not available; send this notification again later', retry: true,
+          retryAfter: retryAfterSeconds(databaseFault(error) ?? 'connection_lost') }
         : { httpStatus: 500, reason: 'internal_error', message: 'the notification could not be handled; send it again later', retry: true });
     }
   };
 }
 
-function handleNotification(context: NotifyDeps): (req: Request, res: Response) => Promise<void> {
-  return async (req, res) => {
+function handleNotification(context: NotifyDeps): (request: Request, routeContext: RouteContext) => Promise<Response> {
+  return async (request, routeContext) => {
     let fields: ReceivedFields;
     try {
-      fields = await readNotifyFields(req, context.options.notifyBodyLimitBytes);
+      fields = await readNotifyFields(request, context.options.notifyBodyLimitBytes, routeContext.facts.parsedBody);
     } catch (error) {
-      if (error instanceof NotifyBodyError) {
-        reject(context, res, error.httpStatus, error.reason, error.message);
-        return;
-      }
+      if (error instanceof NotifyBodyError) return reject(context, error.httpStatus, error.reason, error.message);
       throw error;
     }
     const claimedOrder = typeof fields.orderNum === 'string' ? fields.orderNum.slice(0, 64) : undefined;
     if (!verify(fields, fields.platSign, context.options.platformPublicKeys)) {
-      reject(context, res, 401, 'bad_signature', 'platSign does not verify over the received fields with the platform public key(s)', claimedOrder);
-      return;
+      return reject(context, 401, 'bad_signature', 'platSign does not verify over the received fields with the platform public key(s)', claimedOrder);
     }
     // The family's liberal forms (`150000.00`), mapped once the signature verified over them.
     const parsed = parseWith(notificationSchema, canonicalFields(fields));
     if (!parsed.ok) {
-      reject(context, res, 400, 'invalid_fields', parsed.message, claimedOrder);
-      return;
+      return reject(context, 400, 'invalid_fields', parsed.message, claimedOrder);
     }
     const notification = parsed.value;
     // code and status read together: a contradictory pair ("SUCCESS" with code "01") proves nothing.
@@ -117,27 +118,22 @@ function handleNotification(context: NotifyDeps): (req: Request, res: Response) 
     const outcome = notificationOutcome(notification);
     const reported = outcome === undefined ? undefined : finalStatusOf(outcome);
     if (!reported) {
-      reject(context, res, NO_OUTCOME_ANSWER.httpStatus, 'invalid_fields', NO_OUTCOME_ANSWER.message, claimedOrder);
-      return;
+      return reject(context, NO_OUTCOME_ANSWER.httpStatus, 'invalid_fields', NO_OUTCOME_ANSWER.message, claimedOrder);
     }
     await context.ready();
     const order = await context.orders.get(notification.orderNum);
     if (!order) {
       // Not acknowledged: if it is ours after all (another instance's store), the resend will find it.
-      reject(context, res, 404, 'unknown_order', `no order ${notification.orderNum} here`, notification.orderNum);
-      return;
+      return reject(context, 404, 'unknown_order', `no order ${notification.orderNum} here`, notification.orderNum);
     }
     if (fields.merchantCode !== undefined && fields.merchantCode !== context.options.merchantCode) {
-      reject(context, res, 409, 'merchant_mismatch', 'the notification names another merchant', order.orderNum);
-      return;
+      return reject(context, 409, 'merchant_mismatch', 'the notification names another merchant', order.orderNum);
     }
     if (order.platOrderNum !== null && order.platOrderNum !== notification.platOrderNum) {
-      reject(context, res, 409, 'order_mismatch', 'platOrderNum differs from the one the gateway gave when the order was created', order.orderNum);
-      return;
+      return reject(context, 409, 'order_mismatch', 'platOrderNum differs from the one the gateway gave when the order was created', order.orderNum);
     }
     if (notification.payMoney !== order.payMoney) {
-      reject(context, res, 409, 'amount_mismatch', `payMoney ${notification.payMoney} differs from the order's ${order.payMoney}; the order is unchanged`, order.orderNum);
-      return;
+      return reject(context, 409, 'amount_mismatch', `payMoney ${notification.payMoney} differs from the order's ${order.payMoney}; the order is unchanged`, order.orderNum);
     }
     let after = order;
     let changed = false;
@@ -147,29 +143,25 @@ function handleNotification(context: NotifyDeps): (req: Request, res: Response) 
       ({ order: after, changed } = confirmed);
       const { confirmation } = confirmed;
       if (confirmation.kind === 'undetermined' && confirmation.reason === 'unreachable') {
-        if (confirmation.retryAfterMs !== undefined) res.set('Retry-After', String(Math.ceil(confirmation.retryAfterMs / 1000)));
-        notAcknowledged(context, res, {
+        return notAcknowledged(context, {
           httpStatus: 503,
           reason: 'confirmation_unavailable',
           orderNum: order.orderNum,
           message: 'the gateway could not be asked to confirm this notification; send it again later',
           detail: `the gateway could not confirm it: ${confirmation.message}`,
           retry: true,
+          retryAfter: confirmation.retryAfterMs === undefined ? undefined : Math.ceil(confirmation.retryAfterMs / 1000),
         });
-        return;
       }
       if (confirmation.kind !== 'confirmed') {
         const message = confirmation.kind === 'not_found' ? 'the gateway has no such order' : 'the gateway\'s answer does not match the stored order';
-        reject(context, res, 409, 'not_confirmed', `${message}; the order is unchanged`, order.orderNum);
-        return;
+        return reject(context, 409, 'not_confirmed', `${message}; the order is unchanged`, order.orderNum);
       }
       if (confirmation.facts.platOrderNum !== notification.platOrderNum) {
-        reject(context, res, 409, 'order_mismatch', 'platOrderNum differs from the one the gateway holds for this order', order.orderNum);
-        return;
+        return reject(context, 409, 'order_mismatch', 'platOrderNum differs from the one the gateway holds for this order', order.orderNum);
       }
       if (finalStatusOf(confirmation.status) !== reported) {
-        reject(context, res, 409, 'not_confirmed', `the gateway reports the order ${confirmation.status}, not ${outcome}; the order follows the gateway`, order.orderNum);
-        return;
+        return reject(context, 409, 'not_confirmed', `the gateway reports the order ${confirmation.status}, not ${outcome}; the order follows the gateway`, order.orderNum);
       }
     }
     // A paid order is acknowledged only once onPaid has returned, whatever this notification said.
@@ -177,15 +169,13 @@ function handleNotification(context: NotifyDeps): (req: Request, res: Response) 
       const result = await context.lifecycle.fulfil(after.orderNum, 'notification');
       if (result === 'failed') {
         // `fulfilment.failed` carries the error; this event says the gateway will resend.
-        notAcknowledged(context, res, { httpStatus: 500, reason: 'fulfilment_failed', orderNum: after.orderNum, message: 'onPaid failed; send this notification again later', retry: true });
-        return;
+        return notAcknowledged(context, { httpStatus: 500, reason: 'fulfilment_failed', orderNum: after.orderNum, message: 'onPaid failed; send this notification again later', retry: true });
       }
       if (result === 'busy' || result === 'lease_lost') {
-        notAcknowledged(context, res, { httpStatus: 503, reason: 'fulfilment_busy', orderNum: after.orderNum, message: 'onPaid is running for this order; send this notification again later', retry: true });
-        return;
+        return notAcknowledged(context, { httpStatus: 503, reason: 'fulfilment_busy', orderNum: after.orderNum, message: 'onPaid is running for this order; send this notification again later', retry: true });
       }
     }
     context.events.emit('notification.accepted', { orderNum: after.orderNum, reported, status: after.status, changed });
-    res.status(200).type('text/plain').send('SUCCESS');
+    return answer(200, 'SUCCESS');
   };
 }

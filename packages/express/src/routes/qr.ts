@@ -11,10 +11,11 @@
  * page and a merchant's CSP needs nothing (`img-src` included).
  */
 import { METHODS, type MethodCode } from '@tombolbayar/protocol';
-import type { RequestHandler } from 'express';
 import QRCode from 'qrcode';
 import { PayButtonError } from '../errors.ts';
-import { orderForToken, type OrderReader } from '../http/order-access.ts';
+import type { RouteHandler } from '../fetch/context.ts';
+import { orderForToken, type OrderReader } from '../fetch/order-access.ts';
+import { jsonResponse } from '../fetch/respond.ts';
 
 /** Error correction M, as QRIS acquirers print them, and the standard's 4-module quiet zone. */
 const QUIET_ZONE = 4;
@@ -46,13 +47,12 @@ export function qrPath(payload: string): { size: number; path: string } {
   return { size: n + 2 * QUIET_ZONE, path };
 }
 
-export function qrHandler(reader: OrderReader): RequestHandler {
-  return async (req, res) => {
-    res.set('Cache-Control', 'no-store');
-    const order = await orderForToken(reader, req);
+export function qrHandler(reader: OrderReader): RouteHandler {
+  return async (request, context) => {
+    const order = await orderForToken(reader, request, context.params.orderNum);
     const method = order.method as MethodCode | null;
     if (!order.vaNumber || !method || METHODS[method]?.kind !== 'qr') throw NO_QR();
     const body: QrBody = { orderNum: order.orderNum, ...qrPath(order.vaNumber) };
-    res.json(body);
+    return jsonResponse(200, body, { 'Cache-Control': 'no-store' });
   };
 }

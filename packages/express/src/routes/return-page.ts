@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { formatRupiah } from '@tombolbayar/protocol/formats';
-import type { Request } from 'express';
+import Negotiator from 'negotiator';
 
 export type ReturnLocale = 'en' | 'id';
 export type ReturnOutcome = 'paid' | 'pending' | 'expired' | 'failed' | 'not_found';
@@ -45,11 +45,14 @@ const WORDS: Record<ReturnLocale, Record<ReturnOutcome, Words> & { back: string;
  * The page's language: `?lang=` (what the element passed to the hosted page, when the gateway
  * carries it on), else the browser's `Accept-Language`, else English.
  */
-export function returnLocale(req: Request): ReturnLocale {
-  const asked = typeof req.query.lang === 'string' ? req.query.lang : '';
+export function returnLocale(request: Request, url: URL): ReturnLocale {
+  const asked = url.searchParams.getAll('lang').length === 1 ? url.searchParams.get('lang')! : '';
   if (/^(id|in)\b/i.test(asked)) return 'id';
   if (/^en\b/i.test(asked)) return 'en';
-  return req.acceptsLanguages('en', 'id') === 'id' ? 'id' : 'en';
+  // What Express's req.acceptsLanguages('en', 'id') decides (the same negotiator).
+  const acceptLanguage = request.headers.get('accept-language');
+  if (acceptLanguage === null) return 'en';
+  return new Negotiator({ headers: { 'accept-language': acceptLanguage } }).language(['en', 'id']) === 'id' ? 'id' : 'en';
 }
 
 /** The one style sheet, allowed by its hash: no `unsafe-inline`, nothing fetched. */

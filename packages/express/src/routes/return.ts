@@ -22,9 +22,10 @@
  * is `/return.js`.
  */
 import { orderNumField } from '@tombolbayar/protocol';
-import type { Request, RequestHandler, Response } from 'express';
+import { queryValue, type RouteHandler } from '../fetch/context.ts';
+import { orderWithSecret, type OrderReader } from '../fetch/order-access.ts';
+import { htmlResponse, textResponse } from '../fetch/respond.ts';
 import { tokensEqual } from '../ids.ts';
-import { orderWithSecret, type OrderReader } from '../http/order-access.ts';
 import { returnToken } from '../orders/create.ts';
 import type { Order } from '../store/orders.ts';
 import { RETURN_CSP, returnLocale, returnPage, type ReturnOutcome } from './return-page.ts';
@@ -37,15 +38,13 @@ export interface ReturnDeps extends OrderReader {
   readonly callbackBase: string;
 }
 
-function securityHeaders(res: Response): void {
-  res.set({
-    'Content-Security-Policy': RETURN_CSP,
-    'Cache-Control': 'no-store',
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-    'Cross-Origin-Opener-Policy': 'unsafe-none',
-  });
-}
+const SECURITY_HEADERS = Object.freeze({
+  'Content-Security-Policy': RETURN_CSP,
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Opener-Policy': 'unsafe-none',
+});
 
 /** The page that started the payment, or the site's root when none was recorded. */
 function startPage(deps: ReturnDeps, order: Order): URL {
@@ -62,10 +61,10 @@ function returnSecretValid(statusToken: string, rt: unknown): boolean {
  * its own secret `rt` are answered the same, so the return routes tell nothing about which order
  * numbers exist. Both sides do the same work (a lookup and a constant-time comparison).
  */
-async function findOrder(deps: ReturnDeps, req: Request): Promise<Order | undefined> {
-  const orderNum = orderNumField.safeParse(req.query.order);
+async function findOrder(deps: ReturnDeps, url: URL): Promise<Order | undefined> {
+  const orderNum = orderNumField.safeParse(queryValue(url, 'order'));
   if (!orderNum.success) return undefined;
-  return orderWithSecret(deps, orderNum.data, (statusToken) => returnSecretValid(statusToken, req.query.rt));
+  return orderWithSecret(deps, orderNum.data, (statusToken) => returnSecretValid(statusToken, queryValue(url, 'rt')));
 }
 
 /** What the page says for a stored status: an order still being created is awaiting payment too. */
@@ -73,20 +72,20 @@ function outcomeOf(order: Order): ReturnOutcome {
   return order.status === 'creating' ? 'pending' : order.status;
 }
 
-function notFound(req: Request, res: Response): void {
-  res.status(404).type('html').send(returnPage({ locale: returnLocale(req), outcome: 'not_found' }));
+function notFound(request: Request, url: URL): Response {
+  return htmlResponse(404, returnPage({ locale: returnLocale(request, url), outcome: 'not_found' }), SECURITY_HEADERS);
 }
 
-export function returnPageHandler(deps: ReturnDeps): RequestHandler {
-  return async (req, res) => {
-    securityHeaders(res);
-    const order = await findOrder(deps, req);
-    if (!order) return notFound(req, res);
+export function returnPageHandler(deps: ReturnDeps): RouteHandler {
+  return async (request, { url }) => {
+    const order = await findOrder(deps, url);
+    if (!order) return notFound(request, url);
     const base = deps.callbackBase;
-    const continueUrl = `${base}/return/continue?order=${encodeURIComponent(order.orderNum)}&rt=${encodeURIComponent(String(req.query.rt))}`;
-    res.status(200).type('html').send(
+    const continueUrl = `${base}/return/continue?order=${encodeURIComponent(order.orderNum)}&rt=${encodeURIComponent(String(queryValue(url, 'rt')))}`;
+    return htmlResponse(
+      200,
       returnPage({
-        locale: returnLocale(req),
+        locale: returnLocale(request, url),
         outcome: outcomeOf(order),
         orderNum: order.orderNum,
         payMoney: order.payMoney,
@@ -94,20 +93,21 @@ export function returnPageHandler(deps: ReturnDeps): RequestHandler {
         data: { order: order.orderNum, origin: startPage(deps, order).origin, continue: continueUrl },
         scriptSrc: `${base}/return.js`,
       }),
+      SECURITY_HEADERS,
     );
   };
 }
 
-export function returnContinueHandler(deps: ReturnDeps): RequestHandler {
-  return async (req, res) => {
-    securityHeaders(res);
-    const order = await findOrder(deps, req);
-    if (!order) return notFound(req, res);
+export function returnContinueHandler(deps: ReturnDeps): RouteHandler {
+  return async (request, { url }) => {
+    const order = await findOrder(deps, url);
+    if (!order) return notFound(request, url);
     // Only whoever holds the order's own return link gets here: back to the page that started it.
     const target = startPage(deps, order);
     target.searchParams.set('paybutton_order', order.orderNum);
     target.hash = '';
-    res.redirect(303, target.href);
+    // The body Express's `res.redirect` wrote, for a client that shows it.
+    return textResponse(303, `See Other. Redirecting to ${target.href}`, { ...SECURITY_HEADERS, Location: target.href });
   };
 }
 
@@ -162,9 +162,9 @@ export const RETURN_SCRIPT = `(function () {
 })();
 `;
 
-export function returnScriptHandler(): RequestHandler {
-  return (_req, res) => {
-    res.set({ 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
-    res.type('text/javascript; charset=utf-8').send(RETURN_SCRIPT);
-  };
+export function returnScriptHandler(): RouteHandler {
+  return async () =>
+    new Response(RETURN_SCRIPT, {
+      headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' },
+    });
 }

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { RequestHandler } from 'express';
+import { queryValue, type RouteHandler } from '../fetch/context.ts';
+import { textResponse } from '../fetch/respond.ts';
 
 export const SCRIPT_SPECIFIER = '@tombolbayar/pay-button/dist/pay-button.js';
 
@@ -56,31 +57,27 @@ export function scriptSource(explicit: string | undefined, specifier = SCRIPT_SP
   };
 }
 
-export function scriptHandler(source: ScriptSource, name = 'pay-button.js'): RequestHandler {
-  return async (req, res) => {
+export function scriptHandler(source: ScriptSource, name = 'pay-button.js'): RouteHandler {
+  return async (request, { url }) => {
     const loaded = await source.load();
-    res.set('X-Content-Type-Options', 'nosniff');
     if (!loaded) {
-      res
-        .status(503)
-        .set('Cache-Control', 'no-store')
-        .type('text/plain')
-        .send(`${name} was not found: install the element package (\`npm install @tombolbayar/pay-button\`), or point the \`payButtonScript\` option at the file, then reload.`);
-      return;
+      return textResponse(
+        503,
+        `${name} was not found: install the element package (\`npm install @tombolbayar/pay-button\`), or point the \`payButtonScript\` option at the file, then reload.`,
+        { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' },
+      );
     }
     const etag = `"${loaded.hash}"`;
-    const versioned = req.query.v === loaded.hash;
-    res.set({
+    const versioned = queryValue(url, 'v') === loaded.hash;
+    const headers = {
+      'X-Content-Type-Options': 'nosniff',
       ETag: etag,
       'Cache-Control': versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=604800, stale-while-revalidate=86400',
       // Module scripts are fetched with CORS; the bundle is public code.
       'Access-Control-Allow-Origin': '*',
       'Cross-Origin-Resource-Policy': 'cross-origin',
-    });
-    if (req.get('if-none-match') === etag) {
-      res.status(304).end();
-      return;
-    }
-    res.status(200).type('text/javascript; charset=utf-8').send(loaded.content);
+    };
+    if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+    return new Response(loaded.content, { status: 200, headers: { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' } });
   };
 }

@@ -11,9 +11,10 @@
  * known when the popup closes. The answer is applied by the lifecycle (`orders/lifecycle.ts`), like a notification's confirmation, so a
  * poll racing a notification still fires `onPaid` exactly once.
  */
-import type { RequestHandler } from 'express';
 import type { PayButtonEvents } from '../events.ts';
-import { orderForToken, type OrderReader } from '../http/order-access.ts';
+import type { RouteHandler } from '../fetch/context.ts';
+import { orderForToken, type OrderReader } from '../fetch/order-access.ts';
+import { jsonResponse } from '../fetch/respond.ts';
 import type { OrderLifecycle } from '../orders/lifecycle.ts';
 import type { Order } from '../store/orders.ts';
 
@@ -80,10 +81,9 @@ async function refresh(deps: StatusDeps, order: Order): Promise<{ order: Order; 
   return { order: applied.order, confirmed: applied.confirmation.kind !== 'undetermined' };
 }
 
-export function statusHandler(deps: StatusDeps): RequestHandler {
-  return async (req, res) => {
-    res.set('Cache-Control', 'no-store');
-    const order = await orderForToken(deps, req);
+export function statusHandler(deps: StatusDeps): RouteHandler {
+  return async (request, context) => {
+    const order = await orderForToken(deps, request, context.params.orderNum);
     let current = order;
     let confirmed = true;
     try {
@@ -92,6 +92,6 @@ export function statusHandler(deps: StatusDeps): RequestHandler {
       confirmed = false;
       deps.events.emit('warning', { code: 'status_refresh_failed', message: `could not refresh order ${order.orderNum} from the gateway`, error });
     }
-    res.json(toStatusBody(current, confirmed));
+    return jsonResponse(200, toStatusBody(current, confirmed), { 'Cache-Control': 'no-store' });
   };
 }

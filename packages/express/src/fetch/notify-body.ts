@@ -5,9 +5,8 @@
  * signature decides). Anything else is refused with a message that says which parser to move.
  */
 import { decodeBody, readJsonText, RESERVED_JSON_KEYS, reservedJsonKey, type JsonBodyProblem } from '@tombolbayar/protocol';
-import type { Request } from 'express';
 import { PayButtonError } from '../errors.ts';
-import { bodyConsumed, isPlainObject, mediaType, readRaw, TOO_DEEP } from './body.ts';
+import { isPlainObject, mediaType, readRaw, TOO_DEEP, type ParsedBody } from './body.ts';
 
 /** A notification's fields as received: every value a string (numbers from JSON are stringified). */
 export type ReceivedFields = Record<string, string>;
@@ -71,16 +70,16 @@ function parseNotifyText(text: string, type: string): ReceivedFields {
 }
 
 /** Read a notification's fields from the raw body, or from what an earlier parser left. */
-export async function readNotifyFields(req: Request, limit: number): Promise<ReceivedFields> {
-  const type = mediaType(req);
+export async function readNotifyFields(request: Request, limit: number, parsed?: ParsedBody): Promise<ReceivedFields> {
+  const type = mediaType(request);
   if (type && type !== 'application/x-www-form-urlencoded' && type !== 'application/json' && !type.endsWith('+json') && type !== 'text/plain') {
-    req.resume();
+    request.body?.cancel().catch(() => {});
     throw new NotifyBodyError('unreadable_body', 415, `content type ${type} is not a notification (expected application/x-www-form-urlencoded)`);
   }
-  if (!bodyConsumed(req)) {
+  if (!parsed) {
     let raw: Buffer;
     try {
-      raw = await readRaw(req, limit, 'liberal');
+      raw = await readRaw(request, limit, 'liberal');
     } catch (error) {
       const status = error instanceof PayButtonError ? error.httpStatus : 400;
       throw new NotifyBodyError('unreadable_body', status, error instanceof Error ? error.message : 'unreadable body');
@@ -88,7 +87,7 @@ export async function readNotifyFields(req: Request, limit: number): Promise<Rec
     // UTF-8, or ISO-8859-1 when the bytes are not UTF-8 (the protocol's one rule for bodies).
     return parseNotifyText(decodeBody(raw).text, type);
   }
-  const body: unknown = req.body;
+  const body: unknown = parsed.value;
   if (Buffer.isBuffer(body)) return parseNotifyText(decodeBody(body).text, type);
   if (typeof body === 'string') return parseNotifyText(body, type);
   if (isPlainObject(body) && Object.keys(body).length > 0) return fromObject(body, 'the body parsed by an earlier parser');

@@ -1,9 +1,9 @@
 /**
- * `router.health()`: a readiness handler the merchant mounts where the orchestrator probes it
- * (`app.get('/readyz', pay.health())`). 200 when the order store is migrated and answers within
- * a deadline, 503 with `Retry-After` otherwise. Plain JSON, nothing secret.
+ * Readiness for probes, as a `Response` any framework can return (`healthResponse()` of the core;
+ * the Express adapter's `health()` writes it): 200 when the order store is migrated and answers
+ * within a deadline, 503 with `Retry-After` otherwise. Plain JSON, nothing secret.
  */
-import type { RequestHandler } from 'express';
+import { jsonResponse } from './respond.ts';
 
 /** What the probe uses: the store's migration and one trivial query. */
 export interface HealthDeps {
@@ -31,11 +31,10 @@ async function storeAnswers(deps: HealthDeps, timeoutMs: number): Promise<boolea
   }
 }
 
-export function healthHandler(deps: HealthDeps, timeoutMs = HEALTH_PROBE_TIMEOUT_MS): RequestHandler {
-  return async (_req, res) => {
-    const ok = await storeAnswers(deps, timeoutMs);
-    res.set('Cache-Control', 'no-store');
-    if (!ok) res.set('Retry-After', '5');
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', database: ok ? 'ok' : 'unavailable' });
-  };
+export async function healthResponse(deps: HealthDeps, timeoutMs = HEALTH_PROBE_TIMEOUT_MS): Promise<Response> {
+  const ok = await storeAnswers(deps, timeoutMs);
+  return jsonResponse(ok ? 200 : 503, { status: ok ? 'ready' : 'unavailable', database: ok ? 'ok' : 'unavailable' }, {
+    'Cache-Control': 'no-store',
+    ...(ok ? {} : { 'Retry-After': '5' }),
+  });
 }

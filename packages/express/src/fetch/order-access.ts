@@ -5,7 +5,6 @@
  * a constant-time comparison), so nothing can be enumerated.
  */
 import { orderNumField } from '@tombolbayar/protocol';
-import type { Request } from 'express';
 import { PayButtonError } from '../errors.ts';
 import { STATUS_TOKEN_HEADER, STATUS_TOKEN_PATTERN, tokensEqual } from '../ids.ts';
 import type { Order, OrderStore } from '../store/orders.ts';
@@ -33,10 +32,10 @@ export async function orderWithSecret(reader: OrderReader, orderNum: string, sec
   return order && matches ? order : undefined;
 }
 
-export async function orderForToken(reader: OrderReader, req: Request): Promise<Order> {
-  const token = req.get(STATUS_TOKEN_HEADER);
-  const orderNum = orderNumField.safeParse(req.params.orderNum);
-  if (!orderNum.success || token === undefined || !STATUS_TOKEN_PATTERN.test(token)) throw orderNotFound();
+export async function orderForToken(reader: OrderReader, request: Request, orderNumParam: string | undefined): Promise<Order> {
+  const token = request.headers.get(STATUS_TOKEN_HEADER);
+  const orderNum = orderNumField.safeParse(orderNumParam);
+  if (!orderNum.success || token === null || !STATUS_TOKEN_PATTERN.test(token)) throw orderNotFound();
   const order = await orderWithSecret(reader, orderNum.data, (statusToken) => tokensEqual(token, statusToken));
   if (!order) throw orderNotFound();
   return order;

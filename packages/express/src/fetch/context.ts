@@ -1,0 +1,46 @@
+/**
+ * What a route handler of the fetch core is given besides the Web `Request`: the facts only the
+ * framework carrying it knows (the client's address, the mount prefix, a body an earlier parser
+ * ate), the parsed URL and path parameters, and the edge headers (CORS, `Vary`, rate limits) that
+ * every answer of the request carries, refusals included.
+ */
+import type { ParsedBody } from './body.ts';
+
+/** What the framework carrying the core knows about a request that the `Request` does not say. */
+export interface RequestFacts<Native = Request> {
+  /** The client's address as the framework knows it (Express: `req.ip`, so `trust proxy` is the app's). Used for rate limiting. */
+  readonly clientAddress?: string;
+  /** The path prefix the handler was reached under, e.g. `'/pay'` (Express: `req.baseUrl`). Defaults to `options.mountPath`. */
+  readonly mountPath?: string;
+  /**
+   * The framework's own request, given to `quote(req, body)` and `rateLimit.key(req)` in place of
+   * the Web `Request` (Express: `req`). Without it they receive the `Request`.
+   */
+  readonly native?: Native;
+  /**
+   * Set when an earlier body parser consumed the body stream (a global `express.json()`): what it
+   * left. `/notify` and the browser routes then work from it (or say which parser to move).
+   */
+  readonly parsedBody?: ParsedBody;
+}
+
+/** What a route handler works with. */
+export interface RouteContext {
+  readonly url: URL;
+  /** Path parameters (`orderNum`), percent-decoded. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly facts: RequestFacts<unknown>;
+  /** What `quote` and `rateLimit.key` receive: `facts.native`, else the `Request`. */
+  readonly native: unknown;
+  /** Set by the edge (CORS, `Vary`, rate limits); merged into whatever the route answers. */
+  readonly headers: Headers;
+}
+
+/** A route of the core: a Web `Request` in, a `Response` out (errors thrown are answered by `respond.ts`). */
+export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
+
+/** One `?name=` of the URL, only when it is given exactly once (a repeated one is nobody's value). */
+export function queryValue(url: URL, name: string): string | undefined {
+  const values = url.searchParams.getAll(name);
+  return values.length === 1 ? values[0] : undefined;
+}

@@ -1,0 +1,143 @@
+/**
+ * The fetch core's request path: the in-flight bound (`overloaded`), the mount prefix, the route
+ * table, the edge checks, and the one error answer. Routes are built once here from the wired
+ * lifecycle; each is a `(request, context) => Promise<Response>` of `routes/`.
+ */
+import { dirname, join } from 'node:path';
+import { createInFlightLimiter } from '@tombolbayar/store-kit';
+import { PayButtonError } from '../errors.ts';
+import type { PayButtonEvents } from '../events.ts';
+import type { ResolvedOptions } from '../options.ts';
+import type { OrderLifecycle } from '../orders/lifecycle.ts';
+import { linksHandler, vaHandler, type CreateRouteDeps } from '../routes/create.ts';
+import { notifyHandler } from '../routes/notify.ts';
+import { qrHandler } from '../routes/qr.ts';
+import { returnContinueHandler, returnPageHandler, returnScriptHandler } from '../routes/return.ts';
+import { scriptHandler, scriptSource } from '../routes/script.ts';
+import { statusHandler } from '../routes/status.ts';
+import type { OrderStore } from '../store/orders.ts';
+import type { RequestFacts, RouteContext } from './context.ts';
+import { originGuard } from './guards.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { errorResponse, jsonResponse, withEdgeHeaders } from './respond.ts';
+import { routeTable, runRoute, type Matched, type Route } from './routes.ts';
+
+/** `fetch` that gives `undefined` for a path that is not the plug-in's. */
+export type FetchHandler<Native> = (request: Request, facts?: RequestFacts<Native>) => Promise<Response | undefined>;
+
+export interface FetchDeps {
+  readonly options: ResolvedOptions;
+  readonly events: PayButtonEvents;
+  readonly ready: () => Promise<void>;
+  readonly orders: OrderStore;
+  readonly lifecycle: OrderLifecycle;
+  readonly createDeps: CreateRouteDeps;
+  /** `publicUrl + mountPath`. */
+  readonly callbackBase: string;
+}
+
+/** The refusal past `maxInFlight` (or a stalled event loop): at once, rather than queued. */
+function overloaded(): Response {
+  const refusal = new PayButtonError('overloaded', 'Too many payments are being handled right now; try again in a moment.');
+  return jsonResponse(refusal.httpStatus, refusal.toJSON(), { 'Retry-After': '1', 'Cache-Control': 'no-store' });
+}
+
+function routesOf(deps: FetchDeps): Route[] {
+  const { options, events, ready, orders, lifecycle, createDeps } = deps;
+  const reader = { ready, orders };
+  const returnDeps = { ...reader, siteOrigin: options.publicUrl.origin, callbackBase: deps.callbackBase };
+  // <pay-va> imports ./pay-button.js, so it is served beside it.
+  const vaScript = options.payButtonScript ? join(dirname(options.payButtonScript), 'pay-va.js') : undefined;
+  const created = { browser: { limited: true }, refuseOtherMethods: true };
+  return [
+    { path: '/links', methods: { POST: linksHandler(createDeps) }, ...created },
+    { path: '/va', methods: { POST: vaHandler(createDeps) }, ...created },
+    { path: '/orders/:orderNum', methods: { GET: statusHandler({ ...reader, lifecycle, events, refreshMs: options.statusRefreshMs }) }, browser: { limited: false }, refuseOtherMethods: true },
+    { path: '/orders/:orderNum/qr', methods: { GET: qrHandler(reader) }, browser: { limited: false } },
+    { path: '/notify', methods: { POST: notifyHandler({ options, events, ready, orders, lifecycle }) }, refuseOtherMethods: true },
+    { path: '/return', methods: { GET: returnPageHandler(returnDeps) } },
+    { path: '/return/continue', methods: { GET: returnContinueHandler(returnDeps) } },
+    { path: '/return.js', methods: { GET: returnScriptHandler() } },
+    { path: '/pay-button.js', methods: { GET: scriptHandler(scriptSource(options.payButtonScript), 'pay-button.js') } },
+    { path: '/pay-va.js', methods: { GET: scriptHandler(scriptSource(vaScript, '@tombolbayar/pay-button/dist/pay-va.js'), 'pay-va.js') } },
+  ];
+}
+
+/** `/pay` and `/pay/` are the prefix `/pay`; `''` (Express's `baseUrl` at the root) is `/`. */
+const normalisePrefix = (prefix: string): string => (prefix === '' || prefix === '/' ? '/' : prefix.replace(/\/+$/, ''));
+
+function under(pathname: string, prefix: string): string | undefined {
+  if (prefix === '/') return pathname;
+  if (pathname.length < prefix.length || pathname.slice(0, prefix.length).toLowerCase() !== prefix.toLowerCase()) return undefined;
+  const rest = pathname.slice(prefix.length);
+  return rest === '' ? '/' : rest.startsWith('/') ? rest : undefined;
+}
+
+export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native> {
+  const { options, events } = deps;
+  const match = routeTable(routesOf(deps));
+  const guardDeps = { options, events };
+  const origin = originGuard(guardDeps);
+  const limiter = createRateLimiter(options.rateLimit);
+  const edge = { origin, limit: (context: RouteContext) => limiter(context.native, context.facts.clientAddress, context.headers) };
+  const inFlight = createInFlightLimiter(options.maxInFlight);
+
+  // The signed notifyUrl and redirectUrl come from mountPath: say so once if the app mounted us elsewhere.
+  let warnedMount = false;
+  const mountedAt = (prefix: string): void => {
+    if (prefix === options.mountPath || warnedMount) return;
+    warnedMount = true;
+    events.emit('warning', { code: 'mount_path_mismatch', message: `mountPath is ${options.mountPath} but the router is reached at ${prefix}; notifyUrl and redirectUrl use mountPath: pass mountPath: '${prefix}'` });
+  };
+
+  /** The route of the request, and where it was mounted; a prefix other than `mountPath` is found by the route's own path. */
+  const locate = (url: URL, facts: RequestFacts<Native>): { matched: Matched; prefix: string } | undefined => {
+    const pathname = url.pathname;
+    if (facts.mountPath !== undefined) {
+      const prefix = normalisePrefix(facts.mountPath);
+      const path = under(pathname, prefix);
+      const matched = path === undefined ? undefined : match(path);
+      return matched && { matched, prefix };
+    }
+    const path = under(pathname, options.mountPath);
+    const matched = path === undefined ? undefined : match(path);
+    if (matched) return { matched, prefix: options.mountPath };
+    // Reached under another prefix: served, and said once (as Express served it wherever mounted).
+    for (let cut = pathname.indexOf('/', 1); cut > 0; cut = pathname.indexOf('/', cut + 1)) {
+      const found = match(pathname.slice(cut));
+      if (found) return { matched: found, prefix: pathname.slice(0, cut) };
+    }
+    return undefined;
+  };
+
+  return async (request, facts = {}) => {
+    const admitted = inFlight.enter(request.signal.aborted);
+    if (admitted.decision !== 'admit') {
+      // A client already gone is not answered (the adapter ends its connection).
+      if (admitted.decision === 'client_gone') return Response.error();
+      request.body?.cancel().catch(() => {});
+      return overloaded();
+    }
+    const { done } = admitted;
+    const headers = new Headers();
+    try {
+      const url = new URL(request.url);
+      const located = locate(url, facts);
+      if (!located) return undefined;
+      mountedAt(located.prefix);
+      const context: RouteContext = { url, params: located.matched.params, facts, native: facts.native ?? request, headers };
+      let response: Response | undefined;
+      try {
+        response = await runRoute(located.matched, request, context, edge);
+      } catch (error) {
+        response = errorResponse(guardDeps, error, headers);
+      }
+      return response && withEdgeHeaders(response, headers);
+    } catch (error) {
+      // A parameter that does not decode, or a bug before the route ran.
+      return withEdgeHeaders(errorResponse(guardDeps, error, headers), headers);
+    } finally {
+      done();
+    }
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The answers of the fetch core: JSON, text and HTML `Response`s with the same headers whichever
+ * framework carries them, and the one error answer (JSON, no stack, nothing secret; the
+ * unexpected goes to `events`).
+ */
+import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
+import { PayButtonError, isPayButtonError } from '../errors.ts';
+import type { PayButtonEvents } from '../events.ts';
+import type { ResolvedOptions } from '../options.ts';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const TEXT_TYPE = 'text/plain; charset=utf-8';
+export const HTML_TYPE = 'text/html; charset=utf-8';
+
+type HeaderInit = Record<string, string>;
+
+export function jsonResponse(status: number, body: unknown, headers: HeaderInit = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': JSON_TYPE, ...headers } });
+}
+
+export function textResponse(status: number, text: string, headers: HeaderInit = {}): Response {
+  return new Response(text, { status, headers: { 'Content-Type': TEXT_TYPE, ...headers } });
+}
+
+export function htmlResponse(status: number, html: string, headers: HeaderInit = {}): Response {
+  return new Response(html, { status, headers: { 'Content-Type': HTML_TYPE, ...headers } });
+}
+
+/** `405` with `Allow`, for a known path called with another method. */
+export function methodNotAllowed(allow: string): Response {
+  return jsonResponse(405, { error: { code: 'method_not_allowed', message: `Use ${allow}.`, retryable: false } }, { Allow: allow });
+}
+
+/** `404` for a path the core does not serve (the Express adapter passes those on with `next()`). */
+export function notFoundResponse(): Response {
+  return jsonResponse(404, { error: { code: 'not_found', message: 'No such route here.', retryable: false } }, { 'Cache-Control': 'no-store' });
+}
+
+/** What the error answer uses: the rate limit's window, and the events for the unexpected. */
+export interface ErrorDeps {
+  readonly options: Pick<ResolvedOptions, 'rateLimit'>;
+  readonly events: PayButtonEvents;
+}
+
+/**
+ * The error answer of every route. `edge` holds the headers already decided for this request
+ * (a limiter's `Retry-After` is kept).
+ */
+export function errorResponse(context: ErrorDeps, error: unknown, edge: Headers): Response {
+  const headers: HeaderInit = { 'Cache-Control': 'no-store' };
+  let known: PayButtonError;
+  if (isPayButtonError(error)) known = error;
+  else if (databaseFault(error)) {
+    // The database failed under this request (a lost or silent connection, a timeout): the
+    // same request is worth sending again in a moment.
+    const fault = databaseFault(error)!;
+    context.events.emit('warning', { code: 'database_fault', message: `the order store failed during a request (${fault})`, error });
+    headers['Retry-After'] = String(retryAfterSeconds(fault));
+    known = new PayButtonError('store_unavailable', 'The order store is not available right now; try again in a moment.', { cause: error });
+  } else {
+    context.events.emit('warning', { code: 'internal', message: 'unexpected error in a payButton() route', error });
+    known = new PayButtonError('internal', 'Something went wrong; please try again.');
+  }
+  const hasRetryAfter = headers['Retry-After'] !== undefined || edge.has('retry-after');
+  if (known.code === 'rate_limited' && !hasRetryAfter) headers['Retry-After'] = String(Math.ceil((context.options.rateLimit || { windowMs: 60_000 }).windowMs / 1000));
+  // Every retryable 503 says when to come back (store_unavailable, gateway_unavailable, overloaded).
+  if (known.httpStatus === 503 && known.retryable && !hasRetryAfter) headers['Retry-After'] = '5';
+  return jsonResponse(known.httpStatus, known.toJSON(), headers);
+}
+
+/** The answer with the edge headers added (those the route set itself win). */
+export function withEdgeHeaders(response: Response, edge: Headers): Response {
+  edge.forEach((value, name) => {
+    if (name === 'vary') {
+      const current = response.headers.get('vary');
+      if (!current || !current.split(/\s*,\s*/).some((entry) => entry.toLowerCase() === value.toLowerCase())) response.headers.set('vary', current ? `${current}, ${value}` : value);
+    } else if (!response.headers.has(name)) response.headers.set(name, value);
+  });
+  return response;
+}

@@ -1,0 +1,102 @@
+/**
+ * The core's routes: which path and method reach which handler, behind which edge checks, matched
+ * on the path after the mount prefix the way Express's router matched them (case-insensitive, a
+ * trailing slash allowed, `:orderNum` percent-decoded). A path none of them serves gives
+ * `undefined`: `fetch` answers it 404, the Express adapter passes it on with `next()`.
+ */
+import { PayButtonError } from '../errors.ts';
+import type { RouteContext, RouteHandler } from './context.ts';
+import { methodNotAllowed } from './respond.ts';
+
+/** A path of the core and what it answers. */
+export interface Route {
+  /** `/links`, `/orders/:orderNum`: at most one parameter segment. */
+  readonly path: string;
+  /** Handlers by method (`GET` also answers `HEAD`). */
+  readonly methods: Readonly<Partial<Record<'GET' | 'POST', RouteHandler>>>;
+  /**
+   * A browser route: the origin check (and CORS) runs first, and answers `OPTIONS` (preflight).
+   * `limited` adds the per-client rate limit to its `POST`.
+   */
+  readonly browser?: { readonly limited: boolean };
+  /** Another method is `405` (else it is not this route's: `undefined`, like Express's fall-through). */
+  readonly refuseOtherMethods?: boolean;
+}
+
+/** What runs before a browser route's handler (`guards.ts`, `rate-limit.ts`). */
+export interface Edge {
+  readonly origin: (request: Request, headers: Headers) => Response | undefined;
+  readonly limit: (context: RouteContext) => void;
+}
+
+interface Compiled {
+  readonly route: Route;
+  readonly segments: readonly string[];
+  readonly allow: string;
+}
+
+/** `/orders/:orderNum` → `['orders', ':orderNum']`, lower-cased for the comparison. */
+const segmentsOf = (path: string) => path.split('/').filter(Boolean).map((segment) => (segment.startsWith(':') ? segment : segment.toLowerCase()));
+
+export interface Matched {
+  readonly route: Route;
+  readonly params: Record<string, string>;
+  readonly allow: string;
+}
+
+/** The routes by path, and `match(path)`: the route of a path after the mount prefix, if any. */
+export function routeTable(routes: readonly Route[]): (path: string) => Matched | undefined {
+  const compiled: Compiled[] = routes.map((route) => ({ route, segments: segmentsOf(route.path), allow: Object.keys(route.methods).join(', ') }));
+  return (path) => {
+    const parts = path.split('/');
+    // `/links/` is `/links` (Express's non-strict routing); an empty segment elsewhere is no match.
+    if (parts.at(-1) === '' && parts.length > 2) parts.pop();
+    parts.shift();
+    for (const { route, segments, allow } of compiled) {
+      if (segments.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      let matches = true;
+      for (let index = 0; index < segments.length && matches; index++) {
+        const segment = segments[index]!;
+        const part = parts[index]!;
+        if (segment.startsWith(':')) {
+          if (part === '') matches = false;
+          else params[segment.slice(1)] = decodeParam(part);
+        } else matches = segment === part.toLowerCase();
+      }
+      if (matches) return { route, params, allow };
+    }
+    return undefined;
+  };
+}
+
+/** A parameter that does not percent-decode names no order: answered like an unknown one. */
+function decodeParam(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new PayButtonError('not_found', 'No order with this number and token.');
+  }
+}
+
+/** Run a matched route: edge checks, the handler, or the method's refusal. `undefined`: not ours. */
+export async function runRoute(matched: Matched, request: Request, context: RouteContext, edge: Edge): Promise<Response | undefined> {
+  const { route } = matched;
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const handler = route.methods[method as 'GET' | 'POST'];
+  if (route.browser && (handler || method === 'OPTIONS')) {
+    const preflight = edge.origin(request, context.headers);
+    if (preflight) return preflight;
+  }
+  if (handler) {
+    if (route.browser?.limited && method === 'POST') edge.limit(context);
+    return handler(request, context);
+  }
+  if (route.refuseOtherMethods) return methodNotAllowed(matched.allow);
+  // What Express's router answered for OPTIONS on a path it had only other methods for.
+  if (method === 'OPTIONS') {
+    const allow = matched.allow === 'GET' ? 'GET, HEAD' : matched.allow;
+    return new Response(allow, { status: 200, headers: { Allow: allow, 'Content-Type': 'text/html; charset=utf-8' } });
+  }
+  return undefined;
+}
