@@ -11,10 +11,13 @@
  * run in a test without Next.
  */
 import { PayButtonError } from './errors.ts';
+import type { RequestFacts } from './fetch/context.ts';
+import type { PayButtonHandler } from './pay-button.ts';
 
-// Until the fetch core lands (branch fetch-core): the part of its handler this file uses.
-export interface RequestFacts { readonly clientAddress?: string; readonly mountPath?: string }
-interface PayButtonHandler { fetch(request: Request, facts?: RequestFacts): Promise<Response> }
+export type { RequestFacts } from './fetch/context.ts';
+
+/** All the routes need of `createPayButton()`'s handler. */
+export type FetchHandler = Pick<PayButtonHandler, 'fetch'>;
 
 /** Says who is asking, from the request alone (a route handler sees no socket). */
 export type ClientAddressFunction = (request: Request) => string | undefined;
@@ -29,7 +32,9 @@ export interface PayButtonRoutesOptions {
    *   and each appends the address it saw to `X-Forwarded-For`: the `n`th entry from the right is
    *   the client (as Express's `trust proxy: n`). Entries a client wrote itself are further left.
    * - a function of the request: your own rule (a header your CDN sets and strips from clients).
-   * - left out: no address is passed, and the plug-in treats the request as from an unknown client.
+   * - left out: no address is passed, and every client shares one bucket of the limit (300 order
+   *   creations a minute for the whole shop by default): fine behind nothing but a laptop; in
+   *   production name your proxy, or count per session with the plug-in's `rateLimit.key`.
    */
   readonly clientAddress?: ClientAddressFunction | { readonly trustedProxies: number };
 }
@@ -55,7 +60,7 @@ export interface PayButtonRoutes {
  * function that returns the one `createPayButton()` of the process (made on the first request, not
  * when `next build` loads the route to collect its configuration), or the handler itself.
  */
-export function payButtonRoutes(pay: PayButtonHandler | (() => PayButtonHandler), options: PayButtonRoutesOptions = {}): PayButtonRoutes {
+export function payButtonRoutes(pay: FetchHandler | (() => FetchHandler), options: PayButtonRoutesOptions = {}): PayButtonRoutes {
   const handlerOf = 'fetch' in pay ? () => pay : pay;
   const clientAddress = clientAddressRule(options.clientAddress);
   const handle: PayButtonRouteHandler = async (request, context) => {

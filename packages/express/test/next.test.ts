@@ -5,9 +5,17 @@
  * Next.js calls them: a Web `Request` and `{ params }` (a promise since Next.js 15).
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
 import { PayButtonError } from '../src/errors.ts';
+import { createPayButton, type PayButtonOptions } from '../src/fetch-entry.ts';
 import { payButtonRoutes, type PayButtonRoutesOptions, type RequestFacts, type RouteParams } from '../src/next.ts';
+import { validOptions } from './support/options.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'pb-next-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Seen {
   readonly url: string;
@@ -108,5 +116,31 @@ describe('payButtonRoutes(): the handler', () => {
     await routes.OPTIONS(new Request('http://localhost/pay/links', { method: 'OPTIONS' }), { params: Promise.resolve({ path: ['links'] }) });
     assert.equal(asked, 2);
     assert.deepEqual(handler.seen.map((seen) => seen.method), ['GET', 'OPTIONS']);
+  });
+});
+
+describe('payButtonRoutes() over createPayButton()', () => {
+  test('serves the plug-in under the catch-all; a catch-all elsewhere than mountPath is said once, with the fix', async () => {
+    // The Web Request is what quote() is given under Next.js.
+    const options: PayButtonOptions<Request> = { ...validOptions(dir), rateLimit: undefined, quote: () => ({ payMoney: 1000, productDetail: 'x', name: 'y', email: 'a@b.co', phone: '0811' }) };
+    const pay = createPayButton(options);
+    const warnings: string[] = [];
+    pay.on('warning', (warning) => warnings.push(warning.message));
+    try {
+      const routes = payButtonRoutes(pay);
+      const script = await routes.GET(new Request('http://localhost/pay/pay-button.js'), { params: Promise.resolve({ path: ['pay-button.js'] }) });
+      assert.equal(script.status, 200);
+      assert.match(script.headers.get('content-type') ?? '', /javascript/);
+      const unknown = await routes.GET(new Request('http://localhost/pay/orders/NOSUCHORDER?token=x'), { params: Promise.resolve({ path: ['orders', 'NOSUCHORDER'] }) });
+      assert.equal(unknown.status, 404);
+      assert.deepEqual(warnings, []);
+
+      const elsewhere = await routes.GET(new Request('http://localhost/shop/pay/pay-button.js'), { params: Promise.resolve({ path: ['pay-button.js'] }) });
+      assert.equal(elsewhere.status, 200);
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0]!, /mountPath is \/pay but the router is reached at \/shop\/pay; .*pass mountPath: '\/shop\/pay'/);
+    } finally {
+      await pay.close();
+    }
   });
 });
