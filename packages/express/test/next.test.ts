@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { PayButtonError } from '../src/errors.ts';
 import { createPayButton, type PayButtonOptions } from '../src/fetch-entry.ts';
-import { payButtonRoutes, type PayButtonRoutesOptions, type RequestFacts, type RouteParams } from '../src/next.ts';
+import { payButtonRoutes, type PayButtonRoutesOptions, type RequestFacts, type RouteParams } from '../src/adapters/next.ts';
 import { validOptions } from './support/options.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pb-next-'));

@@ -10,11 +10,11 @@
  * Only Web `Request`/`Response` cross this file: nothing of `next` is imported, so the same handlers
  * run in a test without Next.
  */
-import { PayButtonError } from './errors.ts';
-import type { RequestFacts } from './fetch/context.ts';
-import type { PayButtonHandler } from './pay-button.ts';
+import { PayButtonError } from '../errors.ts';
+import type { RequestFacts } from '../fetch/context.ts';
+import type { PayButtonHandler } from '../pay-button.ts';
 
-export type { RequestFacts } from './fetch/context.ts';
+export type { RequestFacts } from '../fetch/context.ts';
 
 /** All the routes need of `createPayButton()`'s handler. */
 export type FetchHandler = Pick<PayButtonHandler, 'fetch'>;

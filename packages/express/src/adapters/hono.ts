@@ -1,0 +1,53 @@
+/**
+ * `@tombolbayar/express/hono`: the plug-in as a Hono sub-app, mounted where the merchant likes.
+ *
+ *     import { Hono, type Context } from 'hono';
+ *     import { createPayButton } from '@tombolbayar/express/fetch';
+ *     import { payButtonHono } from '@tombolbayar/express/hono';
+ *
+ *     const pay = createPayButton<Context>({ gatewayUrl, merchantCode, privateKey, platformPublicKey, publicUrl, quote, onPaid });
+ *     app.route('/pay', payButtonHono(pay));
+ *
+ * Hono already speaks fetch: the sub-app hands `c.req.raw` (the full URL, the body unread) to the
+ * core with what only the framework knows: where it was mounted (`basePath`, so the core's
+ * `mount_path_mismatch` warning works), Hono's `Context` for `quote(c, body)` and
+ * `rateLimit.key(c)`, and the client's address for rate limiting.
+ */
+import type { Context, Env } from 'hono';
+import { Hono } from 'hono';
+import { basePath } from 'hono/route';
+import type { PayButtonHandler } from '../pay-button.ts';
+
+export interface PayButtonHonoOptions<E extends Env = Env> {
+  /**
+   * The client's address, for the per-client rate limit of order creation. Default: the socket's
+   * peer on `@hono/node-server` (what its `getConnInfo` reads), never `X-Forwarded-For`. On another
+   * runtime, or behind a proxy you trust, say where it is, e.g. Bun's
+   * `(c) => getConnInfo(c).remote.address` from `hono/bun`. `undefined` puts every client in one
+   * bucket, so give it wherever you can.
+   */
+  readonly clientAddress?: (c: Context<E>) => string | undefined;
+}
+
+/** What `@hono/node-server` puts in `c.env` (directly, or under `server` when Hono runs inside another server). */
+interface NodeBindings {
+  readonly incoming?: { readonly socket?: { readonly remoteAddress?: string } };
+}
+
+/** The peer address of the socket on `@hono/node-server`; `undefined` on other runtimes. */
+export function nodeClientAddress(c: Context): string | undefined {
+  const env = c.env as { server?: NodeBindings } & NodeBindings | undefined;
+  return (env?.server ?? env)?.incoming?.socket?.remoteAddress;
+}
+
+/**
+ * A Hono app that serves every route of the plug-in; mount it with `app.route(prefix, ...)` at
+ * the `mountPath` given to `createPayButton()` (`/pay` by default). `quote` and `rateLimit.key`
+ * receive Hono's `Context`: `createPayButton<Context>(...)` types them so.
+ */
+export function payButtonHono<E extends Env = Env>(pay: PayButtonHandler<Context<E>>, options: PayButtonHonoOptions<E> = {}): Hono<E> {
+  const clientAddress = options.clientAddress ?? (nodeClientAddress as (c: Context<E>) => string | undefined);
+  const app = new Hono<E>();
+  app.all('/*', (c) => pay.fetch(c.req.raw, { clientAddress: clientAddress(c), mountPath: basePath(c), native: c }));
+  return app;
+}
