@@ -26,7 +26,7 @@ const FIXTURE = fileURLToPath(new URL('./installed-app/', import.meta.url));
 /** Every entry a Node program may import (the script-tag files are for browsers: paid with below). */
 const NODE_ENTRIES = [
   '@tombolbayar/protocol', '@tombolbayar/protocol/node', '@tombolbayar/protocol/methods', '@tombolbayar/protocol/formats',
-  '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express', '@tombolbayar/express/next',
+  '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express', '@tombolbayar/express/fetch', '@tombolbayar/express/next',
   '@tombolbayar/pay-button', '@tombolbayar/pay-button/define', '@tombolbayar/pay-button/react',
 ];
 /** What the app installs besides the tarballs: Express, React for `/react`, and the consumer's types. */
