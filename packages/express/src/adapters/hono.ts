@@ -41,6 +41,19 @@ export function nodeClientAddress(c: Context): string | undefined {
 }
 
 /**
+ * The body a middleware before the plug-in already read (`await c.req.json()`): Hono keeps what it
+ * read, and gives it again as bytes (JSON as Hono re-serialises it). `undefined` when nothing was
+ * kept (the raw stream was read directly): the core then says which middleware to move.
+ */
+async function earlierBody(c: Context): Promise<Buffer | undefined> {
+  try {
+    return Buffer.from(await c.req.arrayBuffer());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A Hono app that serves every route of the plug-in; mount it with `app.route(prefix, ...)` at
  * the `mountPath` given to `createPayButton()` (`/pay` by default). `quote` and `rateLimit.key`
  * receive Hono's `Context`: `createPayButton<Context>(...)` types them so.
@@ -48,6 +61,9 @@ export function nodeClientAddress(c: Context): string | undefined {
 export function payButtonHono<E extends Env = Env>(pay: PayButtonHandler<Context<E>>, options: PayButtonHonoOptions<E> = {}): Hono<E> {
   const clientAddress = options.clientAddress ?? (nodeClientAddress as (c: Context<E>) => string | undefined);
   const app = new Hono<E>();
-  app.all('/*', (c) => pay.fetch(c.req.raw, { clientAddress: clientAddress(c), mountPath: basePath(c), native: c }));
+  app.all('/*', async (c) => {
+    const parsedBody = c.req.raw.bodyUsed ? { value: await earlierBody(c) } : undefined;
+    return pay.fetch(c.req.raw, { clientAddress: clientAddress(c), mountPath: basePath(c), native: c, ...(parsedBody ? { parsedBody } : {}) });
+  });
   return app;
 }
