@@ -107,6 +107,15 @@ describe('payButtonRoutes(): the client address', () => {
 });
 
 describe('payButtonRoutes(): the handler', () => {
+  test('something else than a handler or a function is refused at once, naming it', () => {
+    for (const pay of [undefined, null, {}, 'pay', 42]) {
+      assert.throws(
+        () => payButtonRoutes(pay as never),
+        (error: unknown) => error instanceof PayButtonError && error.code === 'config_invalid' && /pay: must be createPayButton\(\)'s handler/.test(error.message),
+      );
+    }
+  });
+
   test('given as a function, it is asked for on each request and never before (next build loads the route)', async () => {
     const handler = recordingHandler();
     let asked = 0;

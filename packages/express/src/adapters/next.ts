@@ -61,7 +61,7 @@ export interface PayButtonRoutes {
  * when `next build` loads the route to collect its configuration), or the handler itself.
  */
 export function payButtonRoutes(pay: FetchHandler | (() => FetchHandler), options: PayButtonRoutesOptions = {}): PayButtonRoutes {
-  const handlerOf = 'fetch' in pay ? () => pay : pay;
+  const handlerOf = handlerRule(pay);
   const clientAddress = clientAddressRule(options.clientAddress);
   const handle: PayButtonRouteHandler = async (request, context) => {
     const facts: RequestFacts = { clientAddress: clientAddress(request), mountPath: mountPathOf(request, await context?.params) };
@@ -82,6 +82,13 @@ function mountPathOf(request: Request, params: RouteParams | undefined): string 
   if (!catchAll) return pathname || '/';
   const segments = pathname.split('/');
   return segments.slice(0, Math.max(1, segments.length - catchAll.length)).join('/') || '/';
+}
+
+function handlerRule(pay: unknown): () => FetchHandler {
+  if (typeof (pay as FetchHandler | null)?.fetch === 'function') return () => pay as FetchHandler;
+  if (typeof pay === 'function') return pay as () => FetchHandler;
+  const message = "must be createPayButton()'s handler, or a function that returns it (made on the first request)";
+  throw new PayButtonError('config_invalid', `payButtonRoutes(): pay: ${message}`, { issues: [{ field: 'pay', message }] });
 }
 
 function clientAddressRule(option: PayButtonRoutesOptions['clientAddress']): ClientAddressFunction {
