@@ -32,7 +32,7 @@ export interface PayButtonFastifyOptions extends FastifyPluginOptions {
  */
 export async function payButtonFastify(fastify: FastifyInstance, options: PayButtonFastifyOptions): Promise<void> {
   const pay = options.payButton;
-  if (typeof pay?.fetch !== 'function') throw new TypeError('payButtonFastify: pass { payButton: createPayButton({ ... }) } in the options of register()');
+  if (typeof pay?.fetch !== 'function') throw new TypeError('payButtonFastify: pass { payButton: createPayButton({ ... }) } (from @tombolbayar/express/fetch) in the options of register()');
   const mountPath = fastify.prefix || '/';
 
   // The core reads each body itself, within each route's own limit (answering 413 that names it),

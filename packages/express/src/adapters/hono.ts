@@ -54,16 +54,29 @@ async function earlierBody(c: Context): Promise<Buffer | undefined> {
 }
 
 /**
+ * The core's `Response.error()`: the client left before its request was worked on. Hono's servers
+ * cannot send a network error (`@hono/node-server` would log a 500 for its status 0), so the
+ * connection is ended where it can be, and an empty answer nobody reads stands in.
+ */
+function clientGone(c: Context): Response {
+  const env = c.env as { server?: { incoming?: { destroy?: () => void } }; incoming?: { destroy?: () => void } } | undefined;
+  (env?.server ?? env)?.incoming?.destroy?.();
+  return new Response(null, { status: 503, headers: { 'Cache-Control': 'no-store' } });
+}
+
+/**
  * A Hono app that serves every route of the plug-in; mount it with `app.route(prefix, ...)` at
  * the `mountPath` given to `createPayButton()` (`/pay` by default). `quote` and `rateLimit.key`
  * receive Hono's `Context`: `createPayButton<Context>(...)` types them so.
  */
 export function payButtonHono<E extends Env = Env>(pay: PayButtonHandler<Context<E>>, options: PayButtonHonoOptions<E> = {}): Hono<E> {
+  if (typeof pay?.fetch !== 'function') throw new TypeError('payButtonHono: pass what createPayButton({ ... }) from @tombolbayar/express/fetch returned');
   const clientAddress = options.clientAddress ?? (nodeClientAddress as (c: Context<E>) => string | undefined);
   const app = new Hono<E>();
   app.all('/*', async (c) => {
     const parsedBody = c.req.raw.bodyUsed ? { value: await earlierBody(c) } : undefined;
-    return pay.fetch(c.req.raw, { clientAddress: clientAddress(c), mountPath: basePath(c), native: c, ...(parsedBody ? { parsedBody } : {}) });
+    const response = await pay.fetch(c.req.raw, { clientAddress: clientAddress(c), mountPath: basePath(c), native: c, ...(parsedBody ? { parsedBody } : {}) });
+    return response.type === 'error' ? clientGone(c) : response;
   });
   return app;
 }

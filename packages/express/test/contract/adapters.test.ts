@@ -5,7 +5,6 @@
  * the core, and `app.close()` closing the plug-in. `quote` gets the framework's own request.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -19,9 +18,7 @@ import { createPayButton } from '../../src/pay-button.ts';
 import { ENGINES } from '../support/engines.ts';
 import { newKey } from '../support/harness.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from '../support/keys.ts';
-import { startSandbox, type SandboxGateway } from './shop.ts';
-
-const partitionOf = (address: string): string => Buffer.from(createHash('sha256').update(`ip:${address}`).digest('hex').slice(0, 12)).toString('base64');
+import { partitionOf, startSandbox, type SandboxGateway } from './shop.ts';
 
 let sandbox: SandboxGateway;
 let cleanups: Array<() => Promise<void>> = [];
@@ -84,7 +81,20 @@ describe('Hono', () => {
     assert.match(created.headers.get('ratelimit-policy') ?? '', new RegExp(`pk=:${partitionOf('198.51.100.7')}:$`));
     const context = natives[0] as Context;
     assert.equal(typeof context.req.header, 'function', 'quote got Hono\'s Context');
+
+    // A client gone before its request was worked on: no network error to send, nothing logged as a 500.
+    const gone = new AbortController();
+    gone.abort();
+    const answer = await app.request(`${baseUrl}/pay/orders/PBNOSUCHORDER00000`, { signal: gone.signal });
+    assert.deepEqual([answer.status, await answer.text()], [503, '']);
   });
+});
+
+test('a wrong argument is refused at once, naming what to pass', async () => {
+  assert.throws(() => payButtonHono({} as never), /payButtonHono: pass what createPayButton\(\{ \.\.\. \}\) from @tombolbayar\/express\/fetch returned/);
+  const app = Fastify();
+  app.register(payButtonFastify, { prefix: '/pay' } as never);
+  await assert.rejects(async () => { await app.ready(); }, /payButtonFastify: pass \{ payButton: createPayButton/);
 });
 
 describe('Fastify', () => {

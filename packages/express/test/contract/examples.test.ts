@@ -2,11 +2,11 @@
  * The runnable examples (`examples/hono`, `examples/fastify`) as a user runs them: `node
  * server.mjs` with the sandbox's keys in the environment, in an empty folder (its order store
  * lands there). Each serves its page, creates a VA order priced by its own catalogue, and prints
- * `paid: ...` once the sandbox's notification for it arrives.
+ * `paid: ...` once the sandbox's notification for it arrives. The README's servers are these files.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,11 @@ for (const name of ['hono', 'fastify']) {
         await exited;
       }
       rmSync(dir, { recursive: true, force: true });
+    });
+
+    test('is the whole server the README shows', () => {
+      const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+      assert.ok(readme.includes(`\`\`\`js\n${readFileSync(join(EXAMPLES, name, 'server.mjs'), 'utf8')}\`\`\``), `README's ${name} server is examples/${name}/server.mjs`);
     });
 
     test('serves its page, creates a VA order, and is told when it is paid', async () => {

@@ -5,6 +5,7 @@
  * customer's side of the conversation over real HTTP.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,12 @@ import type { EngineFixture } from '../support/engines.ts';
 import { CATALOGUE, newKey } from '../support/harness.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from '../support/keys.ts';
 import { MOUNT, type ContractServer } from './servers.ts';
+
+/**
+ * The `pk` the rate limit's `RateLimit-Policy` header names for a client at this address (a hash,
+ * so the header never echoes it): which bucket the adapter's client address landed in.
+ */
+export const partitionOf = (address: string): string => Buffer.from(createHash('sha256').update(`ip:${address}`).digest('hex').slice(0, 12)).toString('base64');
 
 /** A checkout on another site of the merchant's, allowed by `allowedOrigins`. */
 export const ALLOWED_ORIGIN = 'https://checkout.shop.example';
