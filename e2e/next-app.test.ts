@@ -86,6 +86,13 @@ after(async () => {
 });
 
 describe('the Next.js example, built from the packed tarballs', () => {
+  it("is what the plug-in's README shows: the route and next.config.mjs, word for word", () => {
+    const readme = readFileSync(join(ROOT, 'packages', 'express', 'README.md'), 'utf8');
+    for (const file of ['app/pay/[...path]/route.ts', 'next.config.mjs']) {
+      assert.ok(readme.includes(`\n${readFileSync(join(EXAMPLE, file), 'utf8')}\`\`\``), `the README shows examples/next/${file}`);
+    }
+  });
+
   it('a customer pays with <pay-button> and the shop says paid; onPaid ran once', async (t) => {
     const browser = await launchChromium();
     try {
