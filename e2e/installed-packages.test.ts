@@ -11,90 +11,26 @@
  * (npm's cache first).
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort, run, start, stop, succeed } from './processes.ts';
 import { launchChromium } from './support.ts';
-import { listTarball, type TarballSummary } from './tarball.ts';
+import { listTarball, packPackages, PACKAGES, type TarballSummary } from './tarball.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./installed-app/', import.meta.url));
-const PACKAGES = ['@tombolbayar/protocol', '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express', '@tombolbayar/pay-button'];
 /** Every entry a Node program may import (the script-tag files are for browsers: paid with below). */
 const NODE_ENTRIES = [
   '@tombolbayar/protocol', '@tombolbayar/protocol/node', '@tombolbayar/protocol/methods', '@tombolbayar/protocol/formats',
-  '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express',
+  '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express', '@tombolbayar/express/fetch', '@tombolbayar/express/next',
   '@tombolbayar/pay-button', '@tombolbayar/pay-button/define', '@tombolbayar/pay-button/react',
 ];
 /** What the app installs besides the tarballs: Express, React for `/react`, and the consumer's types. */
 const REGISTRY_PACKAGES = ['express@^5.1.0', 'react@^19.0.0', '@types/react@^19.0.0', '@types/node@^20.19.0'];
-
-interface Result {
-  readonly code: number | null;
-  readonly output: string;
-}
-
-/** Run a command to its end; the output is stdout and stderr together. Never through a shell. */
-function run(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, DATABASE_URL: '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
-async function succeed(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<string> {
-  const result = await run(command, args, options);
-  assert.equal(result.code, 0, `${command} ${args.join(' ')} failed:\n${result.output}`);
-  return result.output;
-}
-
-/** Start a long-running process and wait for the line `ready` matches; resolves with its match. */
-function start(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: { ...process.env, DATABASE_URL: '', ...options.env }, stdio: 'pipe' });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready: node ${args.join(' ')}\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (!match) return;
-      clearTimeout(timer);
-      resolve({ child, match, output: () => output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited (${code}): node ${args.join(' ')}\n${output}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  return exited;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 let work: string;
 let app: string;
@@ -103,12 +39,7 @@ const children: ChildProcess[] = [];
 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'paybutton-installed-'));
-  const packed = join(work, 'tarballs');
-  mkdirSync(packed);
-  // `prepack` builds each package first, as `npm publish` would.
-  await succeed('npm', ['pack', '--silent', '--pack-destination', packed, ...PACKAGES.flatMap((name) => ['-w', name])], { cwd: ROOT, timeoutMs: 180_000 });
-  const files = readdirSync(packed).filter((name) => name.endsWith('.tgz')).map((name) => join(packed, name));
-  assert.equal(files.length, PACKAGES.length, `one tarball per package: ${files.join(', ')}`);
+  const files = await packPackages(join(work, 'tarballs'));
   tarballs = await Promise.all(files.map(listTarball));
 
   app = join(work, 'app');

@@ -8,12 +8,13 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { createAdaptorServer, getRequestListener, type HttpBindings } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { payButtonFastify } from '../../src/adapters/fastify.ts';
 import { payButtonHono } from '../../src/adapters/hono.ts';
+import { payButtonRoutes, type PayButtonRouteHandler } from '../../src/adapters/next.ts';
 import { payButton } from '../../src/index.ts';
 import type { PayButtonOptions } from '../../src/options.ts';
 import { createPayButton } from '../../src/pay-button.ts';
@@ -110,4 +111,39 @@ const fastifyServer: ContractServer = {
   },
 };
 
-export const SERVERS: readonly ContractServer[] = [expressServer, honoServer, fastifyServer];
+/**
+ * Next.js route handlers (`app/pay/[...path]/route.ts`), called as Next.js calls them: a Web
+ * `Request` and `{ params }` of the catch-all, an unexported method a bare 405. Next.js itself is
+ * not here (it runs, built and started, in e2e/next-app.test.ts): this server stands in for
+ * `next start` behind one proxy of the merchant's that appends the client's address to
+ * `X-Forwarded-For`, the set-up `{ trustedProxies: 1 }` is for.
+ */
+const nextServer: ContractServer = {
+  name: 'next',
+  async start(options) {
+    let routes: Partial<Record<string, PayButtonRouteHandler>> = {};
+    const server = http.createServer(getRequestListener((request, env) => {
+      const { pathname } = new URL(request.url);
+      if (!pathname.startsWith(`${MOUNT}/`)) return new Response(null, { status: 404 });
+      const route = routes[request.method === 'HEAD' ? 'GET' : request.method];
+      if (!route) return new Response(null, { status: 405 });
+      const headers = new Headers(request.headers);
+      const forwarded = [headers.get('x-forwarded-for'), (env as HttpBindings).incoming.socket.remoteAddress].filter(Boolean);
+      headers.set('x-forwarded-for', forwarded.join(', '));
+      const path = pathname.slice(MOUNT.length + 1).split('/').map(decodeURIComponent);
+      return route(new Request(request, { headers }), { params: Promise.resolve({ path }) });
+    }));
+    const baseUrl = await listening(server);
+    const pay = createPayButton(options(baseUrl));
+    routes = { ...payButtonRoutes(pay, { clientAddress: { trustedProxies: 1 } }) };
+    return {
+      baseUrl,
+      async close() {
+        await pay.close();
+        await closeServer(server);
+      },
+    };
+  },
+};
+
+export const SERVERS: readonly ContractServer[] = [expressServer, honoServer, fastifyServer, nextServer];
