@@ -29,8 +29,8 @@ const NODE_ENTRIES = [
   '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express', '@tombolbayar/express/fetch', '@tombolbayar/express/next',
   '@tombolbayar/pay-button', '@tombolbayar/pay-button/define', '@tombolbayar/pay-button/react',
 ];
-/** What the app installs besides the tarballs: Express, React for `/react`, and the consumer's types. */
-const REGISTRY_PACKAGES = ['express@^5.1.0', 'react@^19.0.0', '@types/react@^19.0.0', '@types/node@^20.19.0'];
+/** What the app installs besides the tarballs: Express (5, and 4 under an alias), React for `/react`, and the consumer's types. */
+const REGISTRY_PACKAGES = ['express@^5.1.0', 'express4@npm:express@^4.21.0', 'react@^19.0.0', '@types/react@^19.0.0', '@types/node@^20.19.0'];
 
 let work: string;
 let app: string;
@@ -108,14 +108,16 @@ describe('the packages as installed from their tarballs', () => {
     assert.match(postgres.output, /npm install pg/);
   });
 
-  it('pays one order end to end: installed gateway, plug-in (ESM and CommonJS apps) and script-tag element in Chromium', async (t) => {
+  it('pays one order end to end: installed gateway, plug-in (ESM and CommonJS apps, Express 5 and 4) and script-tag element in Chromium', async (t) => {
     const gateway = await start([join(app, 'node_modules', '@tombolbayar', 'gateway', 'bin', 'tombolbayar-gateway.js'), '--sandbox', '--port', '0', '--data', 'gw', '--log-level', 'warn'], { cwd: app }, /listening on (http:\/\/\S+)/);
     children.push(gateway.child);
     const browser = await launchChromium();
     try {
-      for (const server of ['server.mjs', 'server.cjs']) {
+      const apps = [['server.mjs', 'express'], ['server.cjs', 'express'], ['server.cjs', 'express4']] as const;
+      for (const [server, expressPackage] of apps) {
         const port = await freePort();
         const env = {
+          EXPRESS_PACKAGE: expressPackage,
           PORT: String(port),
           GATEWAY_URL: gateway.match[1]!,
           MERCHANT_CODE: 'SHOP-001',
@@ -133,8 +135,8 @@ describe('the packages as installed from their tarballs', () => {
         await popup.getByRole('button', { name: 'Simulate payment' }).click();
         await page.locator('pay-button[state="paid"]').waitFor({ timeout: 30_000 });
         for (let tries = 0; !/paid \w+/.test(shop.output()) && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
-        assert.match(shop.output(), /paid \w+/, `${server}: onPaid ran`);
-        t.diagnostic(`${server}: paid`);
+        assert.match(shop.output(), /paid \w+/, `${server} (${expressPackage}): onPaid ran`);
+        t.diagnostic(`${server} (${expressPackage}): paid`);
         await page.close();
         await stop(shop.child);
       }

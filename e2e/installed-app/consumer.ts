@@ -2,6 +2,7 @@
 // packages; e2e/installed-packages.test.ts type-checks it with `tsc --noEmit` and never runs it.
 import express from 'express';
 import { NotForSaleError, payButton, type PayButtonOptions } from '@tombolbayar/express';
+import { createPayButton, type PayButtonHandler, type RequestFacts } from '@tombolbayar/express/fetch';
 import { createGateway, type Gateway, type GatewayOptions } from '@tombolbayar/gateway';
 import { METHODS, type MethodCode } from '@tombolbayar/protocol';
 import { isMethodCode } from '@tombolbayar/protocol/methods';
@@ -30,6 +31,28 @@ const options: PayButtonOptions = {
 };
 const app: express.Express = express();
 app.use('/pay', payButton(options));
+app.get('/readyz', payButton(options).health());
+
+// The fetch core: quote() and rateLimit.key() receive the Web Request.
+const core: PayButtonHandler = createPayButton({
+  gatewayUrl: 'http://127.0.0.1:4010',
+  merchantCode: 'SHOP-001',
+  privateKey: key,
+  platformPublicKey: key,
+  publicUrl: 'http://127.0.0.1:3000',
+  rateLimit: { key: (request) => request.headers.get('x-session') ?? undefined },
+  quote: (request, body) => {
+    const session: string | null = request.headers.get('cookie');
+    void session;
+    return { payMoney: 150_000, productDetail: body.item ?? 'Kopi', name: 'Budi', email: 'budi@example.com', phone: '081234567890' };
+  },
+  onPaid: () => {},
+});
+const facts: RequestFacts = { clientAddress: '127.0.0.1', mountPath: '/pay' };
+const answered: Promise<Response> = core.fetch(new Request('http://127.0.0.1:3000/pay/links'), facts);
+const ready: Promise<Response> = core.healthResponse();
+void ready;
+void answered;
 
 const gatewayOptions: GatewayOptions = { platformPrivateKey: key, sandbox: true };
 const gateway: Gateway = createGateway(gatewayOptions);

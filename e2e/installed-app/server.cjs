@@ -2,7 +2,8 @@
 // ES module without top-level await). Run by e2e/installed-packages.test.ts.
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const express = require('express');
+// EXPRESS_PACKAGE=express4 runs the same app on Express 4 (installed under that alias).
+const express = require(process.env.EXPRESS_PACKAGE || 'express');
 const { payButton, NotForSaleError } = require('@tombolbayar/express');
 
 const env = process.env;
@@ -22,4 +23,4 @@ app.use('/pay', payButton({
   onPaid: (order) => console.log(`paid ${order.orderNum}`),
 }));
 app.get('/', (req, res) => res.sendFile(join(__dirname, 'page.html')));
-app.listen(Number(env.PORT), '127.0.0.1', () => console.log(`shop listening on ${publicUrl} (CommonJS)`));
+app.listen(Number(env.PORT), '127.0.0.1', () => console.log(`shop listening on ${publicUrl} (CommonJS, Express ${require(`${process.env.EXPRESS_PACKAGE || 'express'}/package.json`).version})`));

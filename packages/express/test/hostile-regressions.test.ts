@@ -2,13 +2,13 @@
  * One test per defect the hostile suites found in the plug-in, as the smallest request that shows
  * it, kept after the fix so it stays fixed:
  * - E1: a path the router cannot percent-decode (`GET /orders/%ZZ`) was a 500 `internal`
- *   (fixed in src/http/guards.ts: it is an unknown order, 404);
+ *   (fixed in src/fetch/routes.ts: it is an unknown order, 404);
  * - E2: an `item` holding U+0000 was a 500 with the store on PostgreSQL (fixed in
  *   src/routes/bodies.ts: control characters are refused, naming `item`);
  * - E3: a JSON body declared in another charset (`charset=latin1`) was read as UTF-8 without a
- *   word (fixed in src/http/body.ts: 415, as the gateway answers);
+ *   word (fixed in src/fetch/body.ts: 415, as the gateway answers);
  * - E4: a repeated key in a JSON body was accepted, the last value winning (fixed in
- *   src/http/body.ts with the protocol's repeatedJsonKey: 400 naming the key).
+ *   src/fetch/body.ts with the protocol's repeatedJsonKey: 400 naming the key).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
