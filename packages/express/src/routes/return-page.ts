@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { formatRupiah } from '@tombolbayar/protocol/formats';
 import Negotiator from 'negotiator';
+import type { CoreRequest } from '../fetch/context.ts';
 
 export type ReturnLocale = 'en' | 'id';
 export type ReturnOutcome = 'paid' | 'pending' | 'expired' | 'failed' | 'not_found';
@@ -45,7 +46,7 @@ const WORDS: Record<ReturnLocale, Record<ReturnOutcome, Words> & { back: string;
  * The page's language: `?lang=` (what the element passed to the hosted page, when the gateway
  * carries it on), else the browser's `Accept-Language`, else English.
  */
-export function returnLocale(request: Request, url: URL): ReturnLocale {
+export function returnLocale(request: CoreRequest, url: URL): ReturnLocale {
   const asked = url.searchParams.getAll('lang').length === 1 ? url.searchParams.get('lang')! : '';
   if (/^(id|in)\b/i.test(asked)) return 'id';
   if (/^en\b/i.test(asked)) return 'en';
