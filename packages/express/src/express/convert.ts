@@ -4,8 +4,8 @@
  * `node:http` (the fields Express adds are read when present), so the adapter imports nothing of
  * Express at run time.
  *
- * The body is not read here: a route that needs it reads Node's stream (`readBody`, or `body`, a
- * stream that pulls from `req` only when read), so a path that is not the plug-in's leaves the
+ * The body is not read here: a route that needs it reads `body`, a stream that pulls from `req`
+ * only when read, so a path that is not the plug-in's leaves the
  * body to the next handler, and the bytes reach `/notify` exactly as the client sent them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -126,35 +126,7 @@ export function toRequest(req: NodeRequest): CoreRequest {
       return (body ??= hasBody ? bodyStream(req) : null);
     },
     signal: NOT_ABORTED,
-    ...(hasBody ? { readBody: (max: number) => readWhole(req, max) } : {}),
   };
-}
-
-/** The whole body of `req` read from Node's stream, or `undefined` past `max` bytes (the rest drained). */
-function readWhole(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (act: () => void) => {
-      req.off('data', onData).off('end', onEnd).off('error', onGone).off('aborted', onGone).off('close', onClose);
-      act();
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) chunks.push(chunk);
-      else done(() => {
-        req.resume(); // drained, so the connection can carry the answer
-        resolve(undefined);
-      });
-    };
-    const onEnd = () => done(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    const onGone = () => done(() => reject(abortError()));
-    const onClose = () => (req.readableEnded ? undefined : onGone());
-    if (req.readableEnded) return resolve(Buffer.alloc(0));
-    if (req.destroyed) return reject(abortError());
-    req.on('data', onData).once('end', onEnd).once('error', onGone).once('aborted', onGone).once('close', onClose);
-    req.resume();
-  });
 }
 
 /**

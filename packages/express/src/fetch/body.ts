@@ -12,13 +12,9 @@
 import { bodyEncoding, contentTypeOf, isUtf8Charset, MAX_JSON_DEPTH, readJsonText, UNSUPPORTED_CONTENT_ENCODING, type JsonBodyProblem } from '@tombolbayar/protocol';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { PayButtonError, invalidRequest } from '../errors.ts';
-import type { CoreRequest } from './context.ts';
+import type { CoreRequest, ParsedBody } from './context.ts';
 
-/** What an earlier body parser left, when it consumed the body before the plug-in could read it. */
-export interface ParsedBody {
-  /** `req.body` as that parser left it (an object, a string, a Buffer, or `undefined`). */
-  readonly value: unknown;
-}
+export type { ParsedBody } from './context.ts';
 
 function tooLarge(limit: number): PayButtonError {
   return new PayButtonError('payload_too_large', `The request body is larger than ${limit} bytes.`);
@@ -50,16 +46,6 @@ const unreadable = (error: unknown): PayButtonError =>
 
 /** Read the body whole, refusing past `max` bytes (the rest is cancelled, so the answer can still be sent). */
 async function readUpTo(request: CoreRequest, max: number, limit: number): Promise<Buffer> {
-  if (request.readBody) {
-    let raw: Buffer | undefined;
-    try {
-      raw = await request.readBody(max);
-    } catch (error) {
-      throw unreadable(error);
-    }
-    if (raw === undefined) throw tooLarge(limit);
-    return raw;
-  }
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -4,7 +4,11 @@
  * ate), the parsed URL and path parameters, and the edge headers (CORS, `Vary`, rate limits) that
  * every answer of the request carries, refusals included.
  */
-import type { ParsedBody } from './body.ts';
+/** What an earlier body parser left, when it consumed the body before the plug-in could read it. */
+export interface ParsedBody {
+  /** `req.body` as that parser left it (an object, a string, a Buffer, or `undefined`). */
+  readonly value: unknown;
+}
 
 /** What the framework carrying the core knows about a request that the `Request` does not say. */
 export interface RequestFacts<Native = Request> {
@@ -36,12 +40,6 @@ export interface CoreRequest {
   readonly headers: Pick<Headers, 'get' | 'has'>;
   readonly body: ReadableStream<Uint8Array> | null;
   readonly signal: Pick<AbortSignal, 'aborted'>;
-  /**
-   * A faster way to the whole body than `body`, where the framework has one (the Express adapter
-   * reads Node's stream directly): the bytes, or `undefined` past `max` bytes (the rest drained).
-   * Rejects with an error named `AbortError` when the client went away.
-   */
-  readonly readBody?: (max: number) => Promise<Buffer | undefined>;
 }
 
 /** What a route handler works with. */
