@@ -9,7 +9,7 @@
  * Nothing here imports Express.
  */
 export { createPayButton, type PayButtonHandler, type PayButtonApi, type ReadyReport } from './pay-button.ts';
-export type { RequestFacts } from './fetch/context.ts';
+export type { CoreRequest, RequestFacts } from './fetch/context.ts';
 export type { ParsedBody } from './fetch/body.ts';
 export type { SelfCheckReport, SelfCheckProblem } from './self-check.ts';
 export type { LoggerLike } from './logging/logger.ts';

@@ -8,7 +8,7 @@
 import { resolveMethod, type MethodCode } from '@tombolbayar/protocol';
 import { PayButtonError } from './errors.ts';
 import { PayButtonEvents, type PayButtonEventMap, type PayButtonEventName } from './events.ts';
-import type { RequestFacts } from './fetch/context.ts';
+import type { CoreRequest, RequestFacts } from './fetch/context.ts';
 import { createFetchHandler, type FetchHandler } from './fetch/handler.ts';
 import { notFoundResponse } from './fetch/respond.ts';
 import { healthResponse } from './fetch/health.ts';
@@ -61,9 +61,10 @@ export interface PayButtonHandler<Native = Request> extends PayButtonApi<PayButt
   /**
    * Answer one request. `request.url` is the full URL the client sent, mount prefix included; the
    * routes are matched on the path after it (`facts.mountPath`, else `options.mountPath`).
-   * A path that is not the plug-in's is answered 404.
+   * A path that is not the plug-in's is answered 404. Any object with what the core reads of a
+   * `Request` (`CoreRequest`) will do: the Node adapters pass a view of `req` instead of building one.
    */
-  fetch(request: Request, facts?: RequestFacts<Native>): Promise<Response>;
+  fetch(request: Request | CoreRequest, facts?: RequestFacts<Native>): Promise<Response>;
   /**
    * Readiness for probes, as a `Response` for any framework: 200 `{ status: 'ready' }` when the
    * order store is migrated and answers within 2 s, else 503 with `Retry-After`. Mount it where your

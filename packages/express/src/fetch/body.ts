@@ -12,12 +12,9 @@
 import { bodyEncoding, contentTypeOf, isUtf8Charset, MAX_JSON_DEPTH, readJsonText, UNSUPPORTED_CONTENT_ENCODING, type JsonBodyProblem } from '@tombolbayar/protocol';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { PayButtonError, invalidRequest } from '../errors.ts';
+import type { CoreRequest, ParsedBody } from './context.ts';
 
-/** What an earlier body parser left, when it consumed the body before the plug-in could read it. */
-export interface ParsedBody {
-  /** `req.body` as that parser left it (an object, a string, a Buffer, or `undefined`). */
-  readonly value: unknown;
-}
+export type { ParsedBody } from './context.ts';
 
 function tooLarge(limit: number): PayButtonError {
   return new PayButtonError('payload_too_large', `The request body is larger than ${limit} bytes.`);
@@ -42,9 +39,15 @@ const COMPRESSION_SLACK_BYTES = 1024;
 /** The name an adapter gives the error its body stream ends with when the client went away. */
 const ABORTED = 'AbortError';
 
-/** Read the stream whole, refusing past `max` bytes (the rest is cancelled, so the answer can still be sent). */
-async function readUpTo(body: ReadableStream<Uint8Array>, max: number, limit: number): Promise<Buffer> {
-  const reader = body.getReader();
+const unreadable = (error: unknown): PayButtonError =>
+  new PayButtonError('invalid_request', (error as { name?: unknown } | undefined)?.name === ABORTED
+    ? 'The request was aborted before its body arrived.'
+    : 'The request body could not be read (the connection broke off).');
+
+/** Read the body whole, refusing past `max` bytes (the rest is cancelled, so the answer can still be sent). */
+async function readUpTo(request: CoreRequest, max: number, limit: number): Promise<Buffer> {
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -52,8 +55,7 @@ async function readUpTo(body: ReadableStream<Uint8Array>, max: number, limit: nu
     try {
       step = await reader.read();
     } catch (error) {
-      const aborted = (error as { name?: unknown } | undefined)?.name === ABORTED;
-      throw new PayButtonError('invalid_request', aborted ? 'The request was aborted before its body arrived.' : 'The request body could not be read (the connection broke off).');
+      throw unreadable(error);
     }
     if (step.done) break;
     size += step.value.byteLength;
@@ -71,7 +73,7 @@ async function readUpTo(body: ReadableStream<Uint8Array>, max: number, limit: nu
  * body larger than the limit is refused too), then while reading, and once inflated (a small gzip
  * of a large body is refused by what it inflates to).
  */
-export async function readRaw(request: Request, limit: number, policy: EncodingPolicy = 'identity'): Promise<Buffer> {
+export async function readRaw(request: CoreRequest, limit: number, policy: EncodingPolicy = 'identity'): Promise<Buffer> {
   const header = request.headers.get('content-encoding') ?? undefined;
   const encoding = policy === 'liberal' ? bodyEncoding(header) : header === undefined || header.toLowerCase() === 'identity' ? 'identity' : undefined;
   if (encoding === undefined) {
@@ -83,9 +85,8 @@ export async function readRaw(request: Request, limit: number, policy: EncodingP
     request.body?.cancel().catch(() => {});
     throw tooLarge(limit);
   }
-  if (!request.body) return Buffer.alloc(0);
   const inflating = encoding !== 'identity';
-  const raw = await readUpTo(request.body, inflating ? limit + COMPRESSION_SLACK_BYTES : limit, limit);
+  const raw = await readUpTo(request, inflating ? limit + COMPRESSION_SLACK_BYTES : limit, limit);
   if (!inflating) return raw;
   try {
     return encoding === 'gzip' ? gunzipSync(raw, { maxOutputLength: limit }) : inflateSync(raw, { maxOutputLength: limit });
@@ -96,7 +97,7 @@ export async function readRaw(request: Request, limit: number, policy: EncodingP
 }
 
 /** The media type of the request's Content-Type, lower-cased, without parameters (the protocol's rule). */
-export function mediaType(request: Request): string {
+export function mediaType(request: CoreRequest): string {
   return contentTypeOf(request.headers.get('content-type') ?? undefined).mediaType;
 }
 
@@ -107,7 +108,7 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
  * The size of a body an earlier parser already read: its declared Content-Length, or else the
  * size of what it produced (re-serialised), whichever is larger.
  */
-function parsedSize(request: Request, body: unknown): number {
+function parsedSize(request: CoreRequest, body: unknown): number {
   const declared = Number(request.headers.get('content-length') ?? undefined);
   let produced = 0;
   if (typeof body === 'string') produced = Buffer.byteLength(body, 'utf8');
@@ -125,7 +126,7 @@ function parsedSize(request: Request, body: unknown): number {
 const notJson = (type: string) => new PayButtonError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}.`);
 
 /** The JSON body of a browser route, as an object (validated by the caller). */
-export async function readJsonBody(request: Request, limit: number, parsed?: ParsedBody): Promise<unknown> {
+export async function readJsonBody(request: CoreRequest, limit: number, parsed?: ParsedBody): Promise<unknown> {
   const type = mediaType(request);
   const isJson = type === 'application/json' || type.endsWith('+json');
   if (parsed) {

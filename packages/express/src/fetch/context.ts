@@ -4,7 +4,11 @@
  * ate), the parsed URL and path parameters, and the edge headers (CORS, `Vary`, rate limits) that
  * every answer of the request carries, refusals included.
  */
-import type { ParsedBody } from './body.ts';
+/** What an earlier body parser left, when it consumed the body before the plug-in could read it. */
+export interface ParsedBody {
+  /** `req.body` as that parser left it (an object, a string, a Buffer, or `undefined`). */
+  readonly value: unknown;
+}
 
 /** What the framework carrying the core knows about a request that the `Request` does not say. */
 export interface RequestFacts<Native = Request> {
@@ -24,6 +28,20 @@ export interface RequestFacts<Native = Request> {
   readonly parsedBody?: ParsedBody;
 }
 
+/**
+ * What the core reads of a request: a Web `Request` is one; the Express adapter passes a view of
+ * Node's `req` with just these (building an undici `Request` per call cost more CPU than the rest
+ * of the adapter together), so the core must not reach for more.
+ */
+export interface CoreRequest {
+  readonly method: string;
+  /** The full URL the client sent, mount prefix included. */
+  readonly url: string;
+  readonly headers: Pick<Headers, 'get' | 'has'>;
+  readonly body: ReadableStream<Uint8Array> | null;
+  readonly signal: Pick<AbortSignal, 'aborted'>;
+}
+
 /** What a route handler works with. */
 export interface RouteContext {
   readonly url: URL;
@@ -37,7 +55,7 @@ export interface RouteContext {
 }
 
 /** A route of the core: a Web `Request` in, a `Response` out (errors thrown are answered by `respond.ts`). */
-export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
+export type RouteHandler = (request: CoreRequest, context: RouteContext) => Promise<Response>;
 
 /** One `?name=` of the URL, only when it is given exactly once (a repeated one is nobody's value). */
 export function queryValue(url: URL, name: string): string | undefined {

@@ -8,6 +8,7 @@ import type { PayButtonEvents } from '../events.ts';
 import { STATUS_TOKEN_HEADER } from '../ids.ts';
 import type { ResolvedOptions } from '../options.ts';
 import { respond } from './respond.ts';
+import type { CoreRequest } from './context.ts';
 
 /** What the guards use: the configured origins, and the events for the refused. */
 export interface GuardDeps {
@@ -38,7 +39,7 @@ function setCors(headers: Headers, origin: string): void {
  * which CSRF cannot use. Sets `Vary` and CORS on `headers`; answers a preflight (`OPTIONS`) with
  * its `204`, and gives `undefined` for a request that may go on.
  */
-export function originGuard(context: GuardDeps): (request: Request, headers: Headers) => Response | undefined {
+export function originGuard(context: GuardDeps): (request: CoreRequest, headers: Headers) => Response | undefined {
   const allowed = [...context.options.browserOrigins].join(', ');
   const reported = new Set<string>();
   return (request, headers) => {

@@ -16,14 +16,14 @@ import { returnContinueHandler, returnPageHandler, returnScriptHandler } from '.
 import { scriptHandler, scriptSource } from '../routes/script.ts';
 import { statusHandler } from '../routes/status.ts';
 import type { OrderStore } from '../store/orders.ts';
-import type { RequestFacts, RouteContext } from './context.ts';
+import type { RequestFacts, RouteContext, CoreRequest } from './context.ts';
 import { originGuard } from './guards.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { errorResponse, jsonResponse, withEdgeHeaders } from './respond.ts';
 import { routeTable, runRoute, type Matched, type Route } from './routes.ts';
 
 /** `fetch` that gives `undefined` for a path that is not the plug-in's. */
-export type FetchHandler<Native> = (request: Request, facts?: RequestFacts<Native>) => Promise<Response | undefined>;
+export type FetchHandler<Native> = (request: CoreRequest, facts?: RequestFacts<Native>) => Promise<Response | undefined>;
 
 export interface FetchDeps {
   readonly options: ResolvedOptions;

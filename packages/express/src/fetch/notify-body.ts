@@ -7,6 +7,7 @@
 import { decodeBody, readJsonText, RESERVED_JSON_KEYS, reservedJsonKey, type JsonBodyProblem } from '@tombolbayar/protocol';
 import { PayButtonError } from '../errors.ts';
 import { isPlainObject, mediaType, readRaw, TOO_DEEP, type ParsedBody } from './body.ts';
+import type { CoreRequest } from './context.ts';
 
 /** A notification's fields as received: every value a string (numbers from JSON are stringified). */
 export type ReceivedFields = Record<string, string>;
@@ -70,7 +71,7 @@ function parseNotifyText(text: string, type: string): ReceivedFields {
 }
 
 /** Read a notification's fields from the raw body, or from what an earlier parser left. */
-export async function readNotifyFields(request: Request, limit: number, parsed?: ParsedBody): Promise<ReceivedFields> {
+export async function readNotifyFields(request: CoreRequest, limit: number, parsed?: ParsedBody): Promise<ReceivedFields> {
   const type = mediaType(request);
   if (type && type !== 'application/x-www-form-urlencoded' && type !== 'application/json' && !type.endsWith('+json') && type !== 'text/plain') {
     request.body?.cancel().catch(() => {});

@@ -8,6 +8,7 @@ import { orderNumField } from '@tombolbayar/protocol';
 import { PayButtonError } from '../errors.ts';
 import { STATUS_TOKEN_HEADER, STATUS_TOKEN_PATTERN, tokensEqual } from '../ids.ts';
 import type { Order, OrderStore } from '../store/orders.ts';
+import type { CoreRequest } from './context.ts';
 
 /** What reading an order by its secret needs: the store, once it is ready. */
 export interface OrderReader {
@@ -32,7 +33,7 @@ export async function orderWithSecret(reader: OrderReader, orderNum: string, sec
   return order && matches ? order : undefined;
 }
 
-export async function orderForToken(reader: OrderReader, request: Request, orderNumParam: string | undefined): Promise<Order> {
+export async function orderForToken(reader: OrderReader, request: CoreRequest, orderNumParam: string | undefined): Promise<Order> {
   const token = request.headers.get(STATUS_TOKEN_HEADER);
   const orderNum = orderNumField.safeParse(orderNumParam);
   if (!orderNum.success || token === null || !STATUS_TOKEN_PATTERN.test(token)) throw orderNotFound();

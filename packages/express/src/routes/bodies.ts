@@ -7,6 +7,7 @@ import { METHOD_CODES, methodOrAliasField, optionalMethodField, type MethodCode 
 import { z } from 'zod';
 import { PayButtonError, invalidRequest } from '../errors.ts';
 import { parseStrict } from '../validation.ts';
+import type { CoreRequest } from '../fetch/context.ts';
 import { RETURN_LOCALES, type ReturnLocale } from './return-page.ts';
 
 const idempotencyKeyField = z
@@ -70,7 +71,7 @@ export function parseBody<T>(schema: z.ZodType, input: unknown): T {
  * the request's `Host`), and of the request's own Origin when it has one. An
  * explicit `returnTo` that fails is an error; a Referer that fails is ignored.
  */
-export function resolveReturnTo(origins: ReadonlySet<string>, request: Request, returnTo: string | undefined): string | null {
+export function resolveReturnTo(origins: ReadonlySet<string>, request: CoreRequest, returnTo: string | undefined): string | null {
   const requestOrigin = request.headers.get('origin') ?? undefined;
   const accept = (candidate: string): string | undefined => {
     let url: URL;

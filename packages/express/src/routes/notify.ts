@@ -22,7 +22,7 @@ import { canonicalFields, notificationOutcome, notificationSchema, parseWith } f
 import { verify } from '@tombolbayar/protocol/node';
 import { isPayButtonError } from '../errors.ts';
 import type { NotificationRejectReason, PayButtonEvents } from '../events.ts';
-import type { RouteContext, RouteHandler } from '../fetch/context.ts';
+import type { RouteContext, RouteHandler, CoreRequest } from '../fetch/context.ts';
 import { NotifyBodyError, readNotifyFields, type ReceivedFields } from '../fetch/notify-body.ts';
 import { NO_OUTCOME_ANSWER, publicAnswerFor } from '../fetch/notify-answers.ts';
 import { textResponse } from '../fetch/respond.ts';
@@ -94,7 +94,7 @@ export function notifyHandler(context: NotifyDeps): RouteHandler {
   };
 }
 
-function handleNotification(context: NotifyDeps): (request: Request, routeContext: RouteContext) => Promise<Response> {
+function handleNotification(context: NotifyDeps): (request: CoreRequest, routeContext: RouteContext) => Promise<Response> {
   return async (request, routeContext) => {
     let fields: ReceivedFields;
     try {

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { formatRupiah } from '@tombolbayar/protocol/formats';
 import Negotiator from 'negotiator';
+import type { CoreRequest } from '../fetch/context.ts';
 
 /** The languages the return page speaks; the element's `lang` in the create request is one of them. */
 export const RETURN_LOCALES = ['en', 'id'] as const;
@@ -47,7 +48,7 @@ const WORDS: Record<ReturnLocale, Record<ReturnOutcome, Words> & { back: string;
  * The page's language: `?lang=` (the element's locale, carried in the order's `redirectUrl` from
  * its create request), else the browser's `Accept-Language`, else English.
  */
-export function returnLocale(request: Request, url: URL): ReturnLocale {
+export function returnLocale(request: CoreRequest, url: URL): ReturnLocale {
   const asked = url.searchParams.getAll('lang').length === 1 ? url.searchParams.get('lang')! : '';
   if (/^(id|in)\b/i.test(asked)) return 'id';
   if (/^en\b/i.test(asked)) return 'en';

@@ -22,7 +22,7 @@
  * is `/return.js`.
  */
 import { orderNumField } from '@tombolbayar/protocol';
-import { queryValue, type RouteHandler } from '../fetch/context.ts';
+import { queryValue, type RouteHandler, type CoreRequest } from '../fetch/context.ts';
 import { orderWithSecret, type OrderReader } from '../fetch/order-access.ts';
 import { htmlResponse, respond, textResponse } from '../fetch/respond.ts';
 import { tokensEqual } from '../ids.ts';
@@ -72,7 +72,7 @@ function outcomeOf(order: Order): ReturnOutcome {
   return order.status === 'creating' ? 'pending' : order.status;
 }
 
-function notFound(request: Request, url: URL): Response {
+function notFound(request: CoreRequest, url: URL): Response {
   return htmlResponse(404, returnPage({ locale: returnLocale(request, url), outcome: 'not_found' }), SECURITY_HEADERS);
 }
 
