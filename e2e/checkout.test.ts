@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { eventually } from '@tombolbayar/test-support/eventually';
 import type { Browser, Page } from 'playwright-core';
 import { addToCart, launchChromium, newestOrderStatus, openShop, sandbox, screenshot, type Session } from './support.ts';
 
@@ -150,17 +151,13 @@ describe('checkout in the demo shop', () => {
       await page.locator('#pay-result').filter({ hasText: PAID }).waitFor({ timeout: 30_000 });
       const orderNum = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
       // The gateway keeps the log: two refused attempts, then the acknowledged one.
-      let attempts: { httpStatus: number | null }[] = [];
-      for (let tries = 0; tries < 100; tries++) {
+      const delivered = await eventually(async () => {
         const log = (await (await fetch(`${demo.gatewayUrl}/sandbox/deliveries?orderNum=${orderNum}`)).json()) as {
           deliveries: { state: string; attempts: { httpStatus: number | null }[] }[];
         };
-        const delivery = log.deliveries[0];
-        attempts = delivery?.attempts ?? [];
-        if (delivery?.state === 'delivered') break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      assert.deepEqual(attempts.map((attempt) => attempt.httpStatus), [500, 500, 200]);
+        return log.deliveries[0]?.state === 'delivered' ? log.deliveries[0] : undefined;
+      }, 60_000, 'the notification delivered');
+      assert.deepEqual(delivered.attempts.map((attempt) => attempt.httpStatus), [500, 500, 200]);
       assert.equal(demo.shop.store.sales(), 1);
     }));
 

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '@tombolbayar/test-support/eventually';
 import { launchChromium } from './support.ts';
 import { listTarball, type TarballSummary } from './tarball.ts';
 
@@ -201,7 +202,7 @@ describe('the packages as installed from their tarballs', () => {
         if (await picker.count()) await picker.click();
         await popup.getByRole('button', { name: 'Simulate payment' }).click();
         await page.locator('pay-button[state="paid"]').waitFor({ timeout: 30_000 });
-        for (let tries = 0; !/paid \w+/.test(shop.output()) && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+        await eventually(() => (/paid \w+/.test(shop.output()) ? true : undefined), 60_000, `${server}: onPaid to run`);
         assert.match(shop.output(), /paid \w+/, `${server}: onPaid ran`);
         t.diagnostic(`${server}: paid`);
         await page.close();
