@@ -19,10 +19,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '@tombolbayar/test-support/eventually';
-import { launchChromium } from './support.ts';
+import { launchChromium } from '../support.ts';
 import { listTarball, type TarballSummary } from './tarball.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./installed-app/', import.meta.url));
 const PACKAGES = ['@tombolbayar/protocol', '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express', '@tombolbayar/pay-button'];
 /** Every entry a Node program may import (the script-tag files are for browsers: paid with below). */
