@@ -1,9 +1,11 @@
 /**
  * The customer's paths through the demo shop, in Chromium, against the real plug-in and the real
- * sandbox gateway (cross-origin, as in production).
+ * sandbox gateway (cross-origin, as in production). Page waits use the contexts' default deadline
+ * (`STATE_TIMEOUT_MS` of support.ts): a state, however late it comes on a loaded machine.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { eventually } from '@tombolbayar/test-support/eventually';
 import type { Browser, Page } from 'playwright-core';
 import { addToCart, launchChromium, newestOrderStatus, openShop, sandbox, screenshot, type Session } from './support.ts';
 
@@ -48,7 +50,7 @@ describe('checkout in the demo shop', () => {
       await addToCart(page, 'Kopi Gayo, 250 g');
       const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
       await payOnHostedPage(popup);
-      await popup.waitForEvent('close', { timeout: 20_000 });
+      await popup.waitForEvent('close');
       await page.locator('#pay-result').filter({ hasText: PAID }).waitFor();
       await newestOrderStatus(page).filter({ hasText: 'paid' }).waitFor();
       assert.equal(await page.locator('pay-button').getAttribute('state'), 'paid');
@@ -62,7 +64,7 @@ describe('checkout in the demo shop', () => {
       await page.getByLabel('Full page').check();
       await clickPay(page);
       await payOnHostedPage(page, 'QRIS');
-      await page.waitForURL((url) => url.origin === demo.shopUrl, { timeout: 20_000 });
+      await page.waitForURL((url) => url.origin === demo.shopUrl);
       await page.locator('#pay-result').filter({ hasText: PAID }).waitFor();
       await newestOrderStatus(page).filter({ hasText: 'paid' }).waitFor();
       await screenshot(page, 'redirect-paid');
@@ -81,7 +83,7 @@ describe('checkout in the demo shop', () => {
       await clickPay(page);
       assert.equal(await fallback, 'popup-blocked');
       await payOnHostedPage(page, 'DANA');
-      await page.waitForURL((url) => url.origin === demo.shopUrl, { timeout: 20_000 });
+      await page.waitForURL((url) => url.origin === demo.shopUrl);
       await page.locator('#pay-result').filter({ hasText: PAID }).waitFor();
       await screenshot(page, 'fallback-paid');
     }));
@@ -95,7 +97,7 @@ describe('checkout in the demo shop', () => {
       await popup.getByText(/\d{10,}/).first().waitFor();
       await screenshot(popup, 'hosted-page-mandiri');
       await popup.getByRole('button', { name: 'Simulate payment' }).click();
-      await popup.waitForEvent('close', { timeout: 20_000 });
+      await popup.waitForEvent('close');
       await page.locator('#pay-result').filter({ hasText: PAID }).waitFor();
       await newestOrderStatus(page).filter({ hasText: 'paid' }).waitFor();
       const row = page.locator('#order-rows tr').first();
@@ -113,14 +115,14 @@ describe('checkout in the demo shop', () => {
       const hostedUrl = popup.url();
       await sandbox(demo, 'clock/advance', { minutes: 7201 });
       // The shop watches the order while its popup is open: the expiry shows here, and the popup goes.
-      await page.locator('#pay-result').filter({ hasText: /time to pay order \S+ has run out\. Nothing was charged\./ }).waitFor({ timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: /time to pay order \S+ has run out\. Nothing was charged\./ }).waitFor();
       if (!popup.isClosed()) await popup.waitForEvent('close');
       const hosted = await page.context().newPage();
       await hosted.goto(hostedUrl);
       await hosted.getByText(/expired|kedaluwarsa/i).first().waitFor();
       await screenshot(hosted, 'hosted-page-expired');
       await hosted.close();
-      await newestOrderStatus(page).filter({ hasText: 'expired' }).waitFor({ timeout: 20_000 });
+      await newestOrderStatus(page).filter({ hasText: 'expired' }).waitFor();
       assert.equal(demo.shop.store.sales(), 0);
       await screenshot(page, 'expired');
     }));
@@ -132,7 +134,7 @@ describe('checkout in the demo shop', () => {
       await popup.waitForURL(/\/pay\?orderNum=/);
       const url = popup.url();
       await popup.close();
-      await page.locator('#pay-result').filter({ hasText: 'Payment not started. Nothing was charged; your cart is still here.' }).waitFor({ timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: 'Payment not started. Nothing was charged; your cart is still here.' }).waitFor();
       assert.equal(await page.locator('pay-button').getAttribute('state'), 'cancelled');
       assert.equal(demo.shop.store.sales(), 0);
       await screenshot(page, 'closed-cancelled');
@@ -147,20 +149,16 @@ describe('checkout in the demo shop', () => {
       await addToCart(page, 'Kopi Gayo, 250 g');
       const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
       await payOnHostedPage(popup);
-      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor({ timeout: 30_000 });
+      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor();
       const orderNum = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
       // The gateway keeps the log: two refused attempts, then the acknowledged one.
-      let attempts: { httpStatus: number | null }[] = [];
-      for (let tries = 0; tries < 100; tries++) {
+      const delivered = await eventually(async () => {
         const log = (await (await fetch(`${demo.gatewayUrl}/sandbox/deliveries?orderNum=${orderNum}`)).json()) as {
           deliveries: { state: string; attempts: { httpStatus: number | null }[] }[];
         };
-        const delivery = log.deliveries[0];
-        attempts = delivery?.attempts ?? [];
-        if (delivery?.state === 'delivered') break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      assert.deepEqual(attempts.map((attempt) => attempt.httpStatus), [500, 500, 200]);
+        return log.deliveries[0]?.state === 'delivered' ? log.deliveries[0] : undefined;
+      }, 60_000, 'the notification delivered');
+      assert.deepEqual(delivered.attempts.map((attempt) => attempt.httpStatus), [500, 500, 200]);
       assert.equal(demo.shop.store.sales(), 1);
     }));
 
@@ -178,7 +176,7 @@ describe('checkout in the demo shop', () => {
       await screenshot(page, 'va-inline-pending');
       await sandbox(demo, `orders/${order.platOrderNum}/pay`);
       // Only the paid panel: the number, its copy button and the steps are gone.
-      await page.locator('pay-va').getByText('Payment received').waitFor({ timeout: 30_000 });
+      await page.locator('pay-va').getByText('Payment received').waitFor();
       assert.equal(await page.locator('pay-va').getByText(order.vaNumber!).count(), 0);
       assert.equal(await page.locator('#va-result').innerText(), '', 'said once, by the paid panel');
       await newestOrderStatus(page).filter({ hasText: 'paid' }).waitFor();
@@ -195,7 +193,7 @@ describe('checkout in the demo shop', () => {
         const orderNum = await page.evaluate(() => (document.getElementById('pay-va') as unknown as { order: { orderNum: string } }).order.orderNum);
         const order = await demo.shop.payments.getOrder(orderNum);
         await sandbox(demo, `orders/${order!.platOrderNum}/${end}`);
-        await page.locator('#pay-va').getByText(title).waitFor({ timeout: 30_000 });
+        await page.locator('#pay-va').getByText(title).waitFor();
         assert.equal(await page.locator('#va-result').innerText(), '', `${end}: said once, by the panel`);
         assert.equal(await statusShown(page, 'pay-va'), false, `${end}: the element's status line is hidden`);
         await screenshot(page, `va-inline-${state}`);
@@ -206,7 +204,7 @@ describe('checkout in the demo shop', () => {
       const orderNum = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
       await sandbox(demo, `orders/${(await demo.shop.payments.getOrder(orderNum))!.platOrderNum}/expire`);
       await popup.close();
-      await page.locator('#pay-result').filter({ hasText: `The time to pay order ${orderNum} has run out. Nothing was charged.` }).waitFor({ timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: `The time to pay order ${orderNum} has run out. Nothing was charged.` }).waitFor();
       assert.equal(await statusShown(page, 'pay'), false, 'said once, by the page');
     }));
 
@@ -216,7 +214,7 @@ describe('checkout in the demo shop', () => {
       await addToCart(page, 'Kopi Gayo, 250 g');
       const [popup] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
       await payOnHostedPage(popup);
-      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor({ timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: PAID }).waitFor();
       await addToCart(page, 'Jasmine tea, 100 g');
       assert.equal(await page.locator('#pay-result').innerText(), '');
       assert.equal(await page.locator('#pay').getAttribute('state'), 'idle');
@@ -226,14 +224,14 @@ describe('checkout in the demo shop', () => {
       const [atm] = await Promise.all([page.waitForEvent('popup'), clickPay(page)]);
       await atm.getByText(/\d{10,}/).first().waitFor();
       await atm.close();
-      await page.locator('#pay-result').filter({ hasText: 'awaits your payment' }).waitFor({ timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: 'awaits your payment' }).waitFor();
       const pending = (await page.locator('#order-rows tr').first().getAttribute('data-order-num'))!;
       await addToCart(page, 'Kopi Toraja, 1 kg');
       await page.locator('#pay-result').filter({ hasText: `Order ${pending}, for your cart as it was, is still open` }).waitFor();
       assert.equal(await page.locator('#pay').getAttribute('state'), 'pending');
       await screenshot(page, 'cart-changed-order-still-open');
       await sandbox(demo, `orders/${(await demo.shop.payments.getOrder(pending))!.platOrderNum}/pay`);
-      await page.locator('#pay-result').filter({ hasText: `Paid: order ${pending}, your earlier cart.` }).waitFor({ timeout: 40_000 });
+      await page.locator('#pay-result').filter({ hasText: `Paid: order ${pending}, your earlier cart.` }).waitFor();
       assert.equal(await page.locator('#cart-empty').isVisible(), false, 'the cart as it is now stays');
       assert.equal(await page.locator('#pay').getAttribute('state'), 'idle', 'and Pay is ready for it');
 

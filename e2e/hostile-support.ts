@@ -37,7 +37,7 @@ export interface Watched {
 
 export async function watchedContext(browser: Browser, options: { bypassCSP: boolean }): Promise<Watched> {
   const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, bypassCSP: options.bypassCSP });
-  context.setDefaultTimeout(15_000);
+  // Waits take the contexts' default of launchChromium (support.ts): generous, as a loaded machine needs.
   const hits: string[] = [];
   const dialogs: string[] = [];
   const errors: string[] = [];

@@ -18,16 +18,31 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
+ * How long a wait on a page state may take before the test fails (Playwright's default is 30 s).
+ * Generous on purpose: the suites run side by side, and on a loaded machine a state comes later,
+ * not never; a wait that is met returns at once whatever its deadline.
+ */
+export const STATE_TIMEOUT_MS = 60_000;
+
+/**
  * Debian's Chromium, headless. playwright-core adds `--disable-back-forward-cache` to its launch
  * arguments; `bfcache: true` leaves it out, for the tests that need the real back/forward cache
- * (see `restoredFromBfcache`).
+ * (see `restoredFromBfcache`). Every context it opens waits up to `STATE_TIMEOUT_MS` by default.
  */
-export function launchChromium(options: { bfcache?: boolean } = {}): Promise<Browser> {
-  return chromium.launch({
+export async function launchChromium(options: { bfcache?: boolean } = {}): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
     ...(options.bfcache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (contextOptions) => {
+    const context = await newContext(contextOptions);
+    context.setDefaultTimeout(STATE_TIMEOUT_MS);
+    return context;
+  };
+  // `browser.newPage()` opens its context through the same method.
+  return browser;
 }
 
 /**

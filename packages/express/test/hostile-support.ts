@@ -109,6 +109,9 @@ export async function startShop(setup: ShopSetup = {}): Promise<HostileShop> {
     },
     rateLimit: false,
     statusRefreshMs: false,
+    // Nothing runs in the background (its first round comes 15 s in, which a loaded machine
+    // reaches mid-run): a store's version changes only through the request a test sends.
+    sweep: false,
     ...setup.options,
   }, { retryBaseDelayMs: 10, retryMaxDelayMs: 50 }));
   const events: Array<{ name: PayButtonEventName; payload: unknown }> = [];

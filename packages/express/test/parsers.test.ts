@@ -66,9 +66,13 @@ describe('mounted with and without global body parsers', () => {
       assert.equal(rejected.reason, 'body_consumed');
       assert.equal(rejected.httpStatus, 500);
       assert.match(rejected.message, /consumed by a body parser that ran before payButton\(\).*Mount payButton\(\) before global body parsers/);
-      const [delivery] = await shop.gateway.deliveries.list({ orderNum: created.orderNum });
-      const full = await shop.gateway.deliveries.get(delivery!.id);
-      assert.equal(full!.attempts[0]!.httpStatus, 500, 'not acknowledged: the gateway will resend');
+      // The gateway records the attempt once the answer is back (after the router's event).
+      const full = await waitFor(async () => {
+        const [delivery] = await shop.gateway.deliveries.list({ orderNum: created.orderNum });
+        const found = delivery && (await shop.gateway.deliveries.get(delivery.id));
+        return found && found.attempts.length > 0 ? found : undefined;
+      }, 'the attempt on the gateway\'s record');
+      assert.equal(full.attempts[0]!.httpStatus, 500, 'not acknowledged: the gateway will resend');
       assert.equal((await shop.router.getOrder(created.orderNum))!.status, 'pending');
       const browser = await shop.post('/links', { item: 'kopi', idempotencyKey: 'k'.repeat(20) });
       assert.equal(browser.status, 400);

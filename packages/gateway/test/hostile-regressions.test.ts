@@ -166,13 +166,16 @@ describe('the delivery worker under load', () => {
     const h = await startHarness('sqlite', { notifications: { concurrency: 2, pollIntervalMs: 20 } });
     try {
       const platOrderNums: string[] = [];
-      for (let i = 0; i < 6; i++) {
+      const payOne = async () => {
         const created = await h.client.createVa({ notifyUrl });
         platOrderNums.push(created.body.platOrderNum!);
         await h.gateway.pay(created.body.platOrderNum!);
-      }
-      await eventually(async () => (held.length === 2 ? true : undefined), 10_000, 'both slots busy');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      };
+      for (let i = 0; i < 2; i++) await payOne();
+      await eventually(async () => (held.length === 2 ? true : undefined), 20_000, 'both slots busy');
+      // Queued while every slot is held: each payment wakes the worker, which finds no free slot.
+      for (let i = 0; i < 4; i++) await payOne();
+      assert.equal(answered, 0, 'no third attempt answered while both slots are held');
       for (const release of held) release();
       await eventually(async () => {
         const states = await Promise.all(platOrderNums.map(async (platOrderNum) => (await h.gateway.deliveries.list({ platOrderNum }))[0]?.state));

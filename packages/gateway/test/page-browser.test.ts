@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { hasValidCrc } from '../src/internal.ts';
 import { QR_OPTIONS } from '../src/page/qr.ts';
 import { HOSTILE_MERCHANT, MERCHANT, launchChromium, startLiveGateway, type LiveGateway } from './page-support.ts';
+import { eventually } from './support/receiver.ts';
 import { openWatchedPage, type WatchedPage } from './support/watched-page.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -37,14 +38,6 @@ afterEach(async () => {
 /** A fresh browser profile; CSP violations and page errors are collected for every page. */
 function openPage(options: BrowserContextOptions = {}): Promise<WatchedPage> {
   return openWatchedPage(browser, contexts, options);
-}
-
-/** Waits (bounded) for something reported asynchronously by the page. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 50) {
-    if (waited > 10_000) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function orderOf(platOrderNum: string) {
@@ -305,7 +298,7 @@ describe('hosted page in Chromium', () => {
     await page.goto(link.url);
     await page.getByRole('button', { name: 'Copy virtual account number' }).waitFor();
     assert.notEqual(await page.title(), 'INLINE RAN');
-    await until(() => page.problems.some((problem) => problem.startsWith('CSP script-src-elem blocked inline')), 'the inline script is reported as blocked');
+    await eventually(() => page.problems.some((problem) => problem.startsWith('CSP script-src-elem blocked inline')) || undefined, 20_000, 'the inline script reported as blocked');
     const injected = await page.evaluate(() => {
       try {
         (document.body as HTMLElement).innerHTML = '<img src=x>';

@@ -52,10 +52,12 @@ export class Fulfilment {
 
   /**
    * Run `onPaid` for a paid order unless it already returned once. `busy`: another run holds the
-   * lease right now; `failed`: `onPaid` threw (the lease is released for the next try);
-   * `lease_lost`: this run stalled past its lease and its completion was not recorded.
+   * lease right now, or this process is closing (a notification retried during shutdown must not
+   * start `onPaid` only to abort it); `failed`: `onPaid` threw (the lease is released for the
+   * next try); `lease_lost`: this run stalled past its lease and its completion was not recorded.
    */
   async run(orderNum: string, source: FulfilmentSource): Promise<FulfilmentResult> {
+    if (this.closed) return 'busy';
     const { leaseMs } = this.settings;
     // Taken before the claim is sent: the local deadline is never later than the stored one.
     const started = performance.now();

@@ -114,7 +114,7 @@ const fastifyServer: ContractServer = {
 /**
  * Next.js route handlers (`app/pay/[...path]/route.ts`), called as Next.js calls them: a Web
  * `Request` and `{ params }` of the catch-all, an unexported method a bare 405. Next.js itself is
- * not here (it runs, built and started, in e2e/next-app.test.ts): this server stands in for
+ * not here (it runs, built and started, in e2e/packaging/next-app.test.ts): this server stands in for
  * `next start` behind one proxy of the merchant's that appends the client's address to
  * `X-Forwarded-For`, the set-up `{ trustedProxies: 1 }` is for.
  */

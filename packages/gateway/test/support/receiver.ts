@@ -67,13 +67,5 @@ export async function startReceiver(script: (index: number) => { status: number;
   };
 }
 
-/** Poll `check` until it returns a value (not undefined), or fail after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Poll `check` until it returns a value (not undefined): the suites' one state wait. */
+export { eventually } from '@tombolbayar/test-support/eventually';

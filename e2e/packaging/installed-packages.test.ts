@@ -17,11 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '@tombolbayar/test-support/eventually';
 import { freePort, run, start, stop, succeed } from './processes.ts';
-import { launchChromium } from './support.ts';
+import { launchChromium } from '../support.ts';
 import { listTarball, packPackages, PACKAGES, type TarballSummary } from './tarball.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./installed-app/', import.meta.url));
 /** Every entry a Node program may import (the script-tag files are for browsers: paid with below). */
 const NODE_ENTRIES = [
@@ -134,7 +135,7 @@ describe('the packages as installed from their tarballs', () => {
         if (await picker.count()) await picker.click();
         await popup.getByRole('button', { name: 'Simulate payment' }).click();
         await page.locator('pay-button[state="paid"]').waitFor({ timeout: 30_000 });
-        for (let tries = 0; !/paid \w+/.test(shop.output()) && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+        await eventually(() => (/paid \w+/.test(shop.output()) ? true : undefined), 60_000, `${server} (${expressPackage}): onPaid to run`);
         assert.match(shop.output(), /paid \w+/, `${server} (${expressPackage}): onPaid ran`);
         t.diagnostic(`${server} (${expressPackage}): paid`);
         await page.close();

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { addToCart, launchChromium } from './support.ts';
+import { addToCart, launchChromium } from '../support.ts';
 
-const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A port nothing listens on right now (Vite's strictPort refuses a taken one, so a race fails loudly). */
 async function freePort(): Promise<number> {

@@ -1,5 +1,5 @@
 // The same merchant app in CommonJS: require('@tombolbayar/express') on Node 20.19+ (require of an
-// ES module without top-level await). Run by e2e/installed-packages.test.ts.
+// ES module without top-level await). Run by e2e/packaging/installed-packages.test.ts.
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 // EXPRESS_PACKAGE=express4 runs the same app on Express 4 (installed under that alias).

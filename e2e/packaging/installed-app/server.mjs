@@ -1,5 +1,5 @@
 // A merchant's plain-JavaScript Express app (ESM), as the @tombolbayar/express README shows it, run
-// by e2e/installed-packages.test.ts in a temporary folder where only the packed tarballs are installed.
+// by e2e/packaging/installed-packages.test.ts in a temporary folder where only the packed tarballs are installed.
 import { readFileSync } from 'node:fs';
 import express from 'express';
 import { payButton, NotForSaleError } from '@tombolbayar/express';

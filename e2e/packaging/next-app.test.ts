@@ -15,10 +15,10 @@ import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { freePort, start, stop, succeed, type Started } from './processes.ts';
-import { launchChromium } from './support.ts';
+import { launchChromium } from '../support.ts';
 import { packPackages } from './tarball.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'next');
 /** What a checkout of the example may hold that a merchant's copy would not. */
 const NOT_COPIED = new Set(['node_modules', '.next', '.paybutton', 'package-lock.json', 'next-env.d.ts']);

@@ -1,5 +1,5 @@
 // A strict TypeScript consumer (module/moduleResolution nodenext) of every entry of the installed
-// packages; e2e/installed-packages.test.ts type-checks it with `tsc --noEmit` and never runs it.
+// packages; e2e/packaging/installed-packages.test.ts type-checks it with `tsc --noEmit` and never runs it.
 import express from 'express';
 import { NotForSaleError, payButton, type PayButtonOptions } from '@tombolbayar/express';
 import { createPayButton, type PayButtonHandler, type RequestFacts } from '@tombolbayar/express/fetch';
