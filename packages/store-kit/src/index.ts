@@ -17,3 +17,4 @@ export {
   createPostgresPool, postgresPoolConfig, POSTGRES_DEADLINE_DEFAULTS, type PostgresDeadlines, type PostgresPoolSettings,
 } from './postgres-pool.ts';
 export { admitRequest, createInFlightLimiter, SHED_EVENT_LOOP_DELAY_MS, type AdmitDecision, type AdmitState, type InFlightLimiter } from './load-shedding.ts';
+export { runMigrator } from './migrate.ts';

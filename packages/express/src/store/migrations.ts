@@ -5,6 +5,7 @@
  * A migration that has shipped is never edited: a database that already ran it would never see the
  * change. Fixes are new migrations, which may depend on the engine (`migrationsFor`).
  */
+import { runMigrator } from '@tombolbayar/store-kit';
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Engine } from './database.ts';
 
@@ -158,7 +159,7 @@ export async function migrateToLatest(db: Kysely<unknown>, schema: string | unde
     migrationLockTableName: 'paybutton_migration_lock',
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
+  const { error, results } = await runMigrator(migrator, upTo);
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     const reason = error instanceof Error ? error.message : String(error);

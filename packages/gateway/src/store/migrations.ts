@@ -5,6 +5,7 @@
  *
  * Never edit a migration that has shipped: add the next one.
  */
+import { runMigrator } from '@tombolbayar/store-kit';
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 const initial: Migration = {
@@ -181,7 +182,7 @@ export async function migrateToLatest(db: Kysely<any>, engine: 'sqlite' | 'postg
     migrationLockTableName: 'gateway_migrations_lock',
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await runMigrator(migrator);
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     const reason = error instanceof Error ? error.message : String(error);
