@@ -16,16 +16,20 @@ import type { CryptoCount, LinkResult } from '../scenarios/links.ts';
 import type { MemoryResult } from '../scenarios/memory.ts';
 import type { NotifyResult } from '../scenarios/notify.ts';
 
+/** Issue 24's goals: CPU against each request's own floor, measured in the same run. */
 export const GOALS = {
-  /** CPU per link (plug-in + gateway) ÷ the echo's CPU per request. */
-  linkCpuRatio: { sqlite: 6, postgres: 8 },
-  /** CPU per gateway create-order ÷ the echo's. */
-  createCpuRatio: { sqlite: 2.5, postgres: 3.5 },
+  /** CPU per link (plug-in + gateway) ÷ its floor. */
+  linkOfFloor: { sqlite: 1.5, postgres: 1.8 },
+  /** CPU per gateway create-order ÷ its floor. */
+  createOfFloor: { sqlite: 1.5, postgres: 1.8 },
+  /** CPU per plug-in notification (verify, confirm by query, settle; both processes) ÷ its floor. */
+  notifyOfFloor: { sqlite: 1.5, postgres: 1.8 },
   /** Link throughput ÷ echo throughput, same run. */
-  linksOfHttp: 0.2,
-  halfRateP99Ms: 20,
-  notificationsPerSecond: { sqlite: 1_000, postgres: 700 },
-  rssMb: 150,
+  linksOfHttp: { sqlite: 0.15, postgres: 0.12 },
+  /** p99 at half the maximum rate, by request, on both engines. */
+  halfRateP99Ms: { links: 15, create: 8 },
+  notificationsPerSecond: { sqlite: 2_000, postgres: 1_500 },
+  rssMb: 120,
   elementGzipBytes: ELEMENT_BUDGET_BYTES,
 } as const;
 
@@ -71,31 +75,30 @@ function cpuRow(ceilings: Ceilings, what: string, engine: Engine, cpu: Readonly<
   const echo = ceilings.httpCpuMsPerRequest;
   const spent = total(cpu);
   const floor = floorMs(ceilings, crypto, exchanges);
-  const met = spent / echo <= goal;
   return {
     what: `${what}, ${ENGINE_NAMES[engine]}`,
-    figure: `${perProcess(cpu)} = ${spent.toFixed(2)} ms ÷ echo ${echo.toFixed(2)} ms`,
-    ratio: `${(spent / echo).toFixed(1)}×`,
-    goal: `≤ ${goal}×`,
-    met,
+    figure: `${perProcess(cpu)} = ${spent.toFixed(2)} ms ÷ floor ${floor.toFixed(2)} ms (echo ${echo.toFixed(2)} ms: ${(spent / echo).toFixed(1)}× it)`,
+    ratio: `${(spent / floor).toFixed(2)}×`,
+    goal: `≤ ${goal}× the floor`,
+    met: spent / floor <= goal,
     reason:
-      `floor ${(floor / echo).toFixed(1)}× (${rsaMs(ceilings, crypto).toFixed(2)} ms of RSA: ${crypto.privateOps.toFixed(1)} private, ${crypto.publicOps.toFixed(1)} public; ` +
-      `plus ${exchanges} HTTP exchange${exchanges > 1 ? 's' : ''} at the echo's ${echo.toFixed(2)} ms); ${(spent - floor).toFixed(2)} ms above it` +
-      (floor / echo > goal ? ': the goal is below the floor on this machine.' : '.'),
+      `the floor is ${rsaMs(ceilings, crypto).toFixed(2)} ms of RSA (${crypto.privateOps.toFixed(1)} private, ${crypto.publicOps.toFixed(1)} public) ` +
+      `plus ${exchanges} HTTP exchange${exchanges > 1 ? 's' : ''} at the echo's ${echo.toFixed(2)} ms; ${(spent - floor).toFixed(2)} ms above it, ` +
+      `${(goal * floor - spent).toFixed(2)} ms short of the goal (see "Where the CPU goes").`,
   };
 }
 
-function halfRateRow(kind: string, result: LinkResult | GatewayCreateResult): Row {
+function halfRateRow(kind: string, result: LinkResult | GatewayCreateResult, goalMs: number): Row {
   const { half, halfRate, halfLoopDelay } = result.throughput;
   const loops = Object.entries(halfLoopDelay);
   const worst = Math.max(...loops.map(([, delay]) => delay.maxMs));
   return {
     what: `${kind} at half the max rate (${int(halfRate)} req/s), ${ENGINE_NAMES[result.engine]}`,
     figure: `p50 ${ms(half.p50Ms)}, p99 ${ms(half.p99Ms)}; event-loop delay max ${loops.map(([name, delay]) => `${name} ${ms(delay.maxMs)}`).join(', ')}`,
-    goal: `p99 ≤ ${GOALS.halfRateP99Ms} ms`,
-    met: half.p99Ms <= GOALS.halfRateP99Ms,
+    goal: `p99 ≤ ${goalMs} ms`,
+    met: half.p99Ms <= goalMs,
     reason:
-      worst > GOALS.halfRateP99Ms
+      worst > goalMs
         ? `a server's event loop stalled up to ${ms(worst)} (GC, or other work taking the core): the tail is that stall.`
         : 'no server stalled longer than the goal: the tail is queueing behind other requests on the 2 shared cores.',
   };
@@ -109,10 +112,13 @@ export function buildRows(results: Results): Row[] {
   const { ceilings } = results;
   const rows: Row[] = [];
   for (const link of results.links) {
-    rows.push(cpuRow(ceilings, 'CPU per payment link, plug-in + gateway', link.engine, link.throughput.cpuMsPerRequest, link.crypto, EXCHANGES.link, GOALS.linkCpuRatio[link.engine]));
+    rows.push(cpuRow(ceilings, 'CPU per payment link, plug-in + gateway', link.engine, link.throughput.cpuMsPerRequest, link.crypto, EXCHANGES.link, GOALS.linkOfFloor[link.engine]));
   }
   for (const create of results.creates) {
-    rows.push(cpuRow(ceilings, 'CPU per gateway create-order', create.engine, create.throughput.cpuMsPerRequest, create.crypto, EXCHANGES.create, GOALS.createCpuRatio[create.engine]));
+    rows.push(cpuRow(ceilings, 'CPU per gateway create-order', create.engine, create.throughput.cpuMsPerRequest, create.crypto, EXCHANGES.create, GOALS.createOfFloor[create.engine]));
+  }
+  for (const notify of results.notifies) {
+    rows.push(cpuRow(ceilings, 'CPU per plug-in notification (verify, confirm by query, settle), plug-in + gateway', notify.engine, notify.cpuMsPerRequest, notify.crypto, EXCHANGES.notify, GOALS.notifyOfFloor[notify.engine]));
   }
   for (const link of results.links) {
     const value = link.throughput.max.requestsPerSecond / ceilings.httpPerSecond;
@@ -120,13 +126,13 @@ export function buildRows(results: Results): Row[] {
       what: `Link throughput ÷ echo throughput, ${ENGINE_NAMES[link.engine]}`,
       figure: `${loadFigure(link.throughput.max)} ÷ ${int(ceilings.httpPerSecond)} req/s`,
       ratio: value.toFixed(2),
-      goal: `≥ ${GOALS.linksOfHttp}`,
-      met: value >= GOALS.linksOfHttp,
+      goal: `≥ ${GOALS.linksOfHttp[link.engine]}`,
+      met: value >= GOALS.linksOfHttp[link.engine],
       reason: 'the shop, the gateway and the load generator share the 2 cores: the rate follows the CPU per link above.',
     });
   }
-  for (const result of results.links) rows.push(halfRateRow('Links', result));
-  for (const result of results.creates) rows.push(halfRateRow('Create-order', result));
+  for (const result of results.links) rows.push(halfRateRow('Links', result, GOALS.halfRateP99Ms.links));
+  for (const result of results.creates) rows.push(halfRateRow('Create-order', result, GOALS.halfRateP99Ms.create));
   for (const drain of results.drains) {
     const clean = drain.lost === 0 && drain.duplicated === 0 && drain.badSignatures === 0 && drain.problems.length === 0;
     const goal = GOALS.notificationsPerSecond[drain.engine];
@@ -137,7 +143,7 @@ export function buildRows(results: Results): Row[] {
         `${drain.lost} lost, ${drain.duplicated} duplicated, ${drain.badSignatures} bad platSign`,
       goal: `≥ ${int(goal)}/s, 0 lost, 0 duplicated`,
       met: drain.perSecond >= goal && clean,
-      reason: clean ? `one event loop delivers ${int(goal)}/s only under ${(1000 / goal).toFixed(2)} ms of CPU each.` : drain.problems.join('; '),
+      reason: clean ? `one event loop delivers ${int(goal)}/s only under ${(1000 / goal).toFixed(2)} ms of CPU each (wall-clock, the receiver shares the cores).` : drain.problems.join('; '),
     });
   }
   for (const notify of results.notifies) {

@@ -36,18 +36,18 @@ function ceilingLines(data: ReportData): string[] {
 function cpuLines(data: ReportData): string[] {
   const echo = data.ceilings.httpCpuMsPerRequest;
   const lines = [
-    '| Request | CPU per request, by process (ms, user + system, all threads) | Total | ÷ echo | Floor (RSA + HTTP exchanges at the echo\'s cost) | Above the floor |',
+    '| Request | CPU per request, by process (ms, user + system, all threads) | Total | ÷ echo | Floor (RSA + HTTP exchanges at the echo\'s cost) | ÷ floor |',
     '|---|---|---|---|---|---|',
     `| Bare Express echo | echo ${echo.toFixed(2)} | ${echo.toFixed(2)} | 1.0× | | |`,
   ];
   const row = (what: string, cpu: Readonly<Record<string, number>>, floor?: number) => {
     const spent = total(cpu);
-    const floorCells = floor === undefined ? '| |' : `| ${floor.toFixed(2)} ms (${(floor / echo).toFixed(1)}×) | ${(spent - floor).toFixed(2)} ms |`;
+    const floorCells = floor === undefined ? '| |' : `| ${floor.toFixed(2)} ms (${(floor / echo).toFixed(1)}× echo) | ${(spent / floor).toFixed(2)}× (${(spent - floor).toFixed(2)} ms above) |`;
     lines.push(`| ${what} | ${perProcess(cpu)} | ${spent.toFixed(2)} | ${(spent / echo).toFixed(1)}× ${floorCells}`);
   };
   for (const link of data.links) row(`Payment link, ${ENGINE_NAMES[link.engine]}`, link.throughput.cpuMsPerRequest, floorMs(data.ceilings, link.crypto, EXCHANGES.link));
   for (const create of data.creates) row(`Gateway create-order, ${ENGINE_NAMES[create.engine]}`, create.throughput.cpuMsPerRequest, floorMs(data.ceilings, create.crypto, EXCHANGES.create));
-  for (const notify of data.notifies) row(`Plug-in notification (with its confirmation query), ${ENGINE_NAMES[notify.engine]}`, notify.cpuMsPerRequest);
+  for (const notify of data.notifies) row(`Plug-in notification (with its confirmation query), ${ENGINE_NAMES[notify.engine]}`, notify.cpuMsPerRequest, floorMs(data.ceilings, notify.crypto, EXCHANGES.notify));
   for (const drain of data.drains) row(`Notification delivered by the gateway, ${ENGINE_NAMES[drain.engine]}`, { gateway: drain.cpuMsPerNotification });
   return lines;
 }
@@ -58,6 +58,7 @@ function cryptoLines(data: ReportData): string[] {
     lines.push(`| ${what} | ${crypto.privateOps.toFixed(2)}: ${crypto.detail} | ${crypto.publicOps.toFixed(2)} | ${int(data.ceilings.rsa.privatePerSecond / crypto.privateOps)} req/s |`);
   for (const link of data.links) row(`Payment link, ${ENGINE_NAMES[link.engine]}`, link.crypto);
   for (const create of data.creates) row(`Gateway create-order, ${ENGINE_NAMES[create.engine]}`, create.crypto);
+  for (const notify of data.notifies) row(`Plug-in notification, ${ENGINE_NAMES[notify.engine]}`, notify.crypto);
   return lines;
 }
 

@@ -17,7 +17,7 @@ import { gatewayDatabase, type BenchContext, type Engine } from '../lib/context.
 import { linkBodies, MERCHANT_CODE, SHOP_PUBLIC_URL } from '../lib/fixtures.ts';
 import { selectRows } from '../lib/gateway-rows.ts';
 import { formatLoad, load, type LoadResult } from '../lib/load.ts';
-import { startGateway, startShop, type PathStats } from './links.ts';
+import { startGateway, startShop, type CryptoCount, type PathStats } from './links.ts';
 import { cpuPerRequest } from './throughput.ts';
 
 export interface NotifyResult {
@@ -28,6 +28,8 @@ export interface NotifyResult {
   readonly cpuMsPerRequest: Readonly<Record<string, number>>;
   /** `/gateway/query` calls the gateway answered per notification (1: every one confirmed once). */
   readonly queriesPerNotification: number;
+  /** RSA per notification: the notification's platSign verified; the query signed, verified, answered and its answer verified. */
+  readonly crypto: CryptoCount;
   readonly onPaidCalls: number;
   readonly problems: string[];
 }
@@ -39,6 +41,9 @@ interface ShopStats {
 }
 
 const WARM_UP_SHARE = 0.1;
+
+/** RSA-1024 blocks of a base64 signature (128 bytes each). */
+const blocksOf = (signature: string | undefined): number => (signature ? Math.floor((signature.length * 3) / 4 / 128) : 0);
 
 export async function runNotify(context: BenchContext, engine: Engine, orders: number): Promise<NotifyResult> {
   const database = gatewayDatabase(context, engine, 'notify');
@@ -66,7 +71,8 @@ export async function runNotify(context: BenchContext, engine: Engine, orders: n
       ).map((row) => row.plat_order_num);
       const paid = await gateway.command<{ paid: number; seconds: number }>({ cmd: 'pay', platOrderNums, concurrency: 8, method: 'VA_BCA' }, 300_000);
       const queued = await selectRows<{ fields: string }>(database, "select fields from {notifications} where state = 'pending' order by created_at");
-      const bodies = queued.map((row) => new URLSearchParams(JSON.parse(row.fields) as Record<string, string>).toString());
+      const fields = queued.map((row) => JSON.parse(row.fields) as Record<string, string>);
+      const bodies = fields.map((row) => new URLSearchParams(row).toString());
       context.log(`  notify ${engine}: ${created.ok} links created, ${paid.paid} paid at the gateway, ${bodies.length} notifications queued`);
 
       const target = { url: `${shop.url}/pay/notify`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, connections: context.connections };
@@ -86,7 +92,17 @@ export async function runNotify(context: BenchContext, engine: Engine, orders: n
       const queryCalls = queries?.requests ?? 0;
       const cpu = Object.entries(cpuMsPerRequest).map(([name, value]) => `${name} ${value.toFixed(2)}`).join(', ');
       context.log(`  notify ${engine}: ${formatLoad(max)}; CPU ms per notification: ${cpu}; ${queryCalls} confirmation queries`);
-      return { engine, orders: expected, max, cpuMsPerRequest, queriesPerNotification: queryCalls / Math.max(1, max.ok), onPaidCalls: stats.paid, problems };
+      const acknowledged = Math.max(1, max.ok);
+      const queryRequestBlocks = (queries?.requestSignBlocks ?? 0) / acknowledged;
+      const queryAnswerBlocks = (queries?.responseSignBlocks ?? 0) / acknowledged;
+      const notificationBlocks = fields.slice(warm).reduce((sum, row) => sum + blocksOf(row.platSign), 0) / Math.max(1, expected);
+      const crypto: CryptoCount = {
+        // The shop signs the query and the gateway its answer; each side verifies the other's, and the shop the notification's platSign.
+        privateOps: queryRequestBlocks + queryAnswerBlocks,
+        publicOps: queryRequestBlocks + queryAnswerBlocks + notificationBlocks,
+        detail: `${queryRequestBlocks.toFixed(2)} blocks of the plug-in's query sign + ${queryAnswerBlocks.toFixed(2)} of the gateway's answer platSign; ${notificationBlocks.toFixed(2)} of the notification's platSign verified`,
+      };
+      return { engine, orders: expected, max, cpuMsPerRequest, queriesPerNotification: queryCalls / acknowledged, crypto, onPaidCalls: stats.paid, problems };
     } finally {
       await shop.stop();
     }

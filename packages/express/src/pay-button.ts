@@ -10,8 +10,9 @@ import { PayButtonError } from './errors.ts';
 import { PayButtonEvents, type PayButtonEventMap, type PayButtonEventName } from './events.ts';
 import type { CoreRequest, RequestFacts } from './fetch/context.ts';
 import { createFetchHandler, type FetchHandler } from './fetch/handler.ts';
-import { notFoundResponse } from './fetch/respond.ts';
-import { healthResponse } from './fetch/health.ts';
+import { toResponse, type Answer } from './fetch/answer.ts';
+import { notFoundAnswer } from './fetch/respond.ts';
+import { healthAnswer } from './fetch/health.ts';
 import { insecureGatewayWarning } from './gateway/channel.ts';
 import { GatewayClient } from './gateway/client.ts';
 import { createTransport } from './gateway/http.ts';
@@ -76,8 +77,10 @@ export interface PayButtonHandler<Native = Request> extends PayButtonApi<PayButt
 /** The core and what the adapters built on it need besides (not part of the public API). */
 export interface PayButtonCore<Native> {
   readonly handler: PayButtonHandler<Native>;
-  /** `fetch` that gives `undefined` for a path that is not the plug-in's (the adapter passes it on). */
+  /** `fetch` as an `Answer`, `undefined` for a path that is not the plug-in's (the adapter passes it on). */
   readonly handle: FetchHandler<Native>;
+  /** `healthResponse()` as an `Answer`. */
+  readonly health: () => Promise<Answer>;
   /** The largest body any route reads, in bytes. */
   readonly maxBodyBytes: number;
 }
@@ -176,9 +179,10 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
     ? undefined
     : startSweeper({ ready, sweep: store.sweep, lifecycle, events, merchantCode: resolved.merchantCode, now }, resolved.sweep);
 
+  const health = () => healthAnswer({ ready, ping: () => store.ping() });
   let closing: Promise<void> | undefined;
   const handler: PayButtonHandler<Native> = {
-    fetch: async (request, facts) => (await handle(request, facts)) ?? notFoundResponse(),
+    fetch: async (request, facts) => toResponse((await handle(request, facts)) ?? notFoundAnswer()),
     events,
     on(name, listener) {
       events.on(name, listener as never);
@@ -203,7 +207,7 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
       const [gateway] = await Promise.all([startupCheck, ready()]);
       return { gateway };
     },
-    healthResponse: () => healthResponse({ ready, ping: () => store.ping() }),
+    healthResponse: async () => toResponse(await health()),
     close: () =>
       (closing ??= (async () => {
         stopping.abort(); // the start-up check, if still asking, reports nothing after close()
@@ -216,5 +220,5 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
         await store.close();
       })()),
   };
-  return { handler, handle, maxBodyBytes: Math.max(resolved.bodyLimitBytes, resolved.notifyBodyLimitBytes) };
+  return { handler, handle, health, maxBodyBytes: Math.max(resolved.bodyLimitBytes, resolved.notifyBodyLimitBytes) };
 }

@@ -4,15 +4,15 @@
  *     app.use('/pay', payButton({ gatewayUrl, merchantCode, privateKey, platformPublicKey, publicUrl, quote, onPaid }))
  *
  * The Express adapter of the fetch core (`pay-button.ts`, `fetch/`): a plain `(req, res, next)`
- * handler that turns `req` into a Web `Request` (`express/convert.ts`), asks the core with what
+ * handler that gives the core a view of `req` (`express/convert.ts`), asks the core with what
  * only Express knows (`req.ip`, so `trust proxy` is the app's; `req.baseUrl`; a body a global
- * parser ate), and writes the `Response` back. A path that is not the plug-in's goes on to
+ * parser ate), and writes its answer back. A path that is not the plug-in's goes on to
  * `next()`. It imports Express's types only, so it works under Express 4 and 5 alike, and carries
  * the server-side API: `createPaymentLink()`, `createVaOrder()`, `getOrder()`, `reconcile()`,
  * `events`, `ready()`, `health()` and `close()`.
  */
 import type { Request as ExpressRequest, RequestHandler } from 'express';
-import { bodyConsumed, parsedBodyOf, toRequest, writeResponse, type NodeRequest } from './express/convert.ts';
+import { bodyConsumed, parsedBodyOf, toRequest, writeAnswer, type NodeRequest } from './express/convert.ts';
 import type { PayButtonOptions } from './options.ts';
 import { createCore, type PayButtonApi } from './pay-button.ts';
 
@@ -24,7 +24,7 @@ export interface PayButtonRouter extends RequestHandler, PayButtonApi<PayButtonR
 }
 
 export function payButton(options: PayButtonOptions<ExpressRequest>): PayButtonRouter {
-  const { handler, handle } = createCore<ExpressRequest>(options);
+  const { handler, handle, health } = createCore<ExpressRequest>(options);
   const router = ((req, res, next) => {
     // A request that waited in the socket's queue until its client gave up is not worked on.
     if (req.socket.destroyed) {
@@ -34,7 +34,7 @@ export function payButton(options: PayButtonOptions<ExpressRequest>): PayButtonR
     const node = req as NodeRequest;
     const parsedBody = bodyConsumed(node) ? parsedBodyOf(node) : undefined;
     handle(toRequest(node), { clientAddress: req.ip, mountPath: req.baseUrl, native: req, ...(parsedBody ? { parsedBody } : {}) })
-      .then((response) => (response === undefined ? next() : writeResponse(response, req, res)))
+      .then((answer) => (answer === undefined ? next() : writeAnswer(answer, req, res)))
       .catch(next);
   }) as PayButtonRouter;
   return Object.assign(router, {
@@ -50,7 +50,7 @@ export function payButton(options: PayButtonOptions<ExpressRequest>): PayButtonR
     ready: handler.ready,
     close: handler.close,
     health: (): RequestHandler => (req, res, next) => {
-      handler.healthResponse().then((response) => writeResponse(response, req, res)).catch(next);
+      health().then((answer) => writeAnswer(answer, req, res)).catch(next);
     },
   });
 }

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { ParsedBody } from '../fetch/body.ts';
 import type { CoreRequest } from '../fetch/context.ts';
-import { knownBody } from '../fetch/respond.ts';
+import type { Answer } from '../fetch/answer.ts';
 
 /** The fields Express adds to `IncomingMessage` that the adapter reads. */
 export interface NodeRequest extends IncomingMessage {
@@ -72,6 +72,34 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
+/**
+ * The whole body of `req` straight from Node's stream, or `undefined` past `max` bytes (the rest
+ * is drained, so the answer can still be sent): the core's body reads use it (`CoreRequest.readBody`),
+ * saving the Web stream of `bodyStream` and its promises on every request.
+ */
+function readNodeBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size <= max) chunks.push(chunk);
+      else settle(() => resolve(undefined)); // flowing with no listener: the rest is read and dropped
+    };
+    const onEnd = () => settle(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    const onGone = () => settle(() => reject(abortError()));
+    const onClose = () => (req.readableEnded ? undefined : onGone());
+    const settle = (act: () => void) => {
+      req.off('data', onData).off('end', onEnd).off('error', onGone).off('aborted', onGone).off('close', onClose);
+      act();
+    };
+    if (req.readableEnded) return resolve(Buffer.alloc(0));
+    if (req.destroyed) return reject(abortError());
+    req.on('data', onData).once('end', onEnd).once('error', onGone).once('aborted', onGone).once('close', onClose);
+    req.resume();
+  });
+}
+
 /** `req.headers` read as `Headers.get` reads: a repeated field's values joined by `, `, `null` when absent. */
 function headersOf(req: IncomingMessage): CoreRequest['headers'] {
   const value = (name: string): string | undefined => {
@@ -109,8 +137,9 @@ function urlOf(req: NodeRequest): string {
 const NOT_ABORTED: CoreRequest['signal'] = Object.freeze({ aborted: false });
 
 /**
- * `req` as the core reads a request (`CoreRequest`): method, full URL, headers, and the body as a
- * stream made at the first read (none when an earlier parser consumed it). A view rather than an
+ * `req` as the core reads a request (`CoreRequest`): method, full URL, headers, and the body, read
+ * whole from Node's stream (`readBody`) or as a stream made at the first read (none when an
+ * earlier parser consumed it). A view rather than an
  * undici `Request`, whose construction (URL, `Headers` copy, `AbortSignal`) cost more CPU per
  * request than all the rest of the adapter.
  */
@@ -125,31 +154,24 @@ export function toRequest(req: NodeRequest): CoreRequest {
     get body() {
       return (body ??= hasBody ? bodyStream(req) : null);
     },
+    ...(hasBody ? { readBody: (max: number) => readNodeBody(req, max) } : {}),
     signal: NOT_ABORTED,
   };
 }
 
 /**
- * Write `response` to `res`: status, headers (every `Set-Cookie` on its own), body. A client that
- * has gone is not written to; `Response.error()` (a client gone before it was worked on) ends the
- * connection. A body the route did not read is drained, so the connection can carry the answer.
+ * Write the core's answer to `res`: status, headers, body. A client that has gone is not written
+ * to; `clientGone` (a client gone before it was worked on) ends the connection. A body the route
+ * did not read is drained, so the connection can carry the answer.
  */
-export async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (response.type === 'error') {
+export function writeAnswer(result: Answer, req: IncomingMessage, res: ServerResponse): void {
+  if (result.clientGone) {
     res.destroy();
     return;
   }
-  // The core's own answers are written at once; any other Response is read first.
-  const known = knownBody(response);
-  const body = known !== undefined ? (known ?? undefined) : response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (!req.complete && !req.destroyed) req.resume();
   if (res.destroyed || res.writableEnded || res.headersSent) return;
-  res.statusCode = response.status;
-  for (const [name, value] of response.headers) {
-    if (name === 'set-cookie') continue;
-    res.setHeader(name, value);
-  }
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) res.setHeader('Set-Cookie', cookies);
-  res.end(body);
+  res.statusCode = result.status;
+  for (const [name, value] of result.headers) res.setHeader(name, value);
+  res.end(result.body ?? undefined);
 }

@@ -46,6 +46,16 @@ const unreadable = (error: unknown): PayButtonError =>
 
 /** Read the body whole, refusing past `max` bytes (the rest is cancelled, so the answer can still be sent). */
 async function readUpTo(request: CoreRequest, max: number, limit: number): Promise<Buffer> {
+  if (request.readBody) {
+    let whole: Buffer | undefined;
+    try {
+      whole = await request.readBody(max);
+    } catch (error) {
+      throw unreadable(error);
+    }
+    if (whole === undefined) throw tooLarge(limit);
+    return whole;
+  }
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -4,6 +4,8 @@
  * ate), the parsed URL and path parameters, and the edge headers (CORS, `Vary`, rate limits) that
  * every answer of the request carries, refusals included.
  */
+import type { Answer, AnswerHeaders } from './answer.ts';
+
 /** What an earlier body parser left, when it consumed the body before the plug-in could read it. */
 export interface ParsedBody {
   /** `req.body` as that parser left it (an object, a string, a Buffer, or `undefined`). */
@@ -39,6 +41,12 @@ export interface CoreRequest {
   readonly url: string;
   readonly headers: Pick<Headers, 'get' | 'has'>;
   readonly body: ReadableStream<Uint8Array> | null;
+  /**
+   * The whole body at once, or `undefined` past `max` bytes (the rest is drained): offered by an
+   * adapter that can read it cheaper than through `body` (Express: straight from Node's stream, no
+   * Web stream per request). It rejects with an `AbortError` when the client goes away.
+   */
+  readonly readBody?: (max: number) => Promise<Buffer | undefined>;
   readonly signal: Pick<AbortSignal, 'aborted'>;
 }
 
@@ -51,11 +59,11 @@ export interface RouteContext {
   /** What `quote` and `rateLimit.key` receive: `facts.native`, else the `Request`. */
   readonly native: unknown;
   /** Set by the edge (CORS, `Vary`, rate limits); merged into whatever the route answers. */
-  readonly headers: Headers;
+  readonly headers: AnswerHeaders;
 }
 
-/** A route of the core: a Web `Request` in, a `Response` out (errors thrown are answered by `respond.ts`). */
-export type RouteHandler = (request: CoreRequest, context: RouteContext) => Promise<Response>;
+/** A route of the core: a request in, an `Answer` out (errors thrown are answered by `respond.ts`). */
+export type RouteHandler = (request: CoreRequest, context: RouteContext) => Promise<Answer>;
 
 /** One `?name=` of the URL, only when it is given exactly once (a repeated one is nobody's value). */
 export function queryValue(url: URL, name: string): string | undefined {

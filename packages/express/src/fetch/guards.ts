@@ -9,6 +9,7 @@ import { STATUS_TOKEN_HEADER } from '../ids.ts';
 import type { ResolvedOptions } from '../options.ts';
 import { respond } from './respond.ts';
 import type { CoreRequest } from './context.ts';
+import type { Answer, EdgeHeaders } from './answer.ts';
 
 /** What the guards use: the configured origins, and the events for the refused. */
 export interface GuardDeps {
@@ -24,7 +25,7 @@ function isOrigin(value: string): boolean {
   return URL.canParse(value) && new URL(value).origin === value;
 }
 
-function setCors(headers: Headers, origin: string): void {
+function setCors(headers: EdgeHeaders, origin: string): void {
   headers.set('Access-Control-Allow-Origin', origin);
   headers.set('Access-Control-Allow-Methods', 'GET, POST');
   headers.set('Access-Control-Allow-Headers', `Content-Type, ${STATUS_TOKEN_HEADER}`);
@@ -39,7 +40,7 @@ function setCors(headers: Headers, origin: string): void {
  * which CSRF cannot use. Sets `Vary` and CORS on `headers`; answers a preflight (`OPTIONS`) with
  * its `204`, and gives `undefined` for a request that may go on.
  */
-export function originGuard(context: GuardDeps): (request: CoreRequest, headers: Headers) => Response | undefined {
+export function originGuard(context: GuardDeps): (request: CoreRequest, headers: EdgeHeaders) => Answer | undefined {
   const allowed = [...context.options.browserOrigins].join(', ');
   const reported = new Set<string>();
   return (request, headers) => {

@@ -1,7 +1,7 @@
 /**
  * The fetch core's request path: the in-flight bound (`overloaded`), the mount prefix, the route
  * table, the edge checks, and the one error answer. Routes are built once here from the wired
- * lifecycle; each is a `(request, context) => Promise<Response>` of `routes/`.
+ * lifecycle; each is a `(request, context) => Promise<Answer>` of `routes/`.
  */
 import { dirname, join } from 'node:path';
 import { createInFlightLimiter } from '@tombolbayar/store-kit';
@@ -19,11 +19,12 @@ import type { OrderStore } from '../store/orders.ts';
 import type { RequestFacts, RouteContext, CoreRequest } from './context.ts';
 import { originGuard } from './guards.ts';
 import { createRateLimiter } from './rate-limit.ts';
-import { errorResponse, jsonResponse, withEdgeHeaders } from './respond.ts';
+import { AnswerHeaders, clientGone, type Answer } from './answer.ts';
+import { errorAnswer, jsonAnswer, withEdgeHeaders } from './respond.ts';
 import { routeTable, runRoute, type Matched, type Route } from './routes.ts';
 
 /** `fetch` that gives `undefined` for a path that is not the plug-in's. */
-export type FetchHandler<Native> = (request: CoreRequest, facts?: RequestFacts<Native>) => Promise<Response | undefined>;
+export type FetchHandler<Native> = (request: CoreRequest, facts?: RequestFacts<Native>) => Promise<Answer | undefined>;
 
 export interface FetchDeps {
   readonly options: ResolvedOptions;
@@ -37,9 +38,9 @@ export interface FetchDeps {
 }
 
 /** The refusal past `maxInFlight` (or a stalled event loop): at once, rather than queued. */
-function overloaded(): Response {
+function overloaded(): Answer {
   const refusal = new PayButtonError('overloaded', 'Too many payments are being handled right now; try again in a moment.');
-  return jsonResponse(refusal.httpStatus, refusal.toJSON(), { 'Retry-After': '1', 'Cache-Control': 'no-store' });
+  return jsonAnswer(refusal.httpStatus, refusal.toJSON(), { 'Retry-After': '1', 'Cache-Control': 'no-store' });
 }
 
 function routesOf(deps: FetchDeps): Route[] {
@@ -114,28 +115,28 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
     const admitted = inFlight.enter(request.signal.aborted);
     if (admitted.decision !== 'admit') {
       // A client already gone is not answered (the adapter ends its connection).
-      if (admitted.decision === 'client_gone') return Response.error();
+      if (admitted.decision === 'client_gone') return clientGone();
       request.body?.cancel().catch(() => {});
       return overloaded();
     }
     const { done } = admitted;
-    const headers = new Headers();
+    const headers = new AnswerHeaders();
     try {
       const url = new URL(request.url);
       const located = locate(url, facts);
       if (!located) return undefined;
       mountedAt(located.prefix);
       const context: RouteContext = { url, params: located.matched.params, facts, native: facts.native ?? request, headers };
-      let response: Response | undefined;
+      let response: Answer | undefined;
       try {
         response = await runRoute(located.matched, request, context, edge);
       } catch (error) {
-        response = errorResponse(guardDeps, error, headers);
+        response = errorAnswer(guardDeps, error, headers);
       }
       return response && withEdgeHeaders(response, headers);
     } catch (error) {
       // A parameter that does not decode, or a bug before the route ran.
-      return withEdgeHeaders(errorResponse(guardDeps, error, headers), headers);
+      return withEdgeHeaders(errorAnswer(guardDeps, error, headers), headers);
     } finally {
       done();
     }

@@ -3,7 +3,8 @@
  * the Express adapter's `health()` writes it): 200 when the order store is migrated and answers
  * within a deadline, 503 with `Retry-After` otherwise. Plain JSON, nothing secret.
  */
-import { jsonResponse } from './respond.ts';
+import { jsonAnswer } from './respond.ts';
+import type { Answer } from './answer.ts';
 
 /** What the probe uses: the store's migration and one trivial query. */
 export interface HealthDeps {
@@ -31,9 +32,9 @@ async function storeAnswers(deps: HealthDeps, timeoutMs: number): Promise<boolea
   }
 }
 
-export async function healthResponse(deps: HealthDeps, timeoutMs = HEALTH_PROBE_TIMEOUT_MS): Promise<Response> {
+export async function healthAnswer(deps: HealthDeps, timeoutMs = HEALTH_PROBE_TIMEOUT_MS): Promise<Answer> {
   const ok = await storeAnswers(deps, timeoutMs);
-  return jsonResponse(ok ? 200 : 503, { status: ok ? 'ready' : 'unavailable', database: ok ? 'ok' : 'unavailable' }, {
+  return jsonAnswer(ok ? 200 : 503, { status: ok ? 'ready' : 'unavailable', database: ok ? 'ok' : 'unavailable' }, {
     'Cache-Control': 'no-store',
     ...(ok ? {} : { 'Retry-After': '5' }),
   });

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import { PayButtonError } from '../errors.ts';
 import type { ResolvedOptions } from '../options.ts';
+import type { EdgeHeaders } from './answer.ts';
 
 interface Client {
   hits: number;
@@ -64,7 +65,7 @@ function partitionKey(key: string): string {
  * Count one request of this client: sets the rate-limit headers on `headers`, and throws
  * `rate_limited` (with `Retry-After`) past the limit.
  */
-export type RateLimiter = (native: unknown, clientAddress: string | undefined, headers: Headers) => void;
+export type RateLimiter = (native: unknown, clientAddress: string | undefined, headers: EdgeHeaders) => void;
 
 export function createRateLimiter(setting: ResolvedOptions['rateLimit'], now: () => number = Date.now): RateLimiter {
   if (setting === false) return () => {};

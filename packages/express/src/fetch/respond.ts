@@ -1,5 +1,5 @@
 /**
- * The answers of the fetch core: JSON, text and HTML `Response`s with the same headers whichever
+ * The answers of the fetch core: JSON, text and HTML answers (`answer.ts`) with the same headers whichever
  * framework carries them, and the one error answer (JSON, no stack, nothing secret; the
  * unexpected goes to `events`).
  */
@@ -7,6 +7,7 @@ import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
 import type { PayButtonEvents } from '../events.ts';
 import type { ResolvedOptions } from '../options.ts';
+import { answer, type Answer, type AnswerHeaders, type EdgeHeaders } from './answer.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const TEXT_TYPE = 'text/plain; charset=utf-8';
@@ -14,44 +15,31 @@ export const HTML_TYPE = 'text/html; charset=utf-8';
 
 type HeaderInit = Record<string, string>;
 
-/** The bodies of the core's own answers, kept so an adapter can write them without reading the stream back. */
-const bodies = new WeakMap<Response, string | Uint8Array | null>();
-
-/** A `Response` of the core: its body is known to `knownBody` (every answer is small and whole). */
-export function respond(body: string | Uint8Array | null, init: ResponseInit): Response {
-  const response = new Response(body, init);
-  bodies.set(response, body);
-  return response;
+/** An answer of the core (`answer.ts`): every one is small and whole. */
+export function respond(body: string | Uint8Array | null, init: { readonly status: number; readonly headers?: HeaderInit }): Answer {
+  return answer(init.status, body, init.headers);
 }
 
-/**
- * The body `respond` made `response` with (`null`: none), or `undefined` for a `Response` made
- * elsewhere, whose stream must then be read. Saves the adapters a stream read per answer.
- */
-export function knownBody(response: Response): string | Uint8Array | null | undefined {
-  return response.bodyUsed ? undefined : bodies.get(response);
-}
-
-export function jsonResponse(status: number, body: unknown, headers: HeaderInit = {}): Response {
+export function jsonAnswer(status: number, body: unknown, headers: HeaderInit = {}): Answer {
   return respond(JSON.stringify(body), { status, headers: { 'Content-Type': JSON_TYPE, ...headers } });
 }
 
-export function textResponse(status: number, text: string, headers: HeaderInit = {}): Response {
+export function textAnswer(status: number, text: string, headers: HeaderInit = {}): Answer {
   return respond(text, { status, headers: { 'Content-Type': TEXT_TYPE, ...headers } });
 }
 
-export function htmlResponse(status: number, html: string, headers: HeaderInit = {}): Response {
+export function htmlAnswer(status: number, html: string, headers: HeaderInit = {}): Answer {
   return respond(html, { status, headers: { 'Content-Type': HTML_TYPE, ...headers } });
 }
 
 /** `405` with `Allow`, for a known path called with another method. */
-export function methodNotAllowed(allow: string): Response {
-  return jsonResponse(405, { error: { code: 'method_not_allowed', message: `Use ${allow}.`, retryable: false } }, { Allow: allow });
+export function methodNotAllowed(allow: string): Answer {
+  return jsonAnswer(405, { error: { code: 'method_not_allowed', message: `Use ${allow}.`, retryable: false } }, { Allow: allow });
 }
 
 /** `404` for a path the core does not serve (the Express adapter passes those on with `next()`). */
-export function notFoundResponse(): Response {
-  return jsonResponse(404, { error: { code: 'not_found', message: 'No such route here.', retryable: false } }, { 'Cache-Control': 'no-store' });
+export function notFoundAnswer(): Answer {
+  return jsonAnswer(404, { error: { code: 'not_found', message: 'No such route here.', retryable: false } }, { 'Cache-Control': 'no-store' });
 }
 
 /** What the error answer uses: the rate limit's window, and the events for the unexpected. */
@@ -64,7 +52,7 @@ export interface ErrorDeps {
  * The error answer of every route. `edge` holds the headers already decided for this request
  * (a limiter's `Retry-After` is kept).
  */
-export function errorResponse(context: ErrorDeps, error: unknown, edge: Headers): Response {
+export function errorAnswer(context: ErrorDeps, error: unknown, edge: EdgeHeaders): Answer {
   const headers: HeaderInit = { 'Cache-Control': 'no-store' };
   let known: PayButtonError;
   if (isPayButtonError(error)) known = error;
@@ -83,16 +71,16 @@ export function errorResponse(context: ErrorDeps, error: unknown, edge: Headers)
   if (known.code === 'rate_limited' && !hasRetryAfter) headers['Retry-After'] = String(Math.ceil((context.options.rateLimit || { windowMs: 60_000 }).windowMs / 1000));
   // Every retryable 503 says when to come back (store_unavailable, gateway_unavailable, overloaded).
   if (known.httpStatus === 503 && known.retryable && !hasRetryAfter) headers['Retry-After'] = '5';
-  return jsonResponse(known.httpStatus, known.toJSON(), headers);
+  return jsonAnswer(known.httpStatus, known.toJSON(), headers);
 }
 
-/** The answer with the edge headers added (those the route set itself win). */
-export function withEdgeHeaders(response: Response, edge: Headers): Response {
-  edge.forEach((value, name) => {
+/** The answer with the edge headers added (those the route set itself win; `Vary` values are merged). */
+export function withEdgeHeaders(result: Answer, edge: AnswerHeaders): Answer {
+  for (const [name, value] of edge) {
     if (name === 'vary') {
-      const current = response.headers.get('vary');
-      if (!current || !current.split(/\s*,\s*/).some((entry) => entry.toLowerCase() === value.toLowerCase())) response.headers.set('vary', current ? `${current}, ${value}` : value);
-    } else if (!response.headers.has(name)) response.headers.set(name, value);
-  });
-  return response;
+      const current = result.headers.get('vary');
+      if (!current || !current.split(/\s*,\s*/).some((entry) => entry.toLowerCase() === value.toLowerCase())) result.headers.set('vary', current ? `${current}, ${value}` : value);
+    } else if (!result.headers.has(name)) result.headers.set(name, value);
+  }
+  return result;
 }

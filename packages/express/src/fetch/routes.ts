@@ -7,6 +7,7 @@
 import { PayButtonError } from '../errors.ts';
 import type { RouteContext, RouteHandler, CoreRequest } from './context.ts';
 import { methodNotAllowed, respond } from './respond.ts';
+import type { Answer, EdgeHeaders } from './answer.ts';
 
 /** A path of the core and what it answers. */
 export interface Route {
@@ -25,7 +26,7 @@ export interface Route {
 
 /** What runs before a browser route's handler (`guards.ts`, `rate-limit.ts`). */
 export interface Edge {
-  readonly origin: (request: CoreRequest, headers: Headers) => Response | undefined;
+  readonly origin: (request: CoreRequest, headers: EdgeHeaders) => Answer | undefined;
   readonly limit: (context: RouteContext) => void;
 }
 
@@ -80,7 +81,7 @@ function decodeParam(part: string): string {
 }
 
 /** Run a matched route: edge checks, the handler, or the method's refusal. `undefined`: not ours. */
-export async function runRoute(matched: Matched, request: CoreRequest, context: RouteContext, edge: Edge): Promise<Response | undefined> {
+export async function runRoute(matched: Matched, request: CoreRequest, context: RouteContext, edge: Edge): Promise<Answer | undefined> {
   const { route } = matched;
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const handler = route.methods[method as 'GET' | 'POST'];

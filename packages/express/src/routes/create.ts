@@ -8,13 +8,14 @@ import { PayButtonError } from '../errors.ts';
 import type { PayButtonEvents } from '../events.ts';
 import { readJsonBody } from '../fetch/body.ts';
 import type { RouteContext, RouteHandler } from '../fetch/context.ts';
-import { jsonResponse } from '../fetch/respond.ts';
+import { jsonAnswer } from '../fetch/respond.ts';
 import { requestFingerprint } from '../ids.ts';
 import type { QuoteRequestBody, ResolvedOptions } from '../options.ts';
 import type { CreateResult, OrderCreator } from '../orders/create.ts';
 import { runQuote, type QuoteResult } from '../quote.ts';
 import type { Order } from '../store/orders.ts';
 import { linkBodySchema, parseBody, resolveReturnTo, vaBodySchema, type LinkBody, type VaBody } from './bodies.ts';
+import type { Answer } from '../fetch/answer.ts';
 
 /** What the create routes and functions use. */
 export interface CreateRouteDeps {
@@ -78,8 +79,8 @@ export function toVaOrder(order: Order): VaOrder {
   };
 }
 
-function answer(result: CreateResult, body: unknown): Response {
-  return jsonResponse(201, body, { 'Cache-Control': 'no-store', ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
+function answer(result: CreateResult, body: unknown): Answer {
+  return jsonAnswer(201, body, { 'Cache-Control': 'no-store', ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
 }
 
 function quoteFrom(deps: CreateRouteDeps, context: RouteContext, body: QuoteRequestBody) {

@@ -25,11 +25,12 @@ import type { NotificationRejectReason, PayButtonEvents } from '../events.ts';
 import type { RouteContext, RouteHandler, CoreRequest } from '../fetch/context.ts';
 import { NotifyBodyError, readNotifyFields, type ReceivedFields } from '../fetch/notify-body.ts';
 import { NO_OUTCOME_ANSWER, publicAnswerFor } from '../fetch/notify-answers.ts';
-import { textResponse } from '../fetch/respond.ts';
+import { textAnswer } from '../fetch/respond.ts';
 import type { ResolvedOptions } from '../options.ts';
 import { finalStatusOf } from '../orders/confirm.ts';
 import type { OrderLifecycle } from '../orders/lifecycle.ts';
 import type { OrderStore } from '../store/orders.ts';
+import type { Answer } from '../fetch/answer.ts';
 
 /** What `/notify` uses: it reads orders, and tells the lifecycle what the gateway confirmed. */
 export interface NotifyDeps {
@@ -55,12 +56,12 @@ interface NotAcknowledged {
 }
 
 /** Every answer of `/notify`: plain text, never cached. */
-function answer(status: number, text: string, retryAfter?: number): Response {
-  return textResponse(status, text, { 'Cache-Control': 'no-store', ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}) });
+function answer(status: number, text: string, retryAfter?: number): Answer {
+  return textAnswer(status, text, { 'Cache-Control': 'no-store', ...(retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {}) });
 }
 
 /** Answer a notification with a non-200 (so the gateway resends it) and say why in an event. */
-function notAcknowledged(context: NotifyDeps, refusal: NotAcknowledged): Response {
+function notAcknowledged(context: NotifyDeps, refusal: NotAcknowledged): Answer {
   const { httpStatus, reason, message, orderNum } = refusal;
   context.events.emit('notification.rejected', { reason, message: refusal.detail ?? message, httpStatus, ...(orderNum ? { orderNum } : {}) });
   return answer(httpStatus, refusal.retry ? `RETRY: ${message}` : `REJECTED ${reason}: ${message}`, refusal.retryAfter);
@@ -70,7 +71,7 @@ function notAcknowledged(context: NotifyDeps, refusal: NotAcknowledged): Respons
  * Refuse a notification. A reason with a fixed public answer (`http/notify-answers.ts`) is
  * answered with it, and `message` goes to the event only.
  */
-function reject(context: NotifyDeps, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): Response {
+function reject(context: NotifyDeps, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): Answer {
   const fixed = publicAnswerFor(reason);
   if (!fixed) return notAcknowledged(context, { httpStatus, reason, message, orderNum });
   context.events.emit('notification.rejected', { reason, message, httpStatus: fixed.httpStatus, ...(orderNum ? { orderNum } : {}) });
@@ -94,7 +95,7 @@ export function notifyHandler(context: NotifyDeps): RouteHandler {
   };
 }
 
-function handleNotification(context: NotifyDeps): (request: CoreRequest, routeContext: RouteContext) => Promise<Response> {
+function handleNotification(context: NotifyDeps): (request: CoreRequest, routeContext: RouteContext) => Promise<Answer> {
   return async (request, routeContext) => {
     let fields: ReceivedFields;
     try {

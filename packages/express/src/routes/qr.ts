@@ -15,7 +15,8 @@ import QRCode from 'qrcode';
 import { PayButtonError } from '../errors.ts';
 import type { RouteHandler } from '../fetch/context.ts';
 import { orderForToken, type OrderReader } from '../fetch/order-access.ts';
-import { jsonResponse } from '../fetch/respond.ts';
+import { jsonAnswer } from '../fetch/respond.ts';
+import type { Answer } from '../fetch/answer.ts';
 
 /** Error correction M, as QRIS acquirers print them, and the standard's 4-module quiet zone. */
 const QUIET_ZONE = 4;
@@ -53,6 +54,6 @@ export function qrHandler(reader: OrderReader): RouteHandler {
     const method = order.method as MethodCode | null;
     if (!order.vaNumber || !method || METHODS[method]?.kind !== 'qr') throw NO_QR();
     const body: QrBody = { orderNum: order.orderNum, ...qrPath(order.vaNumber) };
-    return jsonResponse(200, body, { 'Cache-Control': 'no-store' });
+    return jsonAnswer(200, body, { 'Cache-Control': 'no-store' });
   };
 }

@@ -24,11 +24,12 @@
 import { orderNumField } from '@tombolbayar/protocol';
 import { queryValue, type RouteHandler, type CoreRequest } from '../fetch/context.ts';
 import { orderWithSecret, type OrderReader } from '../fetch/order-access.ts';
-import { htmlResponse, respond, textResponse } from '../fetch/respond.ts';
+import { htmlAnswer, respond, textAnswer } from '../fetch/respond.ts';
 import { tokensEqual } from '../ids.ts';
 import { returnToken } from '../orders/create.ts';
 import type { Order } from '../store/orders.ts';
 import { RETURN_CSP, returnLocale, returnPage, type ReturnOutcome } from './return-page.ts';
+import type { Answer } from '../fetch/answer.ts';
 
 /** What the return pages use: they read an order by its return secret, and never change it. */
 export interface ReturnDeps extends OrderReader {
@@ -72,8 +73,8 @@ function outcomeOf(order: Order): ReturnOutcome {
   return order.status === 'creating' ? 'pending' : order.status;
 }
 
-function notFound(request: CoreRequest, url: URL): Response {
-  return htmlResponse(404, returnPage({ locale: returnLocale(request, url), outcome: 'not_found' }), SECURITY_HEADERS);
+function notFound(request: CoreRequest, url: URL): Answer {
+  return htmlAnswer(404, returnPage({ locale: returnLocale(request, url), outcome: 'not_found' }), SECURITY_HEADERS);
 }
 
 export function returnPageHandler(deps: ReturnDeps): RouteHandler {
@@ -82,7 +83,7 @@ export function returnPageHandler(deps: ReturnDeps): RouteHandler {
     if (!order) return notFound(request, url);
     const base = deps.callbackBase;
     const continueUrl = `${base}/return/continue?order=${encodeURIComponent(order.orderNum)}&rt=${encodeURIComponent(String(queryValue(url, 'rt')))}`;
-    return htmlResponse(
+    return htmlAnswer(
       200,
       returnPage({
         locale: returnLocale(request, url),
@@ -107,7 +108,7 @@ export function returnContinueHandler(deps: ReturnDeps): RouteHandler {
     target.searchParams.set('paybutton_order', order.orderNum);
     target.hash = '';
     // The body Express's `res.redirect` wrote, for a client that shows it.
-    return textResponse(303, `See Other. Redirecting to ${target.href}`, { ...SECURITY_HEADERS, Location: target.href });
+    return textAnswer(303, `See Other. Redirecting to ${target.href}`, { ...SECURITY_HEADERS, Location: target.href });
   };
 }
 
@@ -165,6 +166,7 @@ export const RETURN_SCRIPT = `(function () {
 export function returnScriptHandler(): RouteHandler {
   return async () =>
     respond(RETURN_SCRIPT, {
+      status: 200,
       headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' },
     });
 }

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { queryValue, type RouteHandler } from '../fetch/context.ts';
-import { respond, textResponse } from '../fetch/respond.ts';
+import { respond, textAnswer } from '../fetch/respond.ts';
+import type { Answer } from '../fetch/answer.ts';
 
 export const SCRIPT_SPECIFIER = '@tombolbayar/pay-button/dist/pay-button.js';
 
@@ -61,7 +62,7 @@ export function scriptHandler(source: ScriptSource, name = 'pay-button.js'): Rou
   return async (request, { url }) => {
     const loaded = await source.load();
     if (!loaded) {
-      return textResponse(
+      return textAnswer(
         503,
         `${name} was not found: install the element package (\`npm install @tombolbayar/pay-button\`), or point the \`payButtonScript\` option at the file, then reload.`,
         { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' },

@@ -14,9 +14,10 @@
 import type { PayButtonEvents } from '../events.ts';
 import type { RouteHandler } from '../fetch/context.ts';
 import { orderForToken, type OrderReader } from '../fetch/order-access.ts';
-import { jsonResponse } from '../fetch/respond.ts';
+import { jsonAnswer } from '../fetch/respond.ts';
 import type { OrderLifecycle } from '../orders/lifecycle.ts';
 import type { Order } from '../store/orders.ts';
+import type { Answer } from '../fetch/answer.ts';
 
 /** What the status route uses: it reads the order, and may have the lifecycle ask the gateway. */
 export interface StatusDeps extends OrderReader {
@@ -92,6 +93,6 @@ export function statusHandler(deps: StatusDeps): RouteHandler {
       confirmed = false;
       deps.events.emit('warning', { code: 'status_refresh_failed', message: `could not refresh order ${order.orderNum} from the gateway`, error });
     }
-    return jsonResponse(200, toStatusBody(current, confirmed), { 'Cache-Control': 'no-store' });
+    return jsonAnswer(200, toStatusBody(current, confirmed), { 'Cache-Control': 'no-store' });
   };
 }
