@@ -9,10 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createGateway, type Gateway } from '@tombolbayar/gateway';
+import type { Gateway } from '@tombolbayar/gateway';
 import { sign } from '@tombolbayar/protocol/node';
 import { createPayButton, NotForSaleError, type PayButtonHandler } from '../src/fetch-entry.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys, strangerKeys } from './support/keys.ts';
+import { testGateway } from './support/sandbox-gateway.ts';
 
 const SHOP = 'http://127.0.0.1:9';
 const BASE = `${SHOP}/pay`;
@@ -24,16 +25,8 @@ const quotedWith: unknown[] = [];
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pb-fetch-core-'));
-  gateway = createGateway({
-    database: { kind: 'sqlite', file: join(dir, 'gateway.sqlite') },
-    platformPrivateKey: platformKeys().privateKey,
-    merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey, name: 'Toko Test' }],
-    sandbox: true,
-    timeScale: 0.001,
-    logger: false,
-    // Held back: the test delivers the genuine notification itself.
-    notifications: { pollIntervalMs: 60_000, timeoutMs: 1_000 },
-  });
+  // Notifications held back: the test delivers the genuine notification itself.
+  gateway = testGateway(dir, { notifications: { pollIntervalMs: 60_000, timeoutMs: 1_000 } });
   ({ url: gatewayUrl } = await gateway.listen());
   pay = createPayButton({
     logger: false,

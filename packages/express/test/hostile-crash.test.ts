@@ -17,11 +17,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createGateway } from '@tombolbayar/gateway';
 import express from 'express';
 import { payButton, type Order, type PayButtonRouter } from '../src/index.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from './support/keys.ts';
 import { leakedFragments, send, sqliteProbe, startChild, startGatewayCli, type ChildServer, type MerchantServerConfig } from './hostile-support.ts';
+import { testGateway } from './support/sandbox-gateway.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,16 +52,8 @@ async function createLink(shopUrl: string, idempotencyKey: string): Promise<stri
 
 test('kill -9 of the merchant server while onPaid runs: after a restart every order is paid, onPaid took effect once', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pb-crash-merchant-'));
-  const gateway = createGateway({
-    database: { kind: 'sqlite', file: join(dir, 'gateway.sqlite') },
-    platformPrivateKey: platformKeys().privateKey,
-    merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey }],
-    sandbox: true,
-    timeScale: 0.001,
-    logger: false,
-    // Longer than the hang, so the attempts are cut by the kill and not by the gateway.
-    notifications: { pollIntervalMs: 50, timeoutMs: 30_000 },
-  });
+  // Attempts time out later than the hang, so they are cut by the kill and not by the gateway.
+  const gateway = testGateway(dir, { notifications: { pollIntervalMs: 50, timeoutMs: 30_000 } });
   let merchant: ChildServer | undefined;
   try {
     const { url: gatewayUrl } = await gateway.listen();

@@ -25,6 +25,7 @@ import { withTuning } from '../src/internal/tuning.ts';
 import { dropSchema, newSchemaName } from './support/engines.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from './support/keys.ts';
 import { type StoreProbe, postgresProbe, runs, sqliteProbe } from '@tombolbayar/test-support/hostile';
+import { testGateway } from './support/sandbox-gateway.ts';
 
 export * from '@tombolbayar/test-support/hostile';
 
@@ -70,14 +71,9 @@ export async function startShop(setup: ShopSetup = {}): Promise<HostileShop> {
     },
   });
   const gatewayFile = join(dir, 'gateway.sqlite');
-  const gateway = createGateway({
-    database: { kind: 'sqlite', file: gatewayFile },
-    platformPrivateKey: platformKeys().privateKey,
+  const gateway = testGateway(dir, {
     merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey, name: 'Toko Hostile' }],
-    sandbox: true,
-    timeScale: 0.001,
     logger: pino({ level: 'debug' }, destination),
-    notifications: { pollIntervalMs: 50, timeoutMs: 5_000 },
   });
   const { url: gatewayUrl } = await gateway.listen();
   const proxy = setup.proxy ? await setup.proxy(gatewayUrl) : undefined;

@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createGateway, type SandboxGateway } from '@tombolbayar/gateway';
+import type { SandboxGateway } from '@tombolbayar/gateway';
 import { MERCHANT_CODE, merchantKeys, platformKeys, strangerKeys } from './support/keys.ts';
 import type { MistakeServerConfig } from './support/mistake-server.ts';
+import { testGateway } from './support/sandbox-gateway.ts';
 
 const SERVER = fileURLToPath(new URL('./support/mistake-server.ts', import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -110,15 +111,7 @@ function assertNoSecrets(output: string): void {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paybutton-mistakes-'));
-  gateway = createGateway({
-    database: { kind: 'sqlite', file: join(dir, 'gateway.sqlite') },
-    platformPrivateKey: platformKeys().privateKey,
-    merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey, name: 'Toko Test' }],
-    sandbox: true,
-    timeScale: 0.001,
-    logger: false,
-    notifications: { pollIntervalMs: 50, timeoutMs: 5_000 },
-  });
+  gateway = testGateway(dir);
   gatewayUrl = (await gateway.listen()).url;
 });
 

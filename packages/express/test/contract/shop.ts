@@ -9,13 +9,14 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGateway, type Gateway } from '@tombolbayar/gateway';
+import type { Gateway } from '@tombolbayar/gateway';
 import { NotForSaleError, type Order } from '../../src/index.ts';
 import type { PayButtonOptions } from '../../src/options.ts';
 import type { EngineFixture } from '../support/engines.ts';
 import { CATALOGUE, newKey } from '../support/harness.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from '../support/keys.ts';
 import { MOUNT, type ContractServer } from './servers.ts';
+import { testGateway } from '../support/sandbox-gateway.ts';
 
 /**
  * The `pk` the rate limit's `RateLimit-Policy` header names for a client at this address (a hash,
@@ -39,15 +40,7 @@ export interface SandboxGateway {
 
 export async function startSandbox(): Promise<SandboxGateway> {
   const dir = mkdtempSync(join(tmpdir(), 'pb-contract-gw-'));
-  const gateway = createGateway({
-    database: { kind: 'sqlite', file: join(dir, 'gateway.sqlite') },
-    platformPrivateKey: platformKeys().privateKey,
-    merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey, name: 'Toko Test' }],
-    sandbox: true,
-    timeScale: 0.001,
-    logger: false,
-    notifications: { pollIntervalMs: 25, timeoutMs: 5_000 },
-  });
+  const gateway = testGateway(dir, { notifications: { pollIntervalMs: 25, timeoutMs: 5_000 } });
   const { url } = await gateway.listen();
   const sandbox: SandboxGateway = {
     gateway,

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LookupFunction } from 'node:net';
-import { createGateway, type Gateway, type GatewayOptions } from '@tombolbayar/gateway';
+import type { Gateway, GatewayOptions } from '@tombolbayar/gateway';
 import { gatewayInternals } from '@tombolbayar/gateway/internal';
 import express from 'express';
 import { NotForSaleError, payButton, type Order, type PayButtonOptions, type PayButtonRouter } from '../../src/index.ts';
@@ -25,6 +25,7 @@ import { createStore, type Order as StoredOrder, type Store } from '../../src/st
 import { MERCHANT_CODE, merchantKeys, platformKeys } from './keys.ts';
 import { startProxy, type FaultProxy } from './proxy.ts';
 import { startRewriteProxy, type RewriteProxy } from './rewrite-proxy.ts';
+import { testGateway } from './sandbox-gateway.ts';
 
 export type Parsers = 'none' | 'json' | 'urlencoded' | 'urlencoded-extended' | 'both' | 'text' | 'raw' | 'stream-eater' | 'urlencoded-off-mount';
 
@@ -149,13 +150,9 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
     dnsLookups.push(hostname);
     callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
   };
-  const gateway = createGateway({
-    database: setup.gatewayDatabase ?? { kind: 'sqlite', file: join(dir, 'gateway.sqlite') },
-    platformPrivateKey: platformKeys().privateKey,
-    merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey, name: 'Toko Test' }],
+  const gateway = testGateway(dir, {
+    ...(setup.gatewayDatabase ? { database: setup.gatewayDatabase } : {}),
     sandbox: !setup.production,
-    timeScale: 0.001,
-    logger: false,
     notifications: { pollIntervalMs: 50, timeoutMs: 5_000, ...(setup.production ? { lookup } : {}) },
     ...setup.gatewayOptions,
   });
