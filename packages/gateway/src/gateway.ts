@@ -22,7 +22,8 @@ import { createInFlightLimiter } from '@tombolbayar/store-kit';
 import { errorHandler, notFound } from './http/edges.ts';
 import { healthRouter, type StartupState } from './http/health.ts';
 import { sendRefusal } from './http/refusals.ts';
-import { gatewayRouter } from './http/gateway-routes.ts';
+import { fastLane } from './http/fast-lane.ts';
+import { gatewayRouter, gatewayRoutes } from './http/gateway-routes.ts';
 import { createGatewayOrigins } from './http/origins.ts';
 import { requestLog } from './http/request-log.ts';
 import { resolveLogger } from './logger.ts';
@@ -222,41 +223,46 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Probes first: never shed, never logged per request.
-  app.use(healthRouter({ database, startup: () => startup, worker: () => worker?.health() }));
   // Past maxInFlight, refuse at once rather than queue (a client that left is not worked on).
   const limiter = createInFlightLimiter(config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-  app.use(
-    limiter.middleware((_req, res) => {
-      (res as express.Response).set('Retry-After', '1');
-      sendRefusal(res as express.Response, sign, 'overloaded');
-    }),
-  );
-  app.use(
-    helmet({
-      // The API answers JSON only; the page router sets its own, page-specific policy.
-      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] } },
-      // The hosted page is opened as a popup whose opener must survive (see page/csp.ts).
-      crossOriginOpenerPolicy: false,
-    }),
-  );
-  app.use(requestLog(logger));
-  app.use((_req, res, next) => {
+  const shedding = limiter.middleware((_req, res) => {
+    (res as express.Response).set('Retry-After', '1');
+    sendRefusal(res as express.Response, sign, 'overloaded');
+  });
+  const securityHeaders = helmet({
+    // The API answers JSON only; the page router sets its own, page-specific policy.
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] } },
+    // The hosted page is opened as a popup whose opener must survive (see page/csp.ts).
+    crossOriginOpenerPolicy: false,
+  });
+  let started = false;
+  ready.then(() => (started = true), () => {});
+  const untilStarted: express.RequestHandler = (_req, res, next) => {
+    if (started) return next();
     // While the start waits for the database, say so at once instead of holding the request.
     if (startup === 'waiting_for_database') {
       res.set('Retry-After', '5');
       return sendRefusal(res, sign, 'databaseUnavailable');
     }
     ready.then(() => next(), next);
-  });
-  app.use('/gateway', gatewayRouter(runtime));
+  };
+  const before = [shedding, securityHeaders, requestLog(logger), untilStarted];
+  const signedRoutes = gatewayRoutes(runtime);
+  const unrouted = notFound(sign);
+  const lastResort = errorHandler(sign, logger);
+  // The signed API's exact paths skip the router's dispatch (http/fast-lane.ts): same chain, same answers.
+  app.use(fastLane({ before, routes: new Map([...signedRoutes].map(([path, chain]) => [`/gateway${path}`, chain])), onError: lastResort, unanswered: unrouted }));
+  // Probes first: never shed, never logged per request.
+  app.use(healthRouter({ database, startup: () => startup, worker: () => worker?.health() }));
+  app.use(...before);
+  app.use('/gateway', gatewayRouter(runtime, signedRoutes));
   if (sandbox) app.use('/sandbox/dashboard', dashboardRouter(runtime, deliveries));
   if (sandbox) app.use('/sandbox', sandboxRouter(runtime, deliveries));
   const pageDeps = createPageDeps(domain, { sandbox });
   // Through the gateway's logger: honours `logger: false` and pino's redaction of keys and signs.
   app.use(createPaymentPageRouter(pageDeps, { sandbox, ownOrigins: runtime.ownOrigins, onError: (err) => logger.error({ err }, 'payment page error') }));
-  app.use(notFound(sign));
-  app.use(errorHandler(sign, logger));
+  app.use(unrouted);
+  app.use(lastResort);
 
   const afterReady = async <T>(action: () => Promise<T>): Promise<T> => {
     await ready;

@@ -17,7 +17,7 @@
  * with fixed refusals (`refusals.ts`) that repeat nothing of the request; only an authenticated
  * merchant gets messages built from its request (step 5).
  */
-import { canonicalFields, describeIssues, merchantCodeField, parseWith, signField, verify, type SignableFields } from '@tombolbayar/protocol/node';
+import { canonicalFields, describeIssues, MAX_REQUEST_SIGN_LENGTH, merchantCodeField, parseRequest, parseWith, signField, verify, type SignableFields } from '@tombolbayar/protocol/node';
 import type { z } from 'zod';
 import type { Merchant } from '../domain/types.ts';
 import type { Executor } from '../store/executor.ts';
@@ -55,6 +55,24 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * The whole rule of `merchantCodeField` and `signField` (the protocol's), checked without zod on
+ * every request (issue 24); a value failing it is refused by the zod field's rule identifier.
+ */
+const isMerchantCode = (value: unknown): value is string => typeof value === 'string' && value.length >= 5 && value.length <= 50;
+const SIGN_FORM = /^[A-Za-z0-9+/_-]+={0,2}$/;
+const isSign = (value: unknown): value is string => typeof value === 'string' && value.length >= 1 && value.length <= MAX_REQUEST_SIGN_LENGTH && SIGN_FORM.test(value);
+
+/** The fields whose string value holds U+0000, or undefined when none does. */
+function fieldsWithNul(body: Record<string, unknown>): string[] | undefined {
+  let found: string[] | undefined;
+  for (const field in body) {
+    const value = body[field];
+    if (typeof value === 'string' && value.includes(NUL)) (found ??= []).push(field);
+  }
+  return found;
+}
+
+/**
  * Who sent this and may they: the merchant must exist (NOTEXIST), the signature must verify over
  * the fields as received, and only then are the field rules checked, so a caller without the
  * merchant's key learns nothing about them.
@@ -65,17 +83,23 @@ export async function authenticate<S extends z.ZodType>(
   schema: S,
 ): Promise<Authenticated<z.output<S>>> {
   if (!isPlainObject(body)) return { ok: false, refusal: 'bodyNotObject' };
-  const code = parseWith(merchantCodeField, body.merchantCode);
-  if (!code.ok) return { ok: false, refusal: refusalForRule('merchantCode', code.issues[0]?.rule) };
-  if (code.value.includes(NUL)) return { ok: false, refusal: 'merchantCodeNul' };
-  const merchant = await findMerchant(db, code.value);
+  const merchantCode = body.merchantCode;
+  if (!isMerchantCode(merchantCode)) {
+    const code = parseWith(merchantCodeField, merchantCode);
+    return { ok: false, refusal: code.ok ? 'merchantCodeLength' : refusalForRule('merchantCode', code.issues[0]?.rule) };
+  }
+  if (merchantCode.includes(NUL)) return { ok: false, refusal: 'merchantCodeNul' };
+  const merchant = await findMerchant(db, merchantCode);
   if (!merchant) return { ok: false, refusal: 'merchantUnknown' };
-  const signature = parseWith(signField, body.sign);
-  if (!signature.ok) return { ok: false, refusal: refusalForRule('sign', signature.issues[0]?.rule) };
-  if (!verify(body as SignableFields, signature.value, merchant.publicKey)) return { ok: false, refusal: 'signMismatch' };
-  const withNul = Object.entries(body).filter(([, value]) => typeof value === 'string' && value.includes(NUL));
-  if (withNul.length) return { ok: false, code: 'FAIL', message: describeIssues([...new Set(withNul.map(([field]) => fieldLabel(field)))].map((field) => ({ field, message: NUL_RULE }))) };
-  const parsed = parseWith(schema, canonicalFields(body));
+  const sign = body.sign;
+  if (!isSign(sign)) {
+    const signature = parseWith(signField, sign);
+    return { ok: false, refusal: signature.ok ? 'signMalformed' : refusalForRule('sign', signature.issues[0]?.rule) };
+  }
+  if (!verify(body as SignableFields, sign, merchant.publicKey)) return { ok: false, refusal: 'signMismatch' };
+  const withNul = fieldsWithNul(body);
+  if (withNul) return { ok: false, code: 'FAIL', message: describeIssues([...new Set(withNul.map(fieldLabel))].map((field) => ({ field, message: NUL_RULE }))) };
+  const parsed = parseRequest(schema, canonicalFields(body));
   if (!parsed.ok) return { ok: false, code: 'FAIL', message: parsed.message };
   return { ok: true, merchant, value: parsed.value };
 }

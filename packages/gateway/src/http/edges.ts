@@ -6,7 +6,7 @@
  */
 import { bodyEncoding, contentTypeOf, decodeBody, isUtf8Charset, readJsonText, type JsonBodyProblem } from '@tombolbayar/protocol';
 import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { PlatformSigner } from '../notify/notification.ts';
 import { RepeatedJsonKeyError, ReservedJsonKeyError } from './json-keys.ts';
@@ -94,7 +94,9 @@ function jsonParser(): RequestHandler {
       req.resume();
       return next(parserError('charset.unsupported', 'unsupported charset'));
     }
-    raw(req, res, (error?: unknown) => {
+    const length = plainBodyLength(req);
+    const read = length === undefined ? raw : (req: Request, _res: unknown, done: (error?: unknown) => void) => readPlainBody(req, length, done);
+    read(req, res, (error?: unknown) => {
       if (error) return next(error);
       if (!Buffer.isBuffer(req.body)) return next();
       const { text } = decodeBody(req.body);
@@ -109,6 +111,50 @@ function jsonParser(): RequestHandler {
       next();
     });
   };
+}
+
+/** `Content-Type` values body-parser's `type: 'application/json'` matches for certain (lowercased). */
+const PLAIN_JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
+
+/**
+ * The Content-Length of a body `readPlainBody` can take in place of body-parser: identity coding,
+ * a plain JSON content type, a length within the limit, a stream nobody has read. Anything else
+ * (compressed, chunked, too large, unusual headers) goes through body-parser as before.
+ */
+function plainBodyLength(req: Request): number | undefined {
+  const { headers } = req;
+  if (headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined) return undefined;
+  const type = headers['content-type'];
+  if (type === undefined || !PLAIN_JSON_TYPES.has(type.toLowerCase())) return undefined;
+  const header = headers['content-length'];
+  if (header === undefined || !/^\d{1,5}$/.test(header) || !req.readable || req.readableDidRead || req.socket.destroyed) return undefined;
+  const length = Number(header);
+  return length <= BODY_LIMIT_BYTES ? length : undefined;
+}
+
+/**
+ * The whole body of a request `plainBodyLength` accepted, as `req.body`, without body-parser's
+ * per-request machinery (issue 24): the same outcomes, a Buffer of exactly Content-Length bytes,
+ * or `request.aborted` / `request.size.invalid` as raw-body names them.
+ */
+function readPlainBody(req: Request, length: number, done: (error?: unknown) => void): void {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const finish = (error?: Error) => {
+    req.off('data', onData).off('end', onEnd).off('aborted', onAborted).off('error', onError).off('close', onClose);
+    if (error) return done(error);
+    req.body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+    done();
+  };
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    chunks.push(chunk);
+  };
+  const onEnd = () => finish(received === length ? undefined : parserError('request.size.invalid', 'request size did not match content length'));
+  const onAborted = () => finish(parserError('request.aborted', 'request aborted'));
+  const onError = (error: Error) => finish(Object.assign(error, { status: 400 }));
+  const onClose = () => finish(parserError('request.aborted', 'request aborted'));
+  req.on('data', onData).on('end', onEnd).on('aborted', onAborted).on('error', onError).on('close', onClose);
 }
 
 /** 400 when a route that needs a body got none (the JSON parser would make that `{}`). */

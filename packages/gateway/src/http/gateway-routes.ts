@@ -12,7 +12,7 @@ import {
   type CreatePaymentLinkRequest,
   type CreateVaRequest,
 } from '@tombolbayar/protocol';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { createOrder, type CreateOrderInput } from '../domain/create-order.ts';
 import { DomainError } from '../domain/errors.ts';
 import { readOrder, withExpiryApplied } from '../domain/transitions.ts';
@@ -127,12 +127,20 @@ function queryHandler(runtime: GatewayRuntime) {
   };
 }
 
-export function gatewayRouter(runtime: GatewayRuntime): Router {
-  const router = express.Router();
+/** Each signed route's chain (edge checks, then the handler), by its path under `/gateway`. */
+export function gatewayRoutes(runtime: GatewayRuntime): ReadonlyMap<string, readonly RequestHandler[]> {
   const parse = [requireJson(runtime.sign, { bodyRequired: true }), requireBody(runtime.sign), ...jsonBody(runtime.sign)];
-  router.post('/pay', ...parse, createHandler(runtime, 'va'));
-  router.post('/prepaidOrder', ...parse, createHandler(runtime, 'link'));
-  router.post('/query', ...parse, queryHandler(runtime));
-  for (const path of ['/pay', '/prepaidOrder', '/query']) router.all(path, methodNotAllowed(runtime.sign, 'POST'));
+  return new Map<string, readonly RequestHandler[]>([
+    ['/pay', [...parse, createHandler(runtime, 'va')]],
+    ['/prepaidOrder', [...parse, createHandler(runtime, 'link')]],
+    ['/query', [...parse, queryHandler(runtime)]],
+  ]);
+}
+
+/** The routes mounted at `/gateway`; a known path asked with another method is 405. */
+export function gatewayRouter(runtime: GatewayRuntime, routes = gatewayRoutes(runtime)): Router {
+  const router = express.Router();
+  for (const [path, chain] of routes) router.post(path, ...chain);
+  for (const path of routes.keys()) router.all(path, methodNotAllowed(runtime.sign, 'POST'));
   return router;
 }

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { z } from 'zod';
+import {
+  canonicalFields, createPaymentLinkRequestSchema, createVaRequestSchema, parseRequest, parseWith, queryRequestSchema, quickParseAnswers,
+} from '../src/index.ts';
+
+const SIGN = 'A'.repeat(170) + '==';
+const create = {
+  merchantCode: 'BENCHSHOP01', orderNum: 'ORD-0001', payMoney: '150000', productDetail: 'Kopi Gayo 250 g x2', name: 'Budi Santoso',
+  email: 'budi.santoso@example.co.id', phone: '081234567890', notifyUrl: 'https://toko-kopi.co.id/pay/notify', expiryPeriod: '60',
+  dateTime: '20261122143000', sign: SIGN,
+};
+const query = { merchantCode: 'BENCHSHOP01', orderNum: 'ORD-0001', platOrderNum: 'P'.repeat(24), queryType: 'ORDER_QUERY', dateTime: '20261122143000', sign: SIGN };
+
+/** Values tried in every field: valid and not, at the edges of every rule. */
+const TRIED: unknown[] = [
+  undefined, null, '', ' ', 0, 1, 150000, 1.5, true, [], {}, '\u0000', 'x', 'x'.repeat(4), 'x'.repeat(5), 'x'.repeat(32), 'x'.repeat(33), 'x'.repeat(50), 'x'.repeat(51),
+  'x'.repeat(64), 'x'.repeat(65), 'ORD 1', 'ORD\u00e9', '☕'.repeat(32), '150000', '0', '0150', '150000.00', '999999999999', '9999999999999', '29', '30', '7200', '7201', '60.5',
+  '081234567890', '08', '08' + '1'.repeat(19), '+6281234567', 'budi@example.com', 'budi@', 'a.b+c@sub.example.co.id', 'https://shop.example/notify', ' https://shop.example/notify ',
+  'https://shop.example/a b', 'http://127.0.0.1:3000/x', 'ftp://shop.example/x', 'https:/shop.example', 'https://' + 'a'.repeat(2050), 'javascript:alert(1)', 'https://exa_mple.com/',
+  '20261122143000', '20250229120000', '2026-11-22T14:30:00Z', 'VA_BCA', 'BCA', 'va_bca', 'QRIS', 'NOPE', 'ORDER_QUERY', 'order_query', SIGN, 'a'.repeat(513), 'not base64!', 'ab==', 'ab===',
+];
+
+/** The parsed value with keys holding undefined left out (the consumers read properties). */
+function defined(result: { ok: boolean; value?: unknown; message?: string }) {
+  if (!result.ok) return result;
+  return { ok: true, value: Object.fromEntries(Object.entries(result.value as object).filter(([, value]) => value !== undefined)) };
+}
+
+function agree(schema: z.ZodType, base: Record<string, unknown>, fields: readonly string[]): number {
+  let quick = 0;
+  for (const field of fields) {
+    for (const value of TRIED) {
+      const input = canonicalFields({ ...base, [field]: value } as never) as Record<string, unknown>;
+      if (quickParseAnswers(schema, input)) quick++;
+      assert.deepStrictEqual(defined(parseRequest(schema, input)), defined(parseWith(schema, input)), `${field} = ${JSON.stringify(value)}`);
+    }
+  }
+  return quick;
+}
+
+describe('parseRequest: the quick check answers as zod does', () => {
+  it('create VA, every field through every tried value', () => {
+    assert.ok(quickParseAnswers(createVaRequestSchema, { ...create, method: 'VA_BCA' }));
+    assert.ok(agree(createVaRequestSchema, { ...create, method: 'VA_BCA' }, [...Object.keys(create), 'method', 'extra']) > 20);
+  });
+  it('create payment link, with and without a method and a redirectUrl', () => {
+    assert.ok(quickParseAnswers(createPaymentLinkRequestSchema, create));
+    for (const base of [create, { ...create, method: 'BCA', redirectUrl: 'https://toko-kopi.co.id/done' }]) {
+      assert.ok(agree(createPaymentLinkRequestSchema, base, [...Object.keys(create), 'method', 'redirectUrl', 'extra']) > 20);
+    }
+  });
+  it('query, by orderNum, by platOrderNum, or both', () => {
+    const { platOrderNum: _p, ...byOrderNum } = query;
+    const { orderNum: _o, ...byPlat } = query;
+    for (const base of [query, byOrderNum, byPlat]) assert.ok(agree(queryRequestSchema, base, [...Object.keys(query), 'extra']) > 5);
+  });
+  it('anything but an object goes to zod', () => {
+    for (const input of [null, [], 'x', 1]) assert.deepStrictEqual(parseRequest(createVaRequestSchema, input), parseWith(createVaRequestSchema, input));
+  });
+});
