@@ -133,8 +133,62 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
         await db.schema.dropTable('paybutton_leases').execute();
       },
     },
+    /**
+     * Fewer index entries per write (bench/: an order's two commits of a payment link cost about a
+     * third less CPU on SQLite): the indexes that only serve rows with a purchase key, a reference,
+     * or a paid order not fulfilled yet hold only those rows, so an order without them (most) is
+     * written to two index fewer, and a fulfilled one leaves the reconcile index. Same lookups, same
+     * uniqueness (NULL keys were never unique-checked). New indexes first, then the old ones go,
+     * each step repeatable: an interrupted run (SQLite's DDL runs outside a transaction) ends the
+     * same when run again.
+     */
+    '2026_11_003_lean_indexes': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createIndex('paybutton_orders_payable_purchase_key')
+          .ifNotExists()
+          .on('paybutton_orders')
+          .column('purchase_key')
+          .unique()
+          .where(sql<boolean>`purchase_key is not null and status in ('creating', 'pending')`)
+          .execute();
+        await db.schema
+          .createIndex('paybutton_orders_reference_set')
+          .ifNotExists()
+          .on('paybutton_orders')
+          .columns(['reference', 'status'])
+          .where(sql<boolean>`reference is not null`)
+          .execute();
+        await db.schema
+          .createIndex('paybutton_orders_unfulfilled')
+          .ifNotExists()
+          .on('paybutton_orders')
+          .columns(['status', 'fulfilled_at'])
+          .where(sql<boolean>`status = 'paid' and fulfilled_at is null`)
+          .execute();
+        for (const index of LEAN_REPLACED_INDEXES) await db.schema.dropIndex(index).ifExists().execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.createIndex('paybutton_orders_fulfilled').ifNotExists().on('paybutton_orders').columns(['status', 'fulfilled_at']).execute();
+        await db.schema
+          .createIndex('paybutton_orders_payable_purchase')
+          .ifNotExists()
+          .on('paybutton_orders')
+          .column('purchase_key')
+          .unique()
+          .where(sql<boolean>`status in ('creating', 'pending')`)
+          .execute();
+        await db.schema.createIndex('paybutton_orders_reference').ifNotExists().on('paybutton_orders').columns(['reference', 'status']).execute();
+        for (const index of ['paybutton_orders_unfulfilled', 'paybutton_orders_reference_set', 'paybutton_orders_payable_purchase_key']) {
+          await db.schema.dropIndex(index).ifExists().execute();
+        }
+      },
+    },
   };
 }
+
+/** The indexes `2026_11_003_lean_indexes` replaces with partial ones. */
+const LEAN_REPLACED_INDEXES = ['paybutton_orders_fulfilled', 'paybutton_orders_payable_purchase', 'paybutton_orders_reference'] as const;
 
 const WIDENED_COLUMNS = ['va_number', 'idempotency_key', 'return_to'] as const;
 /** What `2026_01_001_orders` declared, for `down`. */

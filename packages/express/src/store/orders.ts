@@ -10,7 +10,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFault } from '@tombolbayar/store-kit';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Selectable } from 'kysely';
 import { iso, toOrder as rowToOrder, truncate, type GatewayFacts, type NewOrder, type Order, type UnreadableRow } from './order-model.ts';
 import { factValues, ORDER_QUERIES as Q } from './queries.ts';
@@ -273,7 +273,8 @@ export class OrderStore {
     const rows = await this.db
       .selectFrom('paybutton_orders')
       .selectAll()
-      .where('status', '=', 'paid')
+      // Written into the SQL so both planners see the partial index `paybutton_orders_unfulfilled` applies.
+      .where('status', '=', sql.lit<OrderStatus>('paid'))
       .where('fulfilled_at', 'is', null)
       .where((eb) => eb.or([eb('fulfil_lease_until', 'is', null), eb('fulfil_lease_until', '<', iso(now))]))
       .orderBy('paid_at')

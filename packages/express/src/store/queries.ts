@@ -8,7 +8,7 @@
  * told us, and a known value is never overwritten with null.
  */
 import { prepare, type Param } from '@tombolbayar/store-kit';
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { iso, type GatewayFacts, type NewOrder } from './order-model.ts';
 import type { OrderStatus, PayButtonDatabase } from './schema.ts';
 
@@ -115,9 +115,13 @@ export const ORDER_QUERIES = {
 
   byOrderNum: prepare((db: Db, value: Param<{ orderNum: string }>) => db.selectFrom('paybutton_orders').selectAll().where('order_num', '=', value('orderNum'))),
 
-  /** The purchase's order that can still be paid (at most one: a partial unique index). */
+  /**
+   * The purchase's order that can still be paid (at most one: a partial unique index). The states
+   * are written into the SQL, not bound: only then can SQLite's planner prove the partial index
+   * applies (bound, it walks every `creating` and `pending` order instead).
+   */
   payableByPurchase: prepare((db: Db, value: Param<{ purchaseKey: string }>) =>
-    db.selectFrom('paybutton_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', 'in', ['creating', 'pending'])),
+    db.selectFrom('paybutton_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', 'in', [sql.lit<OrderStatus>('creating'), sql.lit<OrderStatus>('pending')])),
 
   /** The purchase's paid orders, first paid first. */
   paidByPurchase: prepare((db: Db, value: Param<{ purchaseKey: string }>) =>
