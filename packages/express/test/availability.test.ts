@@ -71,7 +71,7 @@ describe('health() and load shedding on a working shop', () => {
     await harness?.close();
   });
 
-  it('health() is 200 when the store answers; past maxInFlight a request is refused at once with 503 overloaded', async () => {
+  it('health() is 200 when the store answers; past maxInFlight a request is refused at once with 503 overloaded, and other paths go on to the app', async () => {
     harness = await startHarness({ options: { maxInFlight: 1 } });
     const app = express();
     app.get('/readyz', harness.router.health());
@@ -91,6 +91,10 @@ describe('health() and load shedding on a working shop', () => {
     assert.equal(shed.headers.get('retry-after'), '1');
     assert.equal(shed.body.error.code, 'overloaded');
     assert.equal(shed.body.error.retryable, true);
+    // A path that is not the plug-in's still goes on to the app (its 404 here), busy or not.
+    const elsewhere = await fetch(`${harness.merchantUrl}/pay/not-ours`);
+    assert.equal(elsewhere.status, 404);
+    assert.notEqual((await elsewhere.text()).includes('overloaded'), true);
     held.destroy();
     const next = await waitFor(async () => {
       const response = await harness.createLink();

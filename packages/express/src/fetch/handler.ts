@@ -112,6 +112,18 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
   };
 
   return async (request, facts = {}) => {
+    const headers = new AnswerHeaders();
+    let url: URL;
+    let located: ReturnType<typeof locate>;
+    try {
+      url = new URL(request.url);
+      located = locate(url, facts);
+    } catch (error) {
+      // A parameter that does not decode (answered like an unknown order), or a bug before any route.
+      return withEdgeHeaders(errorAnswer(guardDeps, error, headers), headers);
+    }
+    // Not the plug-in's path: the app's next handler answers it, however busy the plug-in is.
+    if (!located) return undefined;
     const admitted = inFlight.enter(request.signal.aborted);
     if (admitted.decision !== 'admit') {
       // A client already gone is not answered (the adapter ends its connection).
@@ -119,12 +131,7 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
       request.body?.cancel().catch(() => {});
       return overloaded();
     }
-    const { done } = admitted;
-    const headers = new AnswerHeaders();
     try {
-      const url = new URL(request.url);
-      const located = locate(url, facts);
-      if (!located) return undefined;
       mountedAt(located.prefix);
       const context: RouteContext = { url, params: located.matched.params, facts, native: facts.native ?? request, headers };
       let response: Answer | undefined;
@@ -134,11 +141,8 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
         response = errorAnswer(guardDeps, error, headers);
       }
       return response && withEdgeHeaders(response, headers);
-    } catch (error) {
-      // A parameter that does not decode, or a bug before the route ran.
-      return withEdgeHeaders(errorAnswer(guardDeps, error, headers), headers);
     } finally {
-      done();
+      admitted.done();
     }
   };
 }
