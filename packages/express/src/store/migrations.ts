@@ -163,7 +163,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
           .createIndex('paybutton_orders_unfulfilled')
           .ifNotExists()
           .on('paybutton_orders')
-          .columns(['status', 'fulfilled_at'])
+          .column('paid_at')
           .where(sql<boolean>`status = 'paid' and fulfilled_at is null`)
           .execute();
         for (const index of LEAN_REPLACED_INDEXES) await db.schema.dropIndex(index).ifExists().execute();
