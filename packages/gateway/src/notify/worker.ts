@@ -17,7 +17,7 @@ import type { Clock } from '../domain/clock.ts';
 import type { Database } from '../store/database.ts';
 import { claimDueNotifications, nextClaimDelayMs, type NotificationRecord } from '../store/outbox.ts';
 import { createAttemptRecorder } from './attempt-recorder.ts';
-import { deliverNotification, nextRetryDelayMs, type AttemptResult, type DeliveryOptions } from './delivery/index.ts';
+import { createDeliveryConnections, deliverNotification, nextRetryDelayMs, type AttemptResult, type DeliveryOptions } from './delivery/index.ts';
 import { leaseTooShort, resolveLeaseMs } from './lease.ts';
 
 export interface WorkerOptions {
@@ -97,12 +97,15 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
   let again = false;
   // Attempts that end together are written in one transaction (group commit).
   const recorder = createAttemptRecorder(database);
+  // Keep-alive to merchants: each attempt still resolves and checks its destination (delivery/).
+  const connections = createDeliveryConnections();
 
   async function deliverOne(notification: NotificationRecord): Promise<void> {
     const result = await deliver(notification.url, { ...notification.fields }, {
       allowPrivateNetworks: options.allowPrivateNetworks,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.lookup ? { lookup: options.lookup } : {}),
+      connections,
     });
     const at = clock.now();
     const updated = await recorder.record(notification.id, {
@@ -269,6 +272,7 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
       await running;
       await claims;
       await Promise.all(inFlight);
+      connections.close();
     },
   };
 }
