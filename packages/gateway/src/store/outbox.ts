@@ -166,6 +166,21 @@ export async function claimDueNotifications(
   return rows.map(toNotification);
 }
 
+/**
+ * End `owner`'s leases on these rows, claimed but never attempted (a worker's reserve), so any
+ * worker may claim them now. Rows no longer `owner`'s, or no longer pending, are left alone.
+ */
+export async function releaseLeases(db: Executor, owner: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('notifications')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', 'in', [...ids])
+    .where('lease_owner', '=', owner)
+    .where('state', '=', 'pending')
+    .execute();
+}
+
 export interface AttemptOutcome {
   readonly attemptId: string;
   readonly owner: string;
