@@ -242,13 +242,11 @@ export async function recordAttempt(db: Executor, notificationId: string, outcom
     const at = outcome.nextAttemptAt(Number(bumped.round_attempts));
     next = at === null ? { state: 'dead' } : { state: 'pending', next_attempt_at: at };
   }
-  const updated = await db
-    .updateTable('notifications')
-    .set({ ...next, lease_owner: null, lease_until: null })
-    .where('id', '=', notificationId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toNotification(updated);
+  const moved = { ...next, lease_owner: null, lease_until: null };
+  const result = await db.updateTable('notifications').set(moved).where('id', '=', notificationId).executeTakeFirstOrThrow();
+  if (result.numUpdatedRows !== 1n) throw new Error(`notification ${notificationId} vanished while its attempt was recorded`);
+  // The row as it now stands, without reading it back: this transaction wrote every column since.
+  return toNotification({ ...bumped, ...moved });
 }
 
 /** Queue a notification again, now, with a fresh retry schedule (its attempts stay in the log). */
