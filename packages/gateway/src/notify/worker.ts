@@ -5,8 +5,9 @@
  * deliverer at a time. At-least-once: a worker killed mid-attempt leaves a lease that expires, and
  * the notification is delivered again.
  *
- * Deliveries run in a pool of `concurrency` slots; each slot that frees claims the next due row, so
- * one receiver that hangs until the timeout holds up one slot, never the other merchants.
+ * Deliveries run in a pool of `concurrency` slots; each slot that frees takes the next due row
+ * (claimed in batches, `claims.ts`), so one receiver that hangs until the timeout holds up one
+ * slot, never the other merchants. Connections to merchants are kept alive (`delivery/`).
  * Leases are measured on real time (`Date.now`), the retry schedule on the gateway clock (which the
  * sandbox moves): moving the clock never frees the lease of an attempt in flight.
  */
@@ -15,9 +16,10 @@ import { nanoid } from 'nanoid';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.ts';
 import type { Database } from '../store/database.ts';
-import { claimDueNotifications, nextClaimDelayMs, type NotificationRecord } from '../store/outbox.ts';
+import { nextClaimDelayMs, type NotificationRecord } from '../store/outbox.ts';
 import { createAttemptRecorder } from './attempt-recorder.ts';
-import { deliverNotification, nextRetryDelayMs, type AttemptResult, type DeliveryOptions } from './delivery/index.ts';
+import { createClaims } from './claims.ts';
+import { createDeliveryConnections, deliverNotification, nextRetryDelayMs, type AttemptResult, type DeliveryOptions } from './delivery/index.ts';
 import { leaseTooShort, resolveLeaseMs } from './lease.ts';
 
 export interface WorkerOptions {
@@ -97,12 +99,17 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
   let again = false;
   // Attempts that end together are written in one transaction (group commit).
   const recorder = createAttemptRecorder(database);
+  // Claims in batches, with a reserve for the next slots to free (claims.ts).
+  const claimer = createClaims({ database, clock, owner: id, leaseMs, timeoutMs: options.timeoutMs, concurrency });
+  // Keep-alive to merchants: each attempt still resolves and checks its destination (delivery/).
+  const connections = createDeliveryConnections();
 
   async function deliverOne(notification: NotificationRecord): Promise<void> {
     const result = await deliver(notification.url, { ...notification.fields }, {
       allowPrivateNetworks: options.allowPrivateNetworks,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.lookup ? { lookup: options.lookup } : {}),
+      connections,
     });
     const at = clock.now();
     const updated = await recorder.record(notification.id, {
@@ -160,19 +167,12 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
     return delivery;
   }
 
-  /** Claim as many due rows as there are free slots and start delivering them. */
+  /** Start as many due rows as there are free slots (reserved ones first, else a batch claim). */
   function fillFreeSlots(): Promise<Promise<void>[]> {
     return serially(async () => {
       const free = concurrency - inFlight.size;
       if (free <= 0) return [];
-      const claimed = await claimDueNotifications(database.db, database.engine, {
-        owner: id,
-        now: clock.now(),
-        leaseNow: Date.now(),
-        leaseMs,
-        limit: free,
-      });
-      return claimed.map(start);
+      return (await claimer.take(free)).map(start);
     });
   }
 
@@ -268,7 +268,12 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
       clearTimeout(timer);
       await running;
       await claims;
+      await serially(() => claimer.releaseReserve()).catch((error: unknown) => {
+        // Their leases run out instead; nothing is lost.
+        logger.warn({ err: error }, 'releasing the reserved notifications failed');
+      });
       await Promise.all(inFlight);
+      connections.close();
     },
   };
 }

@@ -166,6 +166,21 @@ export async function claimDueNotifications(
   return rows.map(toNotification);
 }
 
+/**
+ * End `owner`'s leases on these rows, claimed but never attempted (a worker's reserve), so any
+ * worker may claim them now. Rows no longer `owner`'s, or no longer pending, are left alone.
+ */
+export async function releaseLeases(db: Executor, owner: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('notifications')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', 'in', [...ids])
+    .where('lease_owner', '=', owner)
+    .where('state', '=', 'pending')
+    .execute();
+}
+
 export interface AttemptOutcome {
   readonly attemptId: string;
   readonly owner: string;
@@ -227,13 +242,11 @@ export async function recordAttempt(db: Executor, notificationId: string, outcom
     const at = outcome.nextAttemptAt(Number(bumped.round_attempts));
     next = at === null ? { state: 'dead' } : { state: 'pending', next_attempt_at: at };
   }
-  const updated = await db
-    .updateTable('notifications')
-    .set({ ...next, lease_owner: null, lease_until: null })
-    .where('id', '=', notificationId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toNotification(updated);
+  const moved = { ...next, lease_owner: null, lease_until: null };
+  const result = await db.updateTable('notifications').set(moved).where('id', '=', notificationId).executeTakeFirstOrThrow();
+  if (result.numUpdatedRows !== 1n) throw new Error(`notification ${notificationId} vanished while its attempt was recorded`);
+  // The row as it now stands, without reading it back: this transaction wrote every column since.
+  return toNotification({ ...bumped, ...moved });
 }
 
 /** Queue a notification again, now, with a fresh retry schedule (its attempts stay in the log). */

@@ -5,6 +5,7 @@
  */
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { DeliveryConnections } from './connections.ts';
 import { postForm, type PostOutcome } from './http-post.ts';
 import { classifyError, type AttemptResult } from './outcome.ts';
 import { resolveDeliveryAddresses } from './resolve.ts';
@@ -21,6 +22,11 @@ export interface DeliveryOptions {
   allowPrivateNetworks: boolean;
   /** DNS resolution with `dns.lookup`'s signature; injectable so tests never touch real DNS. */
   lookup?: LookupFunction;
+  /**
+   * Keep-alive connections to reuse (the worker's); without, the attempt connects afresh and closes
+   * its connection. Either way the destination is resolved and checked for this attempt.
+   */
+  connections?: DeliveryConnections;
 }
 
 function attemptTimeout(timeoutMs: number | undefined): number {
@@ -58,7 +64,8 @@ async function attempt(url: string, fields: Record<string, string>, options: Del
   // Credentials in a callback URL are refused rather than silently dropped or sent.
   if (target.username !== '' || target.password !== '') return refuse('invalid-url', 'the URL contains a user name or password');
 
-  return postForm(target, new URLSearchParams(fields).toString(), resolved.addresses, signal);
+  const agent = options.connections?.agentFor(target, resolved.addresses, options.allowPrivateNetworks);
+  return postForm(target, new URLSearchParams(fields).toString(), resolved.addresses, signal, agent);
 }
 
 /**

@@ -14,6 +14,9 @@ import {
 } from './outcome.ts';
 import { pinnedLookup } from './resolve.ts';
 
+/** How a kept-alive socket the server closed while it sat idle fails when reused. */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
 export type PostOutcome = Omit<AttemptResult, 'latencyMs'>;
 
 /** How the reading of a response body ended. */
@@ -41,19 +44,26 @@ export function judgeResponse(status: number, body: Buffer, end: BodyEnd): PostO
 }
 
 /**
- * POST `body` to `target`, connecting only to `addresses`. No redirects are followed, no
- * connection is reused (each attempt resolves and checks afresh), credentials in the URL are
- * never sent. `signal` aborting means the attempt's deadline passed.
+ * POST `body` to `target`, connecting only to `addresses`. No redirects are followed, credentials
+ * in the URL are never sent. `signal` aborting means the attempt's deadline passed.
+ *
+ * Without `agent` the connection is made for this attempt and closed after it. With one (the
+ * worker's `connections.ts`, keyed by these very checked addresses) a socket whose answer was read
+ * in full goes back to it for the next attempt to the same checked addresses; a pooled socket the
+ * server had closed meanwhile fails before any answer and the POST is made again, once, on a
+ * connection of its own.
  */
-export function postForm(target: URL, body: string, addresses: readonly LookupAddress[], signal: AbortSignal): Promise<PostOutcome> {
+export function postForm(target: URL, body: string, addresses: readonly LookupAddress[], signal: AbortSignal, agent?: http.Agent): Promise<PostOutcome> {
   return new Promise<PostOutcome>((resolve) => {
     let settled = false;
     let request: http.ClientRequest | undefined;
+    /** The whole answer was read: the socket may serve the next attempt. */
+    let reusable = false;
     const settle = (outcome: PostOutcome): void => {
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', onAbort);
-      request?.destroy();
+      if (!reusable) request?.destroy();
       resolve(outcome);
     };
     let onResponseAbort: (() => void) | undefined;
@@ -78,9 +88,9 @@ export function postForm(target: URL, body: string, addresses: readonly LookupAd
         'user-agent': USER_AGENT,
         accept: 'text/plain, */*;q=0.1',
         'accept-encoding': 'identity',
-        connection: 'close',
+        ...(agent ? {} : { connection: 'close' }),
       },
-      agent: false,
+      agent: agent ?? false,
       lookup: pinnedLookup(addresses),
       rejectUnauthorized: true,
     };
@@ -91,8 +101,15 @@ export function postForm(target: URL, body: string, addresses: readonly LookupAd
     }
     request.on('error', (error) => {
       if (onResponseAbort) return onResponseAbort();
-      const errorClass = classifyError(error);
       const code = (error as NodeJS.ErrnoException).code;
+      if (agent && request?.reusedSocket && code && STALE_SOCKET_CODES.has(code) && !settled && !signal.aborted) {
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        request.destroy();
+        resolve(postForm(target, body, addresses, signal));
+        return;
+      }
+      const errorClass = classifyError(error);
       settle(failed(errorClass, code ? `${errorClass} failure (${code})` : `${errorClass} failure`));
     });
     request.on('response', (response: IncomingMessage) => readResponse(response));
@@ -103,8 +120,9 @@ export function postForm(target: URL, body: string, addresses: readonly LookupAd
       const kept: Buffer[] = [];
       let keptBytes = 0;
       const finish = (end: BodyEnd): void => {
+        reusable = agent !== undefined && end === 'complete';
         settle(judgeResponse(status, Buffer.concat(kept, keptBytes), end));
-        response.destroy();
+        if (!reusable) response.destroy();
       };
       onResponseAbort = () => finish(signal.aborted ? 'timeout' : 'aborted');
       response.on('data', (chunk: Buffer) => {

@@ -2,6 +2,7 @@
  * Notification delivery mechanics: the HTTP attempt, the retry schedule and the callback-URL
  * policy (SSRF guard). The outbox and worker live elsewhere and call these. See README.md here.
  */
+export { createDeliveryConnections, type DeliveryConnections } from './connections.ts';
 export { deliverNotification, DEFAULT_DELIVERY_TIMEOUT_MS, type DeliveryOptions } from './deliver.ts';
 export {
   DELIVERY_ERROR_CLASSES,
