@@ -11,7 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 // listens. An operator's own setting (node flag or NODE_OPTIONS) wins.
 const own = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
 const capYoungGeneration = () => setFlagsFromString('--semi-space-growth-factor=1');
-const capped = !/--(max-semi-space-size|semi-space-growth-factor)\b/.test(own);
+const capped = !/--(max[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)\b/.test(own);
 if (capped) capYoungGeneration();
 
 const { main } = await import('../dist/cli.js');
