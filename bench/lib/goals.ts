@@ -84,7 +84,7 @@ function cpuRow(ceilings: Ceilings, what: string, engine: Engine, cpu: Readonly<
     reason:
       `the floor is ${rsaMs(ceilings, crypto).toFixed(2)} ms of RSA (${crypto.privateOps.toFixed(1)} private, ${crypto.publicOps.toFixed(1)} public) ` +
       `plus ${exchanges} HTTP exchange${exchanges > 1 ? 's' : ''} at the echo's ${echo.toFixed(2)} ms; ${(spent - floor).toFixed(2)} ms above it, ` +
-      `${(goal * floor - spent).toFixed(2)} ms short of the goal (see "Where the CPU goes").`,
+      `${(spent - goal * floor).toFixed(2)} ms over the goal (see "Where the CPU goes" in bench/README.md).`,
   };
 }
 
