@@ -112,6 +112,8 @@ const CATEGORIES: readonly (readonly [string, RegExp])[] = [
   ['Kysely (query building)', /kysely/],
   ['zod', / zod:|protocol\/src\/(fields|issues|schemas)/],
   ['logging (pino)', /pino|sonic-boom|redact|writeString/],
+  // The plug-in's package is named express: its files are the project's own code, not Express's.
+  ['the project\'s own code', /packages\/express\/(dist|src)\//],
   ['Express, router, body-parser, helmet', /express|router|body-parser|content-type|raw-body|iconv|parseurl|finalhandler|type-is|media-typer|on-finished|statuses|http-errors|helmet|vary|qs:/],
   ['Node HTTP, sockets, streams', /_http|node:net|stream|writev|shutdown|^close|internalConnect|socket|node:events/],
   ['garbage collector', /garbage collector/],
