@@ -9,14 +9,6 @@ import { join } from 'node:path';
 const HERE = new URL('.', import.meta.url).pathname;
 const NODE_FLAGS = ['--conditions=tombolbayar-internal', '--import', '@tombolbayar/test-support/loopback-guard-preload', '--import', 'tsx'];
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** A child server the run may kill; an exit it did not ask for is a crash. */
 export class Child {
   private process: ChildProcess | undefined;

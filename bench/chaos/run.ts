@@ -26,7 +26,8 @@ import { generateKeyPair } from '@tombolbayar/protocol/node';
 import { backendKiller, startSilentProxy, taggedUrl, type SilentProxy } from '@tombolbayar/test-support/database-chaos';
 import pg from 'pg';
 import { findPostgres } from '../lib/postgres.ts';
-import { answers, Child, droppingProxy, freePort } from './processes.ts';
+import { freePort } from '@tombolbayar/test-support/network';
+import { answers, Child, droppingProxy } from './processes.ts';
 
 type Engine = 'sqlite' | 'postgres';
 const MERCHANT_CODE = 'CHAOSSHOP01';

@@ -6,24 +6,15 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { addToCart, launchChromium } from '../support.ts';
+import { freePort } from '@tombolbayar/test-support/network';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** A port nothing listens on right now (Vite's strictPort refuses a taken one, so a race fails loudly). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Poll until the dev server answers `/` (it first rebuilds the element, as `npm run dev` does). */
 async function waitForShop(url: string, child: ChildProcess, output: () => string): Promise<void> {

@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '@tombolbayar/test-support/eventually';
-import { freePort, run, start, stop, succeed } from './processes.ts';
+import { freePort } from '@tombolbayar/test-support/network';
+import { run, start, stop, succeed } from './processes.ts';
 import { launchChromium } from '../support.ts';
 import { listTarball, packPackages, PACKAGES, type TarballSummary } from './tarball.ts';
 

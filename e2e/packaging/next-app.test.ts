@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { freePort, start, stop, succeed, type Started } from './processes.ts';
+import { freePort } from '@tombolbayar/test-support/network';
+import { start, stop, succeed, type Started } from './processes.ts';
 import { launchChromium } from '../support.ts';
 import { packPackages } from './tarball.ts';
 

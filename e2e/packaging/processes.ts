@@ -1,11 +1,10 @@
 /**
  * Child processes of the end-to-end tests that work on installed packages: run a command to its
- * end, start a server and wait for the line that says it is ready, stop it, find a free port.
+ * end, start a server and wait for the line that says it is ready, stop it.
  * Never through a shell; `DATABASE_URL` is cleared so an installed app uses its own SQLite file.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 
 export interface Result {
   readonly code: number | null;
@@ -74,12 +73,3 @@ export function stop(child: ChildProcess): Promise<void> {
   return exited;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}

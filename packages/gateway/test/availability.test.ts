@@ -14,14 +14,7 @@ import { startupRetryDelayMs } from '../src/store/startup.ts';
 import { DATABASE_URL, dropSchema, freshStore } from './support/engines.ts';
 import { platformKeys } from './support/keys.ts';
 import { eventually } from './support/receiver.ts';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from '@tombolbayar/test-support/network';
 
 /** A TCP forwarder to PostgreSQL on a given port: "the database comes up" when it starts. */
 async function forwarderOn(port: number, target: URL): Promise<net.Server> {

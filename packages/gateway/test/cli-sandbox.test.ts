@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { main } from '../src/cli.ts';
@@ -14,16 +13,9 @@ import { merchantClient } from './support/client.ts';
 import { cliArgs, runCli, startGatewayProcess, type GatewayProcess } from './support/cli-process.ts';
 import { tempDir } from './support/engines.ts';
 import { eventually, startReceiver, type Receiver } from './support/receiver.ts';
+import { freePort } from '@tombolbayar/test-support/network';
 
 const CODE = 'M-CLI-0001';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('sandbox verbs of the CLI', () => {
   let dir: string;

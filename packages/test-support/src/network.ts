@@ -11,7 +11,7 @@
  *   connect beyond loopback, whatever asks) and reports the connection attempts made since.
  */
 import type { LookupAddress } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
+import { createServer, isIP, type AddressInfo, type LookupFunction } from 'node:net';
 import { installLoopbackGuard, isLoopbackAddress, loopbackOnly, NON_LOOPBACK_CODE } from '../lib/loopback-guard.mjs';
 
 export { installLoopbackGuard, isLoopbackAddress, NON_LOOPBACK_CODE };
@@ -78,4 +78,18 @@ export function watchConnections(): ConnectionWatch {
     outsideLoopback: () => attempts().filter((attempt) => !isLoopbackAddress(attempt.address)),
     refused: () => record.refused.slice(refusedFrom),
   };
+}
+
+/**
+ * A port nothing listens on right now, on 127.0.0.1: for a child process or server that must be
+ * told its port before it starts (it binds it itself; a race for it fails loudly, never silently).
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
 }

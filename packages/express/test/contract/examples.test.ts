@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,19 +14,11 @@ import { after, before, describe, test } from 'node:test';
 import { newKey, waitFor } from '../support/harness.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from '../support/keys.ts';
 import { startSandbox, type SandboxGateway } from './shop.ts';
+import { freePort } from '@tombolbayar/test-support/network';
 
 const EXAMPLES = fileURLToPath(new URL('../../../../examples/', import.meta.url));
 /** The example runs in another folder, so the guard is named by its file. */
 const LOOPBACK_GUARD = import.meta.resolve('@tombolbayar/test-support/loopback-guard-preload');
-
-/** A port nobody listens on now: the examples take `PORT` (their publicUrl is built from it). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 let sandbox: SandboxGateway;
 before(async () => {
