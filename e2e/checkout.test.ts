@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '@tombolbayar/test-support/eventually';
 import type { Browser, Page } from 'playwright-core';
-import { addToCart, launchChromium, newestOrderStatus, openShop, sandbox, screenshot, type Session } from './support.ts';
+import { addToCart, launchChromium, newestOrderStatus, openShop, payOnHostedPage, sandbox, screenshot, type Session } from './support.ts';
 
 let browser: Browser;
 before(async () => {
@@ -34,14 +34,6 @@ async function withShop(options: Parameters<typeof openShop>[1], run: (session: 
 
 async function clickPay(page: Page): Promise<void> {
   await page.locator('pay-button button').click();
-}
-
-/** On the hosted page: pick a method when asked, then press the sandbox's "Simulate payment". */
-async function payOnHostedPage(hosted: Page, method = 'BCA Virtual Account'): Promise<void> {
-  await hosted.waitForURL(/\/pay\?orderNum=/);
-  const picker = hosted.getByRole('button', { name: method, exact: true });
-  if (await picker.count()) await picker.click();
-  await hosted.getByRole('button', { name: 'Simulate payment' }).click();
 }
 
 describe('checkout in the demo shop', () => {

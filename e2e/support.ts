@@ -144,3 +144,11 @@ export async function sandbox(demo: Demo, path: string, body: unknown = {}): Pro
   if (!response.ok) throw new Error(`sandbox ${path}: HTTP ${response.status} ${await response.text()}`);
   return response.json();
 }
+
+/** On the hosted page: pick a method when asked, then press the sandbox's "Simulate payment". */
+export async function payOnHostedPage(hosted: Page, method = 'BCA Virtual Account'): Promise<void> {
+  await hosted.waitForURL(/\/pay\?orderNum=/);
+  const picker = hosted.getByRole('button', { name: method, exact: true });
+  if (await picker.count()) await picker.click();
+  await hosted.getByRole('button', { name: 'Simulate payment' }).click();
+}

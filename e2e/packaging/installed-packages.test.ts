@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { eventually } from '@tombolbayar/test-support/eventually';
 import { freePort } from '@tombolbayar/test-support/network';
 import { run, start, stop, succeed } from './processes.ts';
-import { launchChromium } from '../support.ts';
+import { launchChromium, payOnHostedPage } from '../support.ts';
 import { listTarball, packPackages, PACKAGES, type TarballSummary } from './tarball.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -131,10 +131,7 @@ describe('the packages as installed from their tarballs', () => {
         const page = await browser.newPage();
         await page.goto(shop.match[1]!);
         const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('pay-button button').click()]);
-        await popup.waitForURL(/\/pay\?orderNum=/);
-        const picker = popup.getByRole('button', { name: 'BCA Virtual Account', exact: true });
-        if (await picker.count()) await picker.click();
-        await popup.getByRole('button', { name: 'Simulate payment' }).click();
+        await payOnHostedPage(popup);
         await page.locator('pay-button[state="paid"]').waitFor({ timeout: 30_000 });
         await eventually(() => (/paid \w+/.test(shop.output()) ? true : undefined), 60_000, `${server} (${expressPackage}): onPaid to run`);
         assert.match(shop.output(), /paid \w+/, `${server} (${expressPackage}): onPaid ran`);

@@ -16,7 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@tombolbayar/test-support/network';
 import { start, stop, succeed, type Started } from './processes.ts';
-import { launchChromium } from '../support.ts';
+import { launchChromium, payOnHostedPage } from '../support.ts';
 import { packPackages } from './tarball.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -102,10 +102,7 @@ describe('the Next.js example, built from the packed tarballs', () => {
       page.on('pageerror', (error) => problems.push(error.message));
       await page.goto(shopUrl);
       const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('pay-button button').click()]);
-      await popup.waitForURL(/\/pay\?orderNum=/);
-      const picker = popup.getByRole('button', { name: 'BCA Virtual Account', exact: true });
-      if (await picker.count()) await picker.click();
-      await popup.getByRole('button', { name: 'Simulate payment' }).click();
+      await payOnHostedPage(popup);
       await page.locator('pay-button[state="paid"]').waitFor({ timeout: 30_000 });
       const outcome = page.locator('#outcome').filter({ hasText: 'Paid, thank you!' });
       await outcome.waitFor();
