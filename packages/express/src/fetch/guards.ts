@@ -7,9 +7,8 @@ import { PayButtonError } from '../errors.ts';
 import type { PayButtonEvents } from '../events.ts';
 import { STATUS_TOKEN_HEADER } from '../ids.ts';
 import type { ResolvedOptions } from '../options.ts';
-import { respond } from './respond.ts';
 import type { CoreRequest } from './context.ts';
-import type { Answer, EdgeHeaders } from './answer.ts';
+import { answer, type Answer, type EdgeHeaders } from './answer.ts';
 
 /** What the guards use: the configured origins, and the events for the refused. */
 export interface GuardDeps {
@@ -61,7 +60,7 @@ export function originGuard(context: GuardDeps): (request: CoreRequest, headers:
       const site = request.headers.get('sec-fetch-site');
       if (site === 'cross-site' || site === 'same-site') throw new PayButtonError('origin_not_allowed', 'Cross-site requests are not allowed.');
     }
-    if (request.method === 'OPTIONS') return respond(null, { status: 204 });
+    if (request.method === 'OPTIONS') return answer(204, null);
     return undefined;
   };
 }

@@ -15,21 +15,16 @@ export const HTML_TYPE = 'text/html; charset=utf-8';
 
 type HeaderInit = Record<string, string>;
 
-/** An answer of the core (`answer.ts`): every one is small and whole. */
-export function respond(body: string | Uint8Array | null, init: { readonly status: number; readonly headers?: HeaderInit }): Answer {
-  return answer(init.status, body, init.headers);
-}
-
 export function jsonAnswer(status: number, body: unknown, headers: HeaderInit = {}): Answer {
-  return respond(JSON.stringify(body), { status, headers: { 'Content-Type': JSON_TYPE, ...headers } });
+  return answer(status, JSON.stringify(body), { 'Content-Type': JSON_TYPE, ...headers });
 }
 
 export function textAnswer(status: number, text: string, headers: HeaderInit = {}): Answer {
-  return respond(text, { status, headers: { 'Content-Type': TEXT_TYPE, ...headers } });
+  return answer(status, text, { 'Content-Type': TEXT_TYPE, ...headers });
 }
 
 export function htmlAnswer(status: number, html: string, headers: HeaderInit = {}): Answer {
-  return respond(html, { status, headers: { 'Content-Type': HTML_TYPE, ...headers } });
+  return answer(status, html, { 'Content-Type': HTML_TYPE, ...headers });
 }
 
 /** `405` with `Allow`, for a known path called with another method. */

@@ -6,8 +6,8 @@
  */
 import { PayButtonError } from '../errors.ts';
 import type { RouteContext, RouteHandler, CoreRequest } from './context.ts';
-import { methodNotAllowed, respond } from './respond.ts';
-import type { Answer, EdgeHeaders } from './answer.ts';
+import { methodNotAllowed } from './respond.ts';
+import { answer, type Answer, type EdgeHeaders } from './answer.ts';
 
 /** A path of the core and what it answers. */
 export interface Route {
@@ -97,7 +97,7 @@ export async function runRoute(matched: Matched, request: CoreRequest, context: 
   // What Express's router answered for OPTIONS on a path it had only other methods for.
   if (method === 'OPTIONS') {
     const allow = matched.allow === 'GET' ? 'GET, HEAD' : matched.allow;
-    return respond(allow, { status: 200, headers: { Allow: allow, 'Content-Type': 'text/html; charset=utf-8' } });
+    return answer(200, allow, { Allow: allow, 'Content-Type': 'text/html; charset=utf-8' });
   }
   return undefined;
 }

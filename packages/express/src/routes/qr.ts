@@ -16,7 +16,6 @@ import { PayButtonError } from '../errors.ts';
 import type { RouteHandler } from '../fetch/context.ts';
 import { orderForToken, type OrderReader } from '../fetch/order-access.ts';
 import { jsonAnswer } from '../fetch/respond.ts';
-import type { Answer } from '../fetch/answer.ts';
 
 /** Error correction M, as QRIS acquirers print them, and the standard's 4-module quiet zone. */
 const QUIET_ZONE = 4;

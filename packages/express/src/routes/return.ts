@@ -24,12 +24,12 @@
 import { orderNumField } from '@tombolbayar/protocol';
 import { queryValue, type RouteHandler, type CoreRequest } from '../fetch/context.ts';
 import { orderWithSecret, type OrderReader } from '../fetch/order-access.ts';
-import { htmlAnswer, respond, textAnswer } from '../fetch/respond.ts';
+import { htmlAnswer, textAnswer } from '../fetch/respond.ts';
 import { tokensEqual } from '../ids.ts';
 import { returnToken } from '../orders/create.ts';
 import type { Order } from '../store/orders.ts';
 import { RETURN_CSP, returnLocale, returnPage, type ReturnOutcome } from './return-page.ts';
-import type { Answer } from '../fetch/answer.ts';
+import { answer, type Answer } from '../fetch/answer.ts';
 
 /** What the return pages use: they read an order by its return secret, and never change it. */
 export interface ReturnDeps extends OrderReader {
@@ -165,8 +165,5 @@ export const RETURN_SCRIPT = `(function () {
 
 export function returnScriptHandler(): RouteHandler {
   return async () =>
-    respond(RETURN_SCRIPT, {
-      status: 200,
-      headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' },
-    });
+    answer(200, RETURN_SCRIPT, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
 }

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { queryValue, type RouteHandler } from '../fetch/context.ts';
-import { respond, textAnswer } from '../fetch/respond.ts';
-import type { Answer } from '../fetch/answer.ts';
+import { textAnswer } from '../fetch/respond.ts';
+import { answer } from '../fetch/answer.ts';
 
 export const SCRIPT_SPECIFIER = '@tombolbayar/pay-button/dist/pay-button.js';
 
@@ -78,7 +78,7 @@ export function scriptHandler(source: ScriptSource, name = 'pay-button.js'): Rou
       'Access-Control-Allow-Origin': '*',
       'Cross-Origin-Resource-Policy': 'cross-origin',
     };
-    if (request.headers.get('if-none-match') === etag) return respond(null, { status: 304, headers });
-    return respond(loaded.content, { status: 200, headers: { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' } });
+    if (request.headers.get('if-none-match') === etag) return answer(304, null, headers);
+    return answer(200, loaded.content, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' });
   };
 }

@@ -17,7 +17,6 @@ import { orderForToken, type OrderReader } from '../fetch/order-access.ts';
 import { jsonAnswer } from '../fetch/respond.ts';
 import type { OrderLifecycle } from '../orders/lifecycle.ts';
 import type { Order } from '../store/orders.ts';
-import type { Answer } from '../fetch/answer.ts';
 
 /** What the status route uses: it reads the order, and may have the lifecycle ask the gateway. */
 export interface StatusDeps extends OrderReader {
