@@ -8,6 +8,7 @@ import type { ChildServer } from '../lib/children.ts';
 import type { BenchContext } from '../lib/context.ts';
 import { formatLoad, load, type LoadResult } from '../lib/load.ts';
 import { paced } from '../lib/paced.ts';
+import type { LoopDelay } from '../servers/ipc.ts';
 
 export interface BodySource {
   /** Whether bodies are expensive to make (signed): then only as many as the run needs are made. */
@@ -26,7 +27,7 @@ export interface Throughput {
    */
   readonly cpuMsPerRequest: Readonly<Record<string, number>>;
   /** Event-loop delay of each server during the half-rate run: stalls of the server itself. */
-  readonly halfLoopDelay: Readonly<Record<string, { p50Ms: number; p99Ms: number; maxMs: number }>>;
+  readonly halfLoopDelay: Readonly<Record<string, LoopDelay>>;
 }
 
 /** CPU ms per request of each server over `run` (the request count comes from its result). */
@@ -74,9 +75,9 @@ export async function maxAndHalf(
   const halfBodies = await source.take(Math.ceil(halfRate * halfSeconds * 1.15) + 200);
   for (const server of Object.values(servers)) await server.command({ cmd: 'reset' });
   const half = await paced({ ...target, bodies: halfBodies, durationSeconds: halfSeconds, rate: halfRate });
-  const halfLoopDelay: Record<string, { p50Ms: number; p99Ms: number; maxMs: number }> = {};
+  const halfLoopDelay: Record<string, LoopDelay> = {};
   for (const [name, server] of Object.entries(servers)) halfLoopDelay[name] = await server.command({ cmd: 'loop' });
-  const loops = Object.entries(halfLoopDelay).map(([name, delay]) => `${name} p99 ${delay.p99Ms.toFixed(1)} max ${delay.maxMs.toFixed(1)}`).join(', ');
+  const loops = Object.entries(halfLoopDelay).map(([name, delay]) => `${name} p99 ${delay.p99Ms.toFixed(1)} max ${delay.maxMs.toFixed(1)} (longest GC ${delay.gcMaxMs.toFixed(1)} ${delay.gcMaxKind}, preempted ${delay.preempted}×)`).join(', ');
   context.log(`  ${label} at ${halfRate} req/s: ${formatLoad(half)}; event-loop delay ms: ${loops}`);
   await hooks.afterHalf?.(half);
   return { warmUp, max, half, halfRate, cpuMsPerRequest, halfLoopDelay };

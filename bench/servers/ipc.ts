@@ -2,7 +2,8 @@
  * The child side of `lib/children.ts`: announce the URL once listening, answer the parent's
  * commands, and shut down cleanly on SIGTERM (so `--cpu-prof` gets to write its profile).
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+import { constants as perfConstants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
 export type Command =
   | { readonly cmd: 'stats' }
@@ -61,13 +62,67 @@ export function memoryAfterGc(): { rssMb: number; heapUsedMb: number; gcForced: 
   return { rssMb: usage.rss / 2 ** 20, heapUsedMb: usage.heapUsed / 2 ** 20, gcForced: gc !== undefined };
 }
 
-/** Event-loop delay of this process since the last reset (what a request arriving then waits). */
-export function loopDelayMonitor(): { read(): { p50Ms: number; p99Ms: number; maxMs: number }; reset(): void } {
+/** What stalled a server's event loop since the last reset: the delay itself, and what it could be. */
+export interface LoopDelay {
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+  /** Longest single garbage-collection pause (V8's `gc` performance entries), and its kind. */
+  readonly gcMaxMs: number;
+  readonly gcMaxKind: string;
+  /** Times the kernel took the CPU from this process while it could run (`nonvoluntary_ctxt_switches`). */
+  readonly preempted: number;
+}
+
+const GC_KINDS: Record<number, string> = {
+  [perfConstants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+  [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+  [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+  [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+
+/** The process's involuntary context switches so far (Linux /proc; 0 elsewhere). */
+function preemptions(): number {
+  try {
+    return Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Event-loop delay of this process since the last reset (what a request arriving then waits),
+ * beside the longest GC pause and the preemptions in the same span: a stall longer than any GC
+ * pause is the process waiting for a core the other processes hold.
+ */
+export function loopDelayMonitor(): { read(): LoopDelay; reset(): void } {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
+  let gcMaxMs = 0;
+  let gcMaxKind = 'none';
+  let preemptedAtReset = preemptions();
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.duration <= gcMaxMs) continue;
+      gcMaxMs = entry.duration;
+      gcMaxKind = GC_KINDS[(entry as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+    }
+  }).observe({ entryTypes: ['gc'] });
   return {
-    read: () => ({ p50Ms: histogram.percentile(50) / 1e6, p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6 }),
-    reset: () => histogram.reset(),
+    read: () => ({
+      p50Ms: histogram.percentile(50) / 1e6,
+      p99Ms: histogram.percentile(99) / 1e6,
+      maxMs: histogram.max / 1e6,
+      gcMaxMs,
+      gcMaxKind,
+      preempted: preemptions() - preemptedAtReset,
+    }),
+    reset: () => {
+      histogram.reset();
+      gcMaxMs = 0;
+      gcMaxKind = 'none';
+      preemptedAtReset = preemptions();
+    },
   };
 }
 
