@@ -1,14 +1,15 @@
 /**
  * `@tombolbayar/store-kit`: the store plumbing shared by `@tombolbayar/gateway` and
  * `@tombolbayar/express` (one copy, installed once when an app uses both): driver loading with a
- * clear error when a driver is missing, SQLite checkpoints off the event loop, and a prepared
- * statement cache for Kysely's SQLite dialect, queries compiled once (`prepare`),
+ * clear error when a driver is missing, SQLite checkpoints off the event loop, Kysely's SQLite
+ * dialect with group commit and a prepared statement cache, queries compiled once (`prepare`),
  * PostgreSQL statements prepared once per connection (`withNamedStatements`), and private SQLite
  * files (folder 0700, files 0600). Internal: its API follows those two packages.
  */
 export { DriverMissingError, loadPostgresDriver, loadSqliteDriver, resolveDriver, type DriverName } from './drivers.ts';
 export { CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from './checkpointer.ts';
 export { STATEMENT_CACHE_LIMIT, withStatementCache } from './statement-cache.ts';
+export { GroupCommitSqliteDialect } from './group-commit.ts';
 export { preparePrivateFolder, preparePrivateSqliteFile } from './private-files.ts';
 export { prepare, PreparedQuery, type Param } from './prepared.ts';
 export { NAMED_STATEMENT_LIMIT, withNamedStatements, type NamedStatementOptions, type NamedStatementPool } from './named-statements.ts';

@@ -9,10 +9,10 @@
  */
 import { resolve } from 'node:path';
 import {
-  createPostgresPool, loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements, withStatementCache,
+  createPostgresPool, GroupCommitSqliteDialect, loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements,
   type PostgresDeadlines,
 } from '@tombolbayar/store-kit';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool } from 'kysely';
 import type { PayButtonDatabase } from './schema.ts';
 import { PayButtonError } from '../errors.ts';
 
@@ -63,7 +63,7 @@ function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<voi
   sqlite.pragma('busy_timeout = 5000');
   // Checkpoints (an fsync each) run on a thread of their own, not inside a request's commit.
   const checkpointer = path === ':memory:' ? undefined : startCheckpointer(sqlite, path);
-  const root = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const root = new Kysely<any>({ dialect: new GroupCommitSqliteDialect(sqlite) });
   return {
     root,
     close: async () => {

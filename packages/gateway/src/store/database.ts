@@ -5,9 +5,9 @@
  * chosen (`pg` is an optional peer dependency); a missing one is a `DriverMissingError` naming it.
  */
 import {
-  createPostgresPool, loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withStatementCache, type PostgresDeadlines,
+  createPostgresPool, GroupCommitSqliteDialect, loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, type PostgresDeadlines,
 } from '@tombolbayar/store-kit';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { GatewayDatabase } from './schema.ts';
 
@@ -61,7 +61,7 @@ function openSqlite(file: string, ownsFolder: boolean): Database {
   sqlite.pragma('foreign_keys = ON');
   // Checkpoints (an fsync each) run on a thread of their own, not inside a request's commit.
   const checkpointer = file === ':memory:' ? undefined : startCheckpointer(sqlite, file);
-  const db = new Kysely<GatewayDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<GatewayDatabase>({ dialect: new GroupCommitSqliteDialect(sqlite) });
   let closing: Promise<void> | undefined;
   return {
     db,
