@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Kysely, sql } from 'kysely';
+import { Kysely, sql, type Generated } from 'kysely';
 import { GroupCommitSqliteDialect, loadSqliteDriver } from '../src/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Tables {
-  items: { id: number; name: string; parent: number | null };
+  items: { id: Generated<number>; name: string; parent: number | null };
   counter: { id: number; n: number };
 }
 
