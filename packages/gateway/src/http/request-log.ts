@@ -1,6 +1,7 @@
 /** One log line per request: method, path (never the query or the body), status, duration. */
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { flatEntryLogger } from '../logger.ts';
 
 /**
  * Paths longer than this are logged cut, with their length: anyone can send a 16 KB unknown path,
@@ -19,7 +20,8 @@ function loggedPath(path: string): string {
  */
 export interface RequestLogNote {
   readonly message: string;
-  readonly fields: Readonly<Record<string, unknown>>;
+  /** Flat: the line is written through `flatEntryLogger`, whose redaction covers flat entries only. */
+  readonly fields: Readonly<Record<string, string | number | boolean | null>>;
 }
 
 export function noteRequest(res: Response, note: RequestLogNote): void {
@@ -27,6 +29,7 @@ export function noteRequest(res: Response, note: RequestLogNote): void {
 }
 
 export function requestLog(logger: Logger): RequestHandler {
+  const lines = flatEntryLogger(logger);
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // Captured now: routers rewrite req.url while they run.
@@ -35,8 +38,8 @@ export function requestLog(logger: Logger): RequestHandler {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const note = res.locals.requestLogNote as RequestLogNote | undefined;
       const entry = { method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10, ...note?.fields };
-      if (res.statusCode >= 500) logger.warn(entry, note?.message ?? 'request');
-      else logger.info(entry, note?.message ?? 'request');
+      const level = res.statusCode >= 500 ? 'warn' : 'info';
+      if (logger.isLevelEnabled(level)) lines[level](entry, note?.message ?? 'request');
     });
     next();
   };

@@ -15,7 +15,13 @@ export function signedBody(sign: PlatformSigner, code: ResultCode, message: stri
   return { ...body, platSign: sign(body) };
 }
 
-/** Send a signed result. Responses are never cached: each describes one request's outcome. */
+/**
+ * Send a signed result. Responses are never cached: each describes one request's outcome.
+ * Written straight to Node (issue 24): the very status line, headers and bytes Express's
+ * `res.status().set().json()` wrote (headers set earlier, e.g. helmet's, come first), without
+ * `res.send`'s per-answer work (content-type parsing, ETag and freshness checks, which never
+ * apply to these POST answers).
+ */
 export function sendSigned(
   res: Response,
   sign: PlatformSigner,
@@ -24,5 +30,7 @@ export function sendSigned(
   fields: Record<string, string | null | undefined> = {},
   httpStatus = 200,
 ): void {
-  res.status(httpStatus).set('Cache-Control', 'no-store').json(signedBody(sign, code, message, fields));
+  const body = JSON.stringify(signedBody(sign, code, message, fields));
+  res.writeHead(httpStatus, { 'Cache-Control': 'no-store', 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(body);
 }
