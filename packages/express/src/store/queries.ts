@@ -59,13 +59,8 @@ type NewOrderValues = Omit<NewOrder, 'metadata'> & {
 
 type Keyed = { readonly orderNum: string; readonly now: string };
 
-/**
- * `claim`: the move to `paid` also takes the first `onPaid` lease (what `claimFulfilment` would
- * write next), one statement instead of two. An order entering `paid` has never held one: nothing
- * leaves `paid`, and only a paid order's lease is ever claimed.
- */
-const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed', claim: boolean) =>
-  prepare((db: Db, value: Param<Keyed & FactValues & { paidAt: string | null; leaseUntil: string | null }>) =>
+const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed') =>
+  prepare((db: Db, value: Param<Keyed & FactValues & { paidAt: string | null }>) =>
     db
       .updateTable('paybutton_orders')
       .set((eb) => ({
@@ -74,7 +69,6 @@ const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 
         status: to,
         create_lease_until: null,
         ...(to === 'paid' ? { paid_at: value('paidAt') } : {}),
-        ...(claim ? { fulfil_lease_until: value('leaseUntil'), fulfil_attempts: eb('fulfil_attempts', '+', 1) } : {}),
         updated_at: value('now'),
       }))
       .where('order_num', '=', value('orderNum'))
@@ -179,11 +173,11 @@ export const ORDER_QUERIES = {
       .returningAll(),
   ),
 
-  /** One compiled query per (from, to, claim): the states listed are part of the SQL text. */
-  transition(from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed', claim: boolean) {
-    const key = `${from.join(',')}>${to}${claim ? '+lease' : ''}`;
+  /** One compiled query per (from, to) pair: the states listed are part of the SQL text. */
+  transition(from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed') {
+    const key = `${from.join(',')}>${to}`;
     let query = transitions.get(key);
-    if (!query) transitions.set(key, (query = transitionQuery(from, to, claim)));
+    if (!query) transitions.set(key, (query = transitionQuery(from, to)));
     return query;
   },
 

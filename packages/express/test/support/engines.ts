@@ -54,8 +54,6 @@ export interface InstrumentedStore {
   readonly option: DatabaseOption;
   /** Reads (SELECTs) completed so far. */
   ordersRead(): number;
-  /** Statements of any kind completed so far. */
-  statements(): number;
   /** While on, every statement fails, as a database that went away would. */
   failing: boolean;
   cleanup(): Promise<void>;
@@ -69,7 +67,6 @@ export interface InstrumentedStore {
  */
 export async function countingStore(engine: EngineFixture): Promise<InstrumentedStore> {
   let reads = 0;
-  let statements = 0;
   const selects = new WeakSet<QueryId>();
   const state = { failing: false };
   const counter: KyselyPlugin = {
@@ -79,7 +76,6 @@ export async function countingStore(engine: EngineFixture): Promise<Instrumented
       return args.node;
     },
     async transformResult(args) {
-      statements += 1;
       if (selects.has(args.queryId)) reads += 1;
       return args.result;
     },
@@ -87,7 +83,7 @@ export async function countingStore(engine: EngineFixture): Promise<Instrumented
   if (engine.name === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'pb-store-'));
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(join(dir, 'orders.sqlite')) }), plugins: [counter] });
-    return instrumented(state, { kind: 'kysely', db, engine: 'sqlite' }, () => reads, () => statements, async () => {
+    return instrumented(state, { kind: 'kysely', db, engine: 'sqlite' }, () => reads, async () => {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });
     });
@@ -95,19 +91,16 @@ export async function countingStore(engine: EngineFixture): Promise<Instrumented
   const schema = newSchemaName();
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 5 });
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins: [counter] });
-  return instrumented(state, { kind: 'kysely', db, engine: 'postgres', schema }, () => reads, () => statements, async () => {
+  return instrumented(state, { kind: 'kysely', db, engine: 'postgres', schema }, () => reads, async () => {
     await db.destroy();
     await dropSchema(DATABASE_URL!, schema);
   });
 }
 
-function instrumented(
-  state: { failing: boolean }, option: DatabaseOption, ordersRead: () => number, statements: () => number, cleanup: () => Promise<void>,
-): InstrumentedStore {
+function instrumented(state: { failing: boolean }, option: DatabaseOption, ordersRead: () => number, cleanup: () => Promise<void>): InstrumentedStore {
   return {
     option,
     ordersRead,
-    statements,
     get failing() {
       return state.failing;
     },
