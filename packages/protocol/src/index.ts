@@ -8,7 +8,7 @@ export * from './wire.ts';
 export * from './fields.ts';
 export * from './schemas.ts';
 export * from './issues.ts';
-export { parseRequest } from './quick-parse.ts';
+export { parseMessage } from './quick-parse.ts';
 export * from './json-keys.ts';
 export * from './content-encoding.ts';
 export * from './liberal-forms.ts';

@@ -7,7 +7,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import {
-  compactFields, createPaymentLinkResponseSchema, createVaResponseSchema, formatDateTime, parseWith, queryResponseSchema,
+  compactFields, createPaymentLinkResponseSchema, createVaResponseSchema, formatDateTime, parseMessage, queryResponseSchema,
   type CreatePaymentLinkSuccess, type CreateVaSuccess, type QuerySuccess,
 } from '@tombolbayar/protocol';
 import { canonicalString, MAX_REQUEST_SIGN_LENGTH, maxSignableBytes, signatureLength, signCanonical, verify, type SignableFields } from '@tombolbayar/protocol/node';
@@ -201,7 +201,8 @@ export class GatewayClient {
     if (!this.verifies(fields)) {
       return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'bad_signature' }, 'gateway_response_invalid', "the answer's platSign does not verify with the platform public key(s)");
     }
-    const parsed = parseWith(schema, fields);
+    // zod only when the quick check is not sure: it still decides, and words, every refusal.
+    const parsed = parseMessage(schema, fields);
     if (!parsed.ok) {
       return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'malformed' }, 'gateway_response_invalid', `the answer does not match the protocol: ${parsed.message}`);
     }

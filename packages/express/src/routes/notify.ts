@@ -18,7 +18,7 @@
  * why, not only the ones that were refused outright.
  */
 import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
-import { canonicalFields, notificationOutcome, notificationSchema, parseWith } from '@tombolbayar/protocol';
+import { canonicalFields, notificationOutcome, notificationSchema, parseMessage } from '@tombolbayar/protocol';
 import { verify } from '@tombolbayar/protocol/node';
 import { isPayButtonError } from '../errors.ts';
 import type { NotificationRejectReason, PayButtonEvents } from '../events.ts';
@@ -109,7 +109,7 @@ function handleNotification(context: NotifyDeps): (request: CoreRequest, routeCo
       return reject(context, 401, 'bad_signature', 'platSign does not verify over the received fields with the platform public key(s)', claimedOrder);
     }
     // The family's liberal forms (`150000.00`), mapped once the signature verified over them.
-    const parsed = parseWith(notificationSchema, canonicalFields(fields));
+    const parsed = parseMessage(notificationSchema, canonicalFields(fields));
     if (!parsed.ok) {
       return reject(context, 400, 'invalid_fields', parsed.message, claimedOrder);
     }

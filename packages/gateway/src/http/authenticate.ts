@@ -17,7 +17,7 @@
  * with fixed refusals (`refusals.ts`) that repeat nothing of the request; only an authenticated
  * merchant gets messages built from its request (step 5).
  */
-import { canonicalFields, describeIssues, MAX_REQUEST_SIGN_LENGTH, merchantCodeField, parseRequest, parseWith, signField, verify, type SignableFields } from '@tombolbayar/protocol/node';
+import { canonicalFields, describeIssues, MAX_REQUEST_SIGN_LENGTH, merchantCodeField, parseMessage, parseWith, signField, verify, type SignableFields } from '@tombolbayar/protocol/node';
 import type { z } from 'zod';
 import type { Merchant } from '../domain/types.ts';
 import type { Executor } from '../store/executor.ts';
@@ -99,7 +99,7 @@ export async function authenticate<S extends z.ZodType>(
   if (!verify(body as SignableFields, sign, merchant.publicKey)) return { ok: false, refusal: 'signMismatch' };
   const withNul = fieldsWithNul(body);
   if (withNul) return { ok: false, code: 'FAIL', message: describeIssues([...new Set(withNul.map(fieldLabel))].map((field) => ({ field, message: NUL_RULE }))) };
-  const parsed = parseRequest(schema, canonicalFields(body));
+  const parsed = parseMessage(schema, canonicalFields(body));
   if (!parsed.ok) return { ok: false, code: 'FAIL', message: parsed.message };
   return { ok: true, merchant, value: parsed.value };
 }
