@@ -12,15 +12,18 @@ export function escapeControl(text: string): string {
   return text.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** The payload with its string fields escaped (one level: events are flat; errors are left alone). */
+/** Whether `text` has a character `escapeControl` rewrites (no match, no copy). */
+const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** The payload with its string fields escaped (one level: events are flat; errors are left alone); the payload itself when none needs it. */
 export function withEscapedText<T>(payload: T): T {
   if (typeof payload !== 'object' || payload === null || payload instanceof Error) return payload;
-  let changed = false;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(payload)) {
-    const escaped = typeof value === 'string' ? escapeControl(value) : value;
-    if (escaped !== value) changed = true;
-    out[key] = escaped;
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(payload)) {
+    const value = (payload as Record<string, unknown>)[key];
+    if (typeof value !== 'string' || !HAS_CONTROL.test(value)) continue;
+    out ??= { ...(payload as Record<string, unknown>) };
+    out[key] = escapeControl(value);
   }
-  return changed ? (out as T) : payload;
+  return (out ?? payload) as T;
 }

@@ -155,6 +155,8 @@ export class PayButtonEvents extends EventEmitter<PayButtonEventMap> {
   }
 
   override emit<K extends PayButtonEventName>(name: K, ...raw: PayButtonEventMap[K]): boolean {
+    // No one listens (`logger: false`, an event nobody asked for): nothing to escape or copy.
+    if (this.listenerCount(name) === 0) return false;
     const args = raw.map(withEscapedText) as PayButtonEventMap[K];
     const listeners = this.listeners(name) as Array<(...values: PayButtonEventMap[K]) => unknown>;
     for (const listener of listeners) {
