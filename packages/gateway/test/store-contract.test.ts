@@ -16,10 +16,9 @@ import {
   insertNotification,
   listAttempts,
   nextClaimDelayMs,
-  recordAttempt,
   resendNotification,
-  type AttemptOutcome,
 } from '../src/store/outbox.ts';
+import { recordAttempt, type AttemptOutcome } from '../src/store/attempts.ts';
 import { ENGINES, freshStore, type FreshStore } from './support/engines.ts';
 
 const T0 = 1_800_000_000_000;
