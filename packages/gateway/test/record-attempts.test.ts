@@ -97,7 +97,7 @@ for (const engine of ENGINES) {
     test('every case in one group gets its own bookkeeping', async () => {
       const ids = await Promise.all(CASES.map((c) => row(c.row)));
       const outcomes = CASES.map((c) => outcome(c.attempt));
-      const records = await database.db.transaction().execute((trx) => recordAttempts(trx, ids.map((notificationId, i) => ({ notificationId, outcome: outcomes[i]! }))));
+      const records = await database.db.transaction().execute((trx) => recordAttempts(trx, database.engine, ids.map((notificationId, i) => ({ notificationId, outcome: outcomes[i]! }))));
       const attempts = await listAttempts(database.db, ids);
       for (const [i, c] of CASES.entries()) {
         const record = records[i];
@@ -122,7 +122,7 @@ for (const engine of ENGINES) {
       const id = await row(held(0, 0));
       const first = outcome({ owner: 'w1', acknowledged: false, next: NEXT });
       const second = outcome({ owner: 'w1', acknowledged: true, next: NEXT });
-      const [a, b] = await database.db.transaction().execute((trx) => recordAttempts(trx, [{ notificationId: id, outcome: first }, { notificationId: id, outcome: second }]));
+      const [a, b] = await database.db.transaction().execute((trx) => recordAttempts(trx, database.engine, [{ notificationId: id, outcome: first }, { notificationId: id, outcome: second }]));
       assert.deepEqual([a?.state, a?.attemptCount, a?.roundAttempts, a?.nextAttemptAt], ['pending', 1, 1, NEXT]);
       // The first ended the lease, so the second counts as an attempt only.
       assert.deepEqual([b?.state, b?.attemptCount, b?.roundAttempts, b?.leaseOwner], ['pending', 2, 1, null]);

@@ -36,7 +36,7 @@ export function createAttemptRecorder(database: Database): AttemptRecorder {
       queue = [];
       try {
         // A constant number of statements per group, whatever its size (store/attempts.ts).
-        const records = await database.db.transaction().execute((trx) => recordAttempts(trx, group));
+        const records = await database.db.transaction().execute((trx) => recordAttempts(trx, database.engine, group));
         group.forEach((item, index) => item.resolve(records[index]));
       } catch (error) {
         for (const item of group) item.reject(error);

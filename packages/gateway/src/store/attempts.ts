@@ -1,7 +1,7 @@
 /**
  * Recording delivery attempts, a group at a time: whatever the group's size, it costs three
- * statements (the bumps, the attempts, the state moves), each one round trip on PostgreSQL, where
- * one statement per attempt each was most of a drain's database time (bench/ "drain").
+ * statements (the bumps, the attempts, the state moves; two on PostgreSQL, each a round trip),
+ * where three per attempt were most of a drain's database time (bench/ "drain").
  *
  * Per attempt it is exactly the single-row bookkeeping: the attempt is always recorded with the
  * next number; the state only moves when `owner` still holds the lease on a pending row (a resend
@@ -9,10 +9,11 @@
  * count towards the retry schedule. Both engines run the same SQL (`UPDATE ... FROM (VALUES ...)`,
  * SQLite 3.33+), whose VALUES columns are `column1`, `column2`, ... on both.
  */
-import { sql, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type InsertQueryBuilder, type InsertResult, type RawBuilder, type Selectable } from 'kysely';
+import type { Engine } from './database.ts';
 import type { Executor } from './executor.ts';
 import { toNotification, type NotificationRecord, type NotificationState } from './outbox.ts';
-import type { NotificationsTable } from './schema.ts';
+import type { GatewayDatabase, NotificationsTable } from './schema.ts';
 
 export interface AttemptOutcome {
   readonly attemptId: string;
@@ -34,6 +35,7 @@ export interface Attempt {
 }
 
 type Row = Selectable<NotificationsTable>;
+type AttemptsInsert = InsertQueryBuilder<GatewayDatabase, 'delivery_attempts', InsertResult>;
 
 /** Every column, unqualified: SQLite's RETURNING takes no `table.*`, PostgreSQL's `*` would add the VALUES columns. */
 const COLUMNS = sql.raw(
@@ -61,46 +63,57 @@ interface Move {
   readonly deliveredAt: number | null;
 }
 
-/** Move each row on and end its lease; a time left null keeps the column as it is. */
-async function move(db: Executor, moves: readonly Move[]): Promise<void> {
-  if (moves.length === 0) return;
+/**
+ * Insert the attempts, move each row on and end its lease (a time left null keeps the column as it
+ * is). On PostgreSQL one statement does both (the insert as a CTE): one round trip fewer a group.
+ */
+async function insertAndMove(db: Executor, engine: Engine, insert: AttemptsInsert | undefined, moves: readonly Move[]): Promise<void> {
+  if (moves.length === 0) {
+    if (insert) await insert.execute();
+    return;
+  }
   const rows = moves.map((m) => sql`(${m.id}, ${m.state}, cast(${m.nextAttemptAt} as bigint), cast(${m.deliveredAt} as bigint))`);
-  const result = await sql`update notifications as n set
+  const update = sql`update notifications as n set
       state = v.column2,
       next_attempt_at = coalesce(v.column3, n.next_attempt_at),
       delivered_at = coalesce(v.column4, n.delivered_at),
       lease_owner = null,
       lease_until = null
-    from ${values(rows)} where n.id = v.column1`.execute(db);
+    from ${values(rows)} where n.id = v.column1`;
+  let result;
+  if (engine === 'postgres' && insert) {
+    result = await sql`with recorded as (${insert}) ${update}`.execute(db);
+  } else {
+    if (insert) await insert.execute();
+    result = await update.execute(db);
+  }
   if (Number(result.numAffectedRows) !== moves.length) {
     throw new Error(`notifications ${moves.map((m) => m.id).join(', ')}: ${moves.length - Number(result.numAffectedRows)} vanished while their attempts were recorded`);
   }
 }
 
 /** One layer: every notification at most once. */
-async function recordLayer(db: Executor, attempts: readonly Attempt[]): Promise<(NotificationRecord | undefined)[]> {
+async function recordLayer(db: Executor, engine: Engine, attempts: readonly Attempt[]): Promise<(NotificationRecord | undefined)[]> {
   const bumped = await bump(db, attempts);
   const recorded = attempts.filter((attempt) => bumped.has(attempt.notificationId));
-  if (recorded.length > 0) {
-    await db
-      .insertInto('delivery_attempts')
-      .values(
-        recorded.map(({ notificationId, outcome }) => ({
-          id: outcome.attemptId,
-          notification_id: notificationId,
-          number: Number(bumped.get(notificationId)!.attempt_count),
-          attempted_at: outcome.at,
-          acknowledged: outcome.acknowledged ? 1 : 0,
-          http_status: outcome.httpStatus,
-          latency_ms: Math.max(0, Math.round(outcome.latencyMs)),
-          error_class: outcome.errorClass,
-          body_excerpt: outcome.bodyExcerpt,
-          detail: outcome.detail,
-          worker: outcome.owner,
-        })),
-      )
-      .execute();
-  }
+  const insert: AttemptsInsert | undefined =
+    recorded.length === 0
+      ? undefined
+      : db.insertInto('delivery_attempts').values(
+          recorded.map(({ notificationId, outcome }) => ({
+            id: outcome.attemptId,
+            notification_id: notificationId,
+            number: Number(bumped.get(notificationId)!.attempt_count),
+            attempted_at: outcome.at,
+            acknowledged: outcome.acknowledged ? 1 : 0,
+            http_status: outcome.httpStatus,
+            latency_ms: Math.max(0, Math.round(outcome.latencyMs)),
+            error_class: outcome.errorClass,
+            body_excerpt: outcome.bodyExcerpt,
+            detail: outcome.detail,
+            worker: outcome.owner,
+          })),
+        );
   const moves: Move[] = [];
   const records = attempts.map(({ notificationId, outcome }): NotificationRecord | undefined => {
     const row = bumped.get(notificationId);
@@ -124,7 +137,7 @@ async function recordLayer(db: Executor, attempts: readonly Attempt[]): Promise<
       lease_until: null,
     });
   });
-  await move(db, moves);
+  await insertAndMove(db, engine, insert, moves);
   return records;
 }
 
@@ -134,7 +147,7 @@ async function recordLayer(db: Executor, attempts: readonly Attempt[]): Promise<
  * the group is recorded whole or not at all. A notification twice in the group (a resend let its
  * worker claim it again while the first attempt ran) is recorded twice, in the group's order.
  */
-export async function recordAttempts(db: Executor, attempts: readonly Attempt[]): Promise<(NotificationRecord | undefined)[]> {
+export async function recordAttempts(db: Executor, engine: Engine, attempts: readonly Attempt[]): Promise<(NotificationRecord | undefined)[]> {
   const out: (NotificationRecord | undefined)[] = new Array(attempts.length);
   let rest = attempts.map((attempt, index) => ({ attempt, index }));
   while (rest.length > 0) {
@@ -148,7 +161,7 @@ export async function recordAttempts(db: Executor, attempts: readonly Attempt[])
         layer.push(item);
       }
     }
-    const records = await recordLayer(db, layer.map((item) => item.attempt));
+    const records = await recordLayer(db, engine, layer.map((item) => item.attempt));
     layer.forEach((item, i) => (out[item.index] = records[i]));
     rest = later;
   }
@@ -156,6 +169,6 @@ export async function recordAttempts(db: Executor, attempts: readonly Attempt[])
 }
 
 /** One attempt (`recordAttempts` of one). */
-export async function recordAttempt(db: Executor, notificationId: string, outcome: AttemptOutcome): Promise<NotificationRecord | undefined> {
-  return (await recordAttempts(db, [{ notificationId, outcome }]))[0];
+export async function recordAttempt(db: Executor, engine: Engine, notificationId: string, outcome: AttemptOutcome): Promise<NotificationRecord | undefined> {
+  return (await recordAttempts(db, engine, [{ notificationId, outcome }]))[0];
 }
