@@ -16,10 +16,9 @@ import {
   insertNotification,
   listAttempts,
   nextClaimDelayMs,
-  recordAttempt,
   resendNotification,
-  type AttemptOutcome,
 } from '../src/store/outbox.ts';
+import { recordAttempt, type AttemptOutcome } from '../src/store/attempts.ts';
 import { ENGINES, freshStore, type FreshStore } from './support/engines.ts';
 
 const T0 = 1_800_000_000_000;
@@ -157,15 +156,15 @@ for (const engine of ENGINES) {
     test('attempts: rescheduled, delivered, dead; a lost lease records but does not decide', async () => {
       const [a, b, c] = await queue(3);
       await claimDueNotifications(database.db, database.engine, { owner: 'w1', now: T0, leaseNow: T0, leaseMs: 60_000, limit: 10 });
-      const rescheduled = await recordAttempt(database.db, a!, outcome('w1', false, T0 + 1000));
+      const rescheduled = await recordAttempt(database.db, database.engine, a!, outcome('w1', false, T0 + 1000));
       assert.deepEqual([rescheduled?.state, rescheduled?.nextAttemptAt, rescheduled?.attemptCount, rescheduled?.leaseOwner], ['pending', T0 + 1000, 1, null]);
-      assert.equal((await recordAttempt(database.db, b!, outcome('w1', true)))?.state, 'delivered');
-      assert.equal((await recordAttempt(database.db, c!, outcome('w1', false, null)))?.state, 'dead');
+      assert.equal((await recordAttempt(database.db, database.engine, b!, outcome('w1', true)))?.state, 'delivered');
+      assert.equal((await recordAttempt(database.db, database.engine, c!, outcome('w1', false, null)))?.state, 'dead');
 
       const [d] = await queue(1);
       await claimDueNotifications(database.db, database.engine, { owner: 'w1', now: T0, leaseNow: T0, leaseMs: 60_000, limit: 10 });
       await resendNotification(database.db, d!, T0);
-      const lost = await recordAttempt(database.db, d!, outcome('w1', true));
+      const lost = await recordAttempt(database.db, database.engine, d!, outcome('w1', true));
       assert.equal(lost?.state, 'pending', "a resend in the meantime wins over the old lease holder's outcome");
       assert.equal(lost?.roundAttempts, 0);
       const attempts = await listAttempts(database.db, [a!, b!, c!, d!]);

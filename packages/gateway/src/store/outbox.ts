@@ -49,7 +49,8 @@ export interface DeliveryAttemptRecord {
 
 const nullableNumber = (value: number | null): number | null => (value === null ? null : Number(value));
 
-function toNotification(row: Selectable<NotificationsTable>): NotificationRecord {
+/** The record of a notification row (for the store's own modules). */
+export function toNotification(row: Selectable<NotificationsTable>): NotificationRecord {
   return {
     id: row.id,
     platOrderNum: row.plat_order_num,
@@ -179,74 +180,6 @@ export async function releaseLeases(db: Executor, owner: string, ids: readonly s
     .where('lease_owner', '=', owner)
     .where('state', '=', 'pending')
     .execute();
-}
-
-export interface AttemptOutcome {
-  readonly attemptId: string;
-  readonly owner: string;
-  readonly at: number;
-  readonly acknowledged: boolean;
-  readonly httpStatus: number | null;
-  readonly latencyMs: number;
-  readonly errorClass: string | null;
-  readonly bodyExcerpt: string;
-  readonly detail: string | null;
-  /** Where the row goes next when the attempt failed: a time, or null for dead. */
-  readonly nextAttemptAt: (roundAttempts: number) => number | null;
-}
-
-/**
- * Record one attempt and move the notification on: delivered, rescheduled or dead. The attempt
- * is always recorded; the state only changes if `owner` still holds the lease (a resend in the
- * meantime, or a lease taken over after expiry, wins).
- */
-export async function recordAttempt(db: Executor, notificationId: string, outcome: AttemptOutcome): Promise<NotificationRecord | undefined> {
-  const bumped = await db
-    .updateTable('notifications')
-    .set((eb) => ({
-      attempt_count: eb('attempt_count', '+', 1),
-      // Only the lease holder's attempts count towards the schedule; a resend starts afresh.
-      round_attempts: eb
-        .case()
-        .when('lease_owner', '=', outcome.owner)
-        .then(eb('round_attempts', '+', 1))
-        .else(eb.ref('round_attempts'))
-        .end(),
-      updated_at: outcome.at,
-    }))
-    .where('id', '=', notificationId)
-    .returningAll()
-    .executeTakeFirst();
-  if (!bumped) return undefined;
-  await db
-    .insertInto('delivery_attempts')
-    .values({
-      id: outcome.attemptId,
-      notification_id: notificationId,
-      number: Number(bumped.attempt_count),
-      attempted_at: outcome.at,
-      acknowledged: outcome.acknowledged ? 1 : 0,
-      http_status: outcome.httpStatus,
-      latency_ms: Math.max(0, Math.round(outcome.latencyMs)),
-      error_class: outcome.errorClass,
-      body_excerpt: outcome.bodyExcerpt,
-      detail: outcome.detail,
-      worker: outcome.owner,
-    })
-    .execute();
-  if (bumped.lease_owner !== outcome.owner || bumped.state !== 'pending') return toNotification(bumped);
-  let next: { state: NotificationState; next_attempt_at?: number; delivered_at?: number };
-  if (outcome.acknowledged) {
-    next = { state: 'delivered', delivered_at: outcome.at };
-  } else {
-    const at = outcome.nextAttemptAt(Number(bumped.round_attempts));
-    next = at === null ? { state: 'dead' } : { state: 'pending', next_attempt_at: at };
-  }
-  const moved = { ...next, lease_owner: null, lease_until: null };
-  const result = await db.updateTable('notifications').set(moved).where('id', '=', notificationId).executeTakeFirstOrThrow();
-  if (result.numUpdatedRows !== 1n) throw new Error(`notification ${notificationId} vanished while its attempt was recorded`);
-  // The row as it now stands, without reading it back: this transaction wrote every column since.
-  return toNotification({ ...bumped, ...moved });
 }
 
 /** Queue a notification again, now, with a fresh retry schedule (its attempts stay in the log). */
