@@ -64,7 +64,7 @@ for (const name of ['hono', 'fastify']) {
       child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const origin = `http://127.0.0.1:${port}`;
-      await waitFor(() => output.includes(`shop on ${origin}`) || child!.exitCode !== null, 'the shop to listen');
+      await waitFor(() => output.includes(`shop on ${origin}`) || child!.exitCode !== null, 'the shop to listen', 60_000); // a whole process starting, on a busy machine
       assert.equal(child.exitCode, null, output);
 
       const page = await fetch(`${origin}/`);
