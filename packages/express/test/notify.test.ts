@@ -8,6 +8,7 @@ import { afterEach, describe, test } from 'node:test';
 import { MERCHANT_CODE, strangerKeys } from './support/keys.ts';
 import { startHarness, waitFor, type Harness } from './support/harness.ts';
 import { asPlatform, createOrder, notify, paidAtGateway, paidFields, signedBy, statusOf } from './support/notifications.ts';
+import { countingStore, ENGINES } from './support/engines.ts';
 
 let shop: Harness | undefined;
 afterEach(async () => {
@@ -230,3 +231,25 @@ describe('onPaid that throws', () => {
     assert.equal(shop.onPaidCalls.length, 1);
   });
 });
+
+for (const engine of ENGINES) {
+  describe(`a paid notification's statements: ${engine.name}`, () => {
+    test('read, paid with its onPaid lease, completion recorded: three statements, onPaid once as attempt 1', async () => {
+      const store = await countingStore(engine);
+      try {
+        shop = await startHarness({ database: store.option, options: { statusRefreshMs: false } });
+        const order = await createOrder(shop);
+        const genuine = await paidAtGateway(shop, order);
+        const before = store.statements();
+        assert.equal((await notify(shop, genuine)).text, 'SUCCESS');
+        assert.equal(store.statements() - before, 3);
+        assert.deepEqual(shop.onPaidCalls, [{ orderNum: order.orderNum, attempt: 1 }]);
+        assert.equal((await shop.router.getOrder(order.orderNum))!.fulfilAttempts, 1);
+      } finally {
+        await shop?.close();
+        shop = undefined;
+        await store.cleanup();
+      }
+    });
+  });
+}

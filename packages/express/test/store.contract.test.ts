@@ -214,6 +214,22 @@ for (const engine of ENGINES) {
       assert.equal((await store.orders.claimFulfilment(order.orderNum, later(10_005), later(50_000)))?.attempt, 3, 'run 2 released its own lease');
     });
 
+    test('the move to paid can take the first fulfilment lease: one winner, fenced like a claim, taken over once it runs out', async () => {
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
+      const moves = await Promise.all(Array.from({ length: 4 }, (_, index) =>
+        store.orders.transition(order.orderNum, ['creating', 'pending', 'expired', 'failed'], 'paid', {}, later(1 + index), later(10_000))));
+      const won = moves.filter((move) => move !== undefined);
+      assert.deepEqual(won.map((move) => [move.attempt, move.order.fulfilAttempts, move.order.status]), [[1, 1, 'paid']]);
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(5_000), later(20_000)), undefined, 'the move\'s lease is held');
+      assert.equal(await store.orders.renewFulfilment(order.orderNum, 1, later(6_000), later(16_000)), true, 'renewed like any run\'s');
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(16_001), later(30_000)).then((claim) => claim?.attempt), 2, 'run out: taken over');
+      assert.equal(await store.orders.completeFulfilment(order.orderNum, 1, later(16_002)), false, 'the first run lost it: its completion is not recorded');
+      assert.equal(await store.orders.completeFulfilment(order.orderNum, 2, later(16_003)), true);
+      const expired = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
+      const toExpired = await store.orders.transition(expired.orderNum, ['creating'], 'expired', {}, later(1), later(10_000));
+      assert.deepEqual([toExpired?.attempt, toExpired?.order.fulfilAttempts], [undefined, 0], 'only a move to paid takes a lease');
+    });
+
     test('values whose length we do not control fit: a QRIS payload, the longest server key, a 2048-character returnTo', async () => {
       assert.ok(QRIS_PAYLOAD.length > 64, `the payload is ${QRIS_PAYLOAD.length} characters`);
       const { inserted, order } = await store.orders.insertCreating(newOrder({ idempotencyKey: LONGEST_SERVER_KEY, returnTo: LONG_RETURN_TO, method: 'QRIS' }), T0, later(30_000));

@@ -16,7 +16,7 @@
 import type { PayButtonEvents } from '../events.ts';
 import type { OnPaidFunction } from '../options.ts';
 import { toPublicOrder } from '../public-order.ts';
-import type { OrderStore } from '../store/orders.ts';
+import type { Order, OrderStore } from '../store/orders.ts';
 
 export type FulfilmentSource = 'notification' | 'query' | 'reconcile';
 
@@ -38,6 +38,23 @@ export class LeaseLostError extends Error {
 /** The key a merchant's own writes for one order can be made idempotent with (same on every run). */
 export const fulfilmentKey = (orderNum: string): string => `paybutton-onpaid-${orderNum}`;
 
+/** A lease about to be claimed: its stored deadline, and when the local one started counting. */
+export interface LeaseTerms {
+  /** `performance.now()` before the claim was sent. */
+  readonly started: number;
+  readonly now: Date;
+  readonly until: Date;
+}
+
+/** A lease this process holds: the run's attempt number and the order as the claim wrote it. */
+export interface ClaimedLease {
+  readonly attempt: number;
+  readonly order: Order;
+  readonly started: number;
+  /** The order paid first for its reference, if not this one (`OrderStore.duplicateOf`). */
+  readonly duplicateOf: string | null;
+}
+
 export class Fulfilment {
   /** Runs in this process, aborted at shutdown. */
   private readonly running = new Map<Promise<unknown>, AbortController>();
@@ -51,25 +68,42 @@ export class Fulfilment {
   ) {}
 
   /**
+   * The terms of a lease about to be taken: `started` is read before the claim is sent, so the
+   * local deadline is never later than the stored one. `undefined` while closing.
+   */
+  lease(): LeaseTerms | undefined {
+    if (this.closed) return undefined;
+    const started = performance.now();
+    const now = this.now();
+    return { started, now, until: new Date(now.getTime() + this.settings.leaseMs) };
+  }
+
+  /**
    * Run `onPaid` for a paid order unless it already returned once. `busy`: another run holds the
    * lease right now, or this process is closing (a notification retried during shutdown must not
    * start `onPaid` only to abort it); `failed`: `onPaid` threw (the lease is released for the
    * next try); `lease_lost`: this run stalled past its lease and its completion was not recorded.
    */
   async run(orderNum: string, source: FulfilmentSource): Promise<FulfilmentResult> {
-    if (this.closed) return 'busy';
-    const { leaseMs } = this.settings;
-    // Taken before the claim is sent: the local deadline is never later than the stored one.
-    const started = performance.now();
-    const now = this.now();
-    const claimed = await this.orders.claimFulfilment(orderNum, now, new Date(now.getTime() + leaseMs));
+    const terms = this.lease();
+    if (!terms) return 'busy';
+    const claimed = await this.orders.claimFulfilment(orderNum, terms.now, terms.until);
     if (claimed === undefined) {
       const order = await this.orders.get(orderNum);
       if (!order || order.status !== 'paid') return 'not_paid';
       return order.fulfilledAt ? 'already_fulfilled' : 'busy';
     }
-    const { attempt } = claimed;
-    const order = { ...claimed.order, duplicateOf: await this.orders.duplicateOf(claimed.order) };
+    return this.runClaimed({ ...claimed, started: terms.started, duplicateOf: await this.orders.duplicateOf(claimed.order) }, source);
+  }
+
+  /**
+   * Run `onPaid` under a lease already taken, by `claimFulfilment` or by the write that made the
+   * order paid (`OrderStore.transition` with `lease()`'s terms): the lease is this run's to use.
+   */
+  async runClaimed(claimed: ClaimedLease, source: FulfilmentSource): Promise<FulfilmentResult> {
+    const { attempt, started } = claimed;
+    const orderNum = claimed.order.orderNum;
+    const order = { ...claimed.order, duplicateOf: claimed.duplicateOf };
     const controller = new AbortController();
     const work = this.attempt(orderNum, attempt, controller, started, async () =>
       this.settings.onPaid(toPublicOrder(order), { attempt, source, signal: controller.signal, key: fulfilmentKey(orderNum) }),

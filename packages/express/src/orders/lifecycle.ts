@@ -13,7 +13,7 @@ import type { OrderTransitionEvent, PayButtonEvents } from '../events.ts';
 import type { GatewayFacts, NewOrder, Order, OrderStore } from '../store/orders.ts';
 import type { OrderStatus } from '../store/schema.ts';
 import { finalStatusOf, type Confirmation, type GatewayConfirmer } from './confirm.ts';
-import type { Fulfilment, FulfilmentResult, FulfilmentSource } from './fulfilment.ts';
+import type { ClaimedLease, Fulfilment, FulfilmentResult, FulfilmentSource } from './fulfilment.ts';
 import { allowedFrom, findTransition, type Cause } from './transitions.ts';
 
 export type TransitionSource = OrderTransitionEvent['source'];
@@ -32,6 +32,13 @@ export interface Applied {
   readonly order: Order;
   /** Set when `onPaid` was run and awaited. */
   readonly fulfilment?: FulfilmentResult | undefined;
+}
+
+/** A settled order, with the `onPaid` lease when the move to `paid` took it. */
+interface Settled {
+  readonly changed: boolean;
+  readonly order: Order;
+  readonly claimed?: ClaimedLease | undefined;
 }
 
 export interface CreateError {
@@ -121,37 +128,47 @@ export class OrderLifecycle {
    * Apply what the gateway confirmed. A final state is a compare-and-set from the states the table
    * allows (nothing leaves `paid`); a confirmed `PENDING` only records what the gateway learnt
    * since the create (the method, payment code and fee chosen on the hosted page). `not_found` and
-   * `undetermined` change nothing. A paid, unfulfilled order then runs `onPaid` as `mode` says.
+   * `undetermined` change nothing. A paid, unfulfilled order then runs `onPaid` as `mode` says;
+   * unless `deferred`, the move to `paid` takes the run's lease in the same write.
    */
   async apply(order: Order, confirmation: Confirmation, source: Exclude<TransitionSource, 'create'>, mode: OnPaidMode): Promise<Applied> {
-    let applied: { changed: boolean; order: Order } = { changed: false, order };
+    let applied: Settled = { changed: false, order };
     if (confirmation.kind === 'confirmed') {
       // The expiry the order was created with stays the one its customer was shown.
       const facts = order.expiresAt ? { ...confirmation.facts, expiresAt: undefined } : confirmation.facts;
       const to = finalStatusOf(confirmation.status);
-      if (to !== undefined) applied = await this.settle(order, to, facts, source);
+      if (to !== undefined) applied = await this.settle(order, to, facts, source, mode !== 'deferred');
       else if (order.status === 'pending' && factsAdd(order, facts)) {
         applied = { changed: false, order: (await this.deps.orders.recordFacts(order.orderNum, facts, this.deps.now())) ?? order };
       }
     }
-    const after = applied.order;
-    if (after.status !== 'paid' || after.fulfilledAt || mode === 'deferred') return applied;
+    const { claimed, ...result } = applied;
+    const after = result.order;
+    if (after.status !== 'paid' || after.fulfilledAt || mode === 'deferred') return result;
+    const run = claimed ? this.deps.fulfilment.runClaimed(claimed, source) : this.fulfil(after.orderNum, source);
     if (mode === 'background') {
-      this.fulfilInBackground(after.orderNum, source);
-      return applied;
+      this.inBackground(run, after.orderNum);
+      return result;
     }
-    return { ...applied, fulfilment: await this.fulfil(after.orderNum, source) };
+    return { ...result, fulfilment: await run };
   }
 
-  /** Ask the gateway (`confirm.ts`), then apply its answer: what a notification, a poll or reconcile does. */
+  /** Ask the gateway (`confirm.ts`); `apply` its answer. */
+  confirm(order: Order): Promise<Confirmation> {
+    return this.deps.confirmer.confirm(order);
+  }
+
+  /** Ask the gateway (`confirm.ts`), then apply its answer: what a poll or reconcile does. */
   async confirmAndApply(order: Order, source: Exclude<TransitionSource, 'create'>, mode: OnPaidMode): Promise<Applied & { readonly confirmation: Confirmation }> {
-    const confirmation = await this.deps.confirmer.confirm(order);
+    const confirmation = await this.confirm(order);
     return { confirmation, ...(await this.apply(order, confirmation, source, mode)) };
   }
 
-  private async settle(order: Order, to: 'paid' | 'expired' | 'failed', facts: GatewayFacts, source: TransitionSource): Promise<{ changed: boolean; order: Order }> {
-    const now = this.deps.now();
-    const moved = await this.deps.orders.transition(order.orderNum, allowedFrom(to, 'confirmed'), to, facts, now);
+  /** `claim`: a move to `paid` also takes the `onPaid` lease (`claimed`), for the caller to run at once. */
+  private async settle(order: Order, to: 'paid' | 'expired' | 'failed', facts: GatewayFacts, source: TransitionSource, claim: boolean): Promise<Settled> {
+    const lease = claim && to === 'paid' ? this.deps.fulfilment.lease() : undefined;
+    const now = lease?.now ?? this.deps.now();
+    const moved = await this.deps.orders.transition(order.orderNum, allowedFrom(to, 'confirmed'), to, facts, now, lease?.until);
     if (!moved) {
       // Another writer got there first: the order as it is now.
       const current = await this.deps.orders.get(order.orderNum);
@@ -159,15 +176,18 @@ export class OrderLifecycle {
       return { changed: false, order: current };
     }
     this.moved(moved.order, moved.left, to, 'confirmed', source, now);
-    if (to === 'paid') await this.reportDuplicate(moved.order);
-    return { changed: true, order: moved.order };
+    if (to !== 'paid') return { changed: true, order: moved.order };
+    const duplicateOf = await this.reportDuplicate(moved.order);
+    const claimed = lease && moved.attempt !== undefined ? { attempt: moved.attempt, order: moved.order, started: lease.started, duplicateOf } : undefined;
+    return { changed: true, order: moved.order, claimed };
   }
 
   /** A second paid order of one reference is never silent: an event now, `duplicateOf` in `onPaid`. */
-  private async reportDuplicate(order: Order): Promise<void> {
+  private async reportDuplicate(order: Order): Promise<string | null> {
     const duplicateOf = await this.deps.orders.duplicateOf(order);
-    if (duplicateOf === null || order.reference === null) return;
+    if (duplicateOf === null || order.reference === null) return duplicateOf;
     this.deps.events.emit('order.duplicate_paid', { orderNum: order.orderNum, duplicateOf, reference: order.reference, payMoney: order.payMoney });
+    return duplicateOf;
   }
 
   /** Run `onPaid` for a paid order now (fenced, see `fulfilment.ts`). */
@@ -177,7 +197,11 @@ export class OrderLifecycle {
 
   /** Run `onPaid` without making the caller wait; `close()` waits for it. */
   fulfilInBackground(orderNum: string, source: FulfilmentSource): void {
-    const task = this.fulfil(orderNum, source)
+    this.inBackground(this.fulfil(orderNum, source), orderNum);
+  }
+
+  private inBackground(run: Promise<FulfilmentResult>, orderNum: string): void {
+    const task = run
       .catch((error: unknown) => this.deps.events.emit('warning', { code: 'background_failed', message: `onPaid could not be run for order ${orderNum}`, orderNum, error }))
       .finally(() => this.background.delete(task));
     this.background.add(task);

@@ -28,6 +28,7 @@ import { NO_OUTCOME_ANSWER, publicAnswerFor } from '../fetch/notify-answers.ts';
 import { textAnswer } from '../fetch/respond.ts';
 import type { ResolvedOptions } from '../options.ts';
 import { finalStatusOf } from '../orders/confirm.ts';
+import type { FulfilmentResult } from '../orders/fulfilment.ts';
 import type { OrderLifecycle } from '../orders/lifecycle.ts';
 import type { OrderStore } from '../store/orders.ts';
 import type { Answer } from '../fetch/answer.ts';
@@ -138,11 +139,14 @@ function handleNotification(context: NotifyDeps): (request: CoreRequest, routeCo
     }
     let after = order;
     let changed = false;
+    let fulfilment: FulfilmentResult | undefined;
     // An order already in the reported state got there on the gateway's word: nothing to ask.
     if (order.status !== reported) {
-      const confirmed = await context.lifecycle.confirmAndApply(order, 'notification', 'deferred');
-      ({ order: after, changed } = confirmed);
-      const { confirmation } = confirmed;
+      const confirmation = await context.lifecycle.confirm(order);
+      // The order follows the gateway's answer either way; `onPaid` runs from here (its lease taken
+      // by the move to paid) only when the answer bears this notification out.
+      const bornOut = confirmation.kind === 'confirmed' && confirmation.facts.platOrderNum === notification.platOrderNum && finalStatusOf(confirmation.status) === reported;
+      ({ order: after, changed, fulfilment } = await context.lifecycle.apply(order, confirmation, 'notification', bornOut ? 'await' : 'deferred'));
       if (confirmation.kind === 'undetermined' && confirmation.reason === 'unreachable') {
         return notAcknowledged(context, {
           httpStatus: 503,
@@ -166,15 +170,13 @@ function handleNotification(context: NotifyDeps): (request: CoreRequest, routeCo
       }
     }
     // A paid order is acknowledged only once onPaid has returned, whatever this notification said.
-    if (after.status === 'paid' && !after.fulfilledAt) {
-      const result = await context.lifecycle.fulfil(after.orderNum, 'notification');
-      if (result === 'failed') {
-        // `fulfilment.failed` carries the error; this event says the gateway will resend.
-        return notAcknowledged(context, { httpStatus: 500, reason: 'fulfilment_failed', orderNum: after.orderNum, message: 'onPaid failed; send this notification again later', retry: true });
-      }
-      if (result === 'busy' || result === 'lease_lost') {
-        return notAcknowledged(context, { httpStatus: 503, reason: 'fulfilment_busy', orderNum: after.orderNum, message: 'onPaid is running for this order; send this notification again later', retry: true });
-      }
+    if (fulfilment === undefined && after.status === 'paid' && !after.fulfilledAt) fulfilment = await context.lifecycle.fulfil(after.orderNum, 'notification');
+    if (fulfilment === 'failed') {
+      // `fulfilment.failed` carries the error; this event says the gateway will resend.
+      return notAcknowledged(context, { httpStatus: 500, reason: 'fulfilment_failed', orderNum: after.orderNum, message: 'onPaid failed; send this notification again later', retry: true });
+    }
+    if (fulfilment === 'busy' || fulfilment === 'lease_lost') {
+      return notAcknowledged(context, { httpStatus: 503, reason: 'fulfilment_busy', orderNum: after.orderNum, message: 'onPaid is running for this order; send this notification again later', retry: true });
     }
     context.events.emit('notification.accepted', { orderNum: after.orderNum, reported, status: after.status, changed });
     return answer(200, 'SUCCESS');

@@ -175,15 +175,19 @@ export class OrderStore {
    * Compare-and-set to a final state from any of `from`, recording the gateway's facts: one
    * conditional UPDATE. Returns the state the order left (SET reads the old row) and the order as
    * written, or `undefined` when the order was in none of `from` (another writer got there first).
+   * `leaseUntil` (a move to `paid` only): the same UPDATE takes the first `onPaid` lease, as
+   * `claimFulfilment` would, and `attempt` is that run's number.
    */
   async transition(
-    orderNum: string, from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed', facts: GatewayFacts, now: Date,
-  ): Promise<{ readonly left: OrderStatus; readonly order: Order } | undefined> {
+    orderNum: string, from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed', facts: GatewayFacts, now: Date, leaseUntil?: Date,
+  ): Promise<{ readonly left: OrderStatus; readonly order: Order; readonly attempt?: number | undefined } | undefined> {
     if (from.length === 0) return undefined;
     const paidAt = to === 'paid' ? iso(facts.paidAt ?? now) : null;
-    const row = await Q.transition(from, to).first(this.db, { orderNum, now: iso(now), paidAt, ...factValues(facts) }, this.reuseQueries);
+    const claim = to === 'paid' && leaseUntil !== undefined;
+    const values = { orderNum, now: iso(now), paidAt, leaseUntil: claim ? iso(leaseUntil) : null, ...factValues(facts) };
+    const row = await Q.transition(from, to, claim).first(this.db, values, this.reuseQueries);
     if (!row) return undefined;
-    return { left: row.previous_status ?? from[0]!, order: this.toOrder(row) };
+    return { left: row.previous_status ?? from[0]!, order: this.toOrder(row), ...(claim ? { attempt: Number(row.fulfil_attempts) } : {}) };
   }
 
   /** Keep the page to return to current: a retried create may come from another page (popup -> full page). */

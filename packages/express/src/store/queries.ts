@@ -59,8 +59,13 @@ type NewOrderValues = Omit<NewOrder, 'metadata'> & {
 
 type Keyed = { readonly orderNum: string; readonly now: string };
 
-const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed') =>
-  prepare((db: Db, value: Param<Keyed & FactValues & { paidAt: string | null }>) =>
+/**
+ * `claim`: the move to `paid` also takes the first `onPaid` lease (what `claimFulfilment` would
+ * write next), one statement instead of two. An order entering `paid` has never held one: nothing
+ * leaves `paid`, and only a paid order's lease is ever claimed.
+ */
+const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed', claim: boolean) =>
+  prepare((db: Db, value: Param<Keyed & FactValues & { paidAt: string | null; leaseUntil: string | null }>) =>
     db
       .updateTable('paybutton_orders')
       .set((eb) => ({
@@ -69,6 +74,7 @@ const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 
         status: to,
         create_lease_until: null,
         ...(to === 'paid' ? { paid_at: value('paidAt') } : {}),
+        ...(claim ? { fulfil_lease_until: value('leaseUntil'), fulfil_attempts: eb('fulfil_attempts', '+', 1) } : {}),
         updated_at: value('now'),
       }))
       .where('order_num', '=', value('orderNum'))
@@ -173,11 +179,11 @@ export const ORDER_QUERIES = {
       .returningAll(),
   ),
 
-  /** One compiled query per (from, to) pair: the states listed are part of the SQL text. */
-  transition(from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed') {
-    const key = `${from.join(',')}>${to}`;
+  /** One compiled query per (from, to, claim): the states listed are part of the SQL text. */
+  transition(from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed', claim: boolean) {
+    const key = `${from.join(',')}>${to}${claim ? '+lease' : ''}`;
     let query = transitions.get(key);
-    if (!query) transitions.set(key, (query = transitionQuery(from, to)));
+    if (!query) transitions.set(key, (query = transitionQuery(from, to, claim)));
     return query;
   },
 

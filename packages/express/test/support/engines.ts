@@ -54,6 +54,8 @@ export interface InstrumentedStore {
   readonly option: DatabaseOption;
   /** Reads (SELECTs) completed so far. */
   ordersRead(): number;
+  /** Statements of any kind completed so far. */
+  statements(): number;
   /** While on, every statement fails, as a database that went away would. */
   failing: boolean;
   cleanup(): Promise<void>;
@@ -67,6 +69,7 @@ export interface InstrumentedStore {
  */
 export async function countingStore(engine: EngineFixture): Promise<InstrumentedStore> {
   let reads = 0;
+  let statements = 0;
   const selects = new WeakSet<QueryId>();
   const state = { failing: false };
   const counter: KyselyPlugin = {
@@ -76,6 +79,7 @@ export async function countingStore(engine: EngineFixture): Promise<Instrumented
       return args.node;
     },
     async transformResult(args) {
+      statements += 1;
       if (selects.has(args.queryId)) reads += 1;
       return args.result;
     },
@@ -83,7 +87,7 @@ export async function countingStore(engine: EngineFixture): Promise<Instrumented
   if (engine.name === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'pb-store-'));
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(join(dir, 'orders.sqlite')) }), plugins: [counter] });
-    return instrumented(state, { kind: 'kysely', db, engine: 'sqlite' }, () => reads, async () => {
+    return instrumented(state, { kind: 'kysely', db, engine: 'sqlite' }, () => reads, () => statements, async () => {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });
     });
@@ -91,16 +95,19 @@ export async function countingStore(engine: EngineFixture): Promise<Instrumented
   const schema = newSchemaName();
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 5 });
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins: [counter] });
-  return instrumented(state, { kind: 'kysely', db, engine: 'postgres', schema }, () => reads, async () => {
+  return instrumented(state, { kind: 'kysely', db, engine: 'postgres', schema }, () => reads, () => statements, async () => {
     await db.destroy();
     await dropSchema(DATABASE_URL!, schema);
   });
 }
 
-function instrumented(state: { failing: boolean }, option: DatabaseOption, ordersRead: () => number, cleanup: () => Promise<void>): InstrumentedStore {
+function instrumented(
+  state: { failing: boolean }, option: DatabaseOption, ordersRead: () => number, statements: () => number, cleanup: () => Promise<void>,
+): InstrumentedStore {
   return {
     option,
     ordersRead,
+    statements,
     get failing() {
       return state.failing;
     },
