@@ -55,6 +55,8 @@ export interface LifecycleDeps {
   readonly now: () => Date;
 }
 
+const afterIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** True when the gateway's facts tell something the stored order does not have yet. */
 function factsAdd(order: Order, facts: GatewayFacts): boolean {
   return (facts.method !== undefined && facts.method !== order.method)
@@ -145,12 +147,12 @@ export class OrderLifecycle {
     const { claimed, ...result } = applied;
     const after = result.order;
     if (after.status !== 'paid' || after.fulfilledAt || mode === 'deferred') return result;
-    const run = claimed ? this.deps.fulfilment.runClaimed(claimed, source) : this.fulfil(after.orderNum, source);
     if (mode === 'background') {
-      this.inBackground(run, after.orderNum);
+      // After the caller's answer is written, as a claim's round trip used to make sure.
+      this.inBackground(claimed ? afterIo().then(() => this.deps.fulfilment.runClaimed(claimed, source)) : this.fulfil(after.orderNum, source), after.orderNum);
       return result;
     }
-    return { ...result, fulfilment: await run };
+    return { ...result, fulfilment: await (claimed ? this.deps.fulfilment.runClaimed(claimed, source) : this.fulfil(after.orderNum, source)) };
   }
 
   /** Ask the gateway (`confirm.ts`); `apply` its answer. */
