@@ -2,6 +2,8 @@
  * Fenced fulfilment: `onPaid` for a paid order, under a lease, until one run returns.
  *
  * - A run starts by taking the lease (a compare-and-set that also counts the attempt: the fence).
+ *   The first run's lease is taken by the very write that makes the order paid, when its caller
+ *   runs `onPaid` at once (`lifecycle.ts`): one statement fewer, the same fence.
  * - While `onPaid` works, a heartbeat renews the lease every `heartbeatMs`. The renewal is fenced
  *   (this attempt, and a lease that has not run out), and the run keeps its own deadline on the
  *   monotonic clock: a heartbeat that finds the lease taken, or a run that resumes after a stall
