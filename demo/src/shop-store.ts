@@ -22,7 +22,7 @@ export interface ShopStore {
   recordOrder(order: { orderNum: string; items: string; payMoney: number; method: string | null }): void;
   setStatus(orderNum: string, status: ShopOrderStatus, method: string | null): void;
   /** Idempotent: a second call for one order changes nothing and returns false. */
-  recordSale(orderNum: string, paidAt: Date): boolean;
+  recordSale(orderNum: string, paidAt: Date, method?: string | null): boolean;
   recent(limit?: number): ShopOrder[];
   sales(): number;
   close(): void;
@@ -52,26 +52,27 @@ export function openShopStore(file: string): ShopStore {
   const insertOrder = db.prepare(
     'INSERT INTO shop_orders (order_num, items, pay_money, method) VALUES (?, ?, ?, ?) ON CONFLICT (order_num) DO NOTHING',
   );
-  // A late "expired" never overwrites a sale: paid is final.
+  // A late "expired" never overwrites a sale: paid is final. The method is recorded whenever it is
+  // known, paid or not: onPaid may mark the row paid before this order's transition event is handled.
   const updateStatus = db.prepare(
-    "UPDATE shop_orders SET status = ?, method = COALESCE(?, method) WHERE order_num = ? AND status <> 'paid'",
+    "UPDATE shop_orders SET status = CASE WHEN status = 'paid' THEN status ELSE ? END, method = COALESCE(?, method) WHERE order_num = ?",
   );
   const insertSale = db.prepare('INSERT INTO sales (order_num, paid_at) VALUES (?, ?) ON CONFLICT (order_num) DO NOTHING');
-  const markPaid = db.prepare("UPDATE shop_orders SET status = 'paid', paid_at = ? WHERE order_num = ?");
+  const markPaid = db.prepare("UPDATE shop_orders SET status = 'paid', paid_at = ?, method = COALESCE(?, method) WHERE order_num = ?");
   const selectRecent = db.prepare(
     'SELECT order_num AS orderNum, items, pay_money AS payMoney, method, status, created_at AS createdAt, paid_at AS paidAt FROM shop_orders ORDER BY created_at DESC LIMIT ?',
   );
   const countSales = db.prepare('SELECT COUNT(*) AS count FROM sales');
-  const sale = db.transaction((orderNum: string, paidAt: string) => {
+  const sale = db.transaction((orderNum: string, paidAt: string, method: string | null) => {
     const inserted = insertSale.run(orderNum, paidAt).changes === 1;
-    if (inserted) markPaid.run(paidAt, orderNum);
+    if (inserted) markPaid.run(paidAt, method, orderNum);
     return inserted;
   });
 
   return {
     recordOrder: (order) => void insertOrder.run(order.orderNum, order.items, order.payMoney, order.method),
     setStatus: (orderNum, status, method) => void updateStatus.run(status, method, orderNum),
-    recordSale: (orderNum, paidAt) => sale(orderNum, paidAt.toISOString()),
+    recordSale: (orderNum, paidAt, method) => sale(orderNum, paidAt.toISOString(), method ?? null),
     recent: (limit = 20) => selectRecent.all(limit) as ShopOrder[],
     sales: () => (countSales.get() as { count: number }).count,
     close: () => db.close(),

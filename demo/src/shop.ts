@@ -124,7 +124,7 @@ export function createShop(options: ShopOptions): Shop {
       return { ...quoteCart(lines, body.lang), ...(typeof body.cartId === 'string' ? { reference: cartReference(body.cartId, lines) } : {}) };
     },
     onPaid: (order) => {
-      store.recordSale(order.orderNum, order.paidAt ?? new Date());
+      store.recordSale(order.orderNum, order.paidAt ?? new Date(), order.method);
       announce();
     },
   });
