@@ -12,19 +12,14 @@
 import { sql, type InsertQueryBuilder, type InsertResult, type RawBuilder, type Selectable } from 'kysely';
 import type { Engine } from './database.ts';
 import type { Executor } from './executor.ts';
-import { toNotification, type NotificationRecord, type NotificationState } from './outbox.ts';
+import { toNotification, type DeliveryAttemptRecord, type NotificationRecord, type NotificationState } from './outbox.ts';
 import type { GatewayDatabase, NotificationsTable } from './schema.ts';
 
-export interface AttemptOutcome {
+/** One attempt as the worker ends it: what the stored record will say, and who made it, when. */
+export interface AttemptOutcome extends Pick<DeliveryAttemptRecord, 'acknowledged' | 'httpStatus' | 'latencyMs' | 'errorClass' | 'bodyExcerpt' | 'detail'> {
   readonly attemptId: string;
   readonly owner: string;
   readonly at: number;
-  readonly acknowledged: boolean;
-  readonly httpStatus: number | null;
-  readonly latencyMs: number;
-  readonly errorClass: string | null;
-  readonly bodyExcerpt: string;
-  readonly detail: string | null;
   /** Where the row goes next when the attempt failed: a time, or null for dead. */
   readonly nextAttemptAt: (roundAttempts: number) => number | null;
 }
