@@ -107,7 +107,8 @@ export function summarizeProfile(file: string, top = 25): ProfileSummary {
 /** Rough kinds of work, by function and module name: where a request's CPU goes at a glance. */
 const CATEGORIES: readonly (readonly [string, RegExp])[] = [
   ['RSA (node:crypto cipher)', /crypto\/cipher|privateEncrypt|publicDecrypt/],
-  ['SQLite (better-sqlite3 calls)', /^(prepare|executeQuery) .*(better-sqlite3|kysely:60)|better-sqlite3/],
+  // The statements run (and commit) in store-kit's group-commit driver: its #query and #run are the better-sqlite3 calls.
+  ['SQLite (better-sqlite3 calls)', /^(prepare|executeQuery) .*(better-sqlite3|kysely:60)|better-sqlite3|^#(query|run) .*group-commit/],
   ['PostgreSQL driver (pg)', /\b(pg|pg-pool|pg-protocol|pg-types):/],
   ['Kysely (query building)', /kysely/],
   ['zod', / zod:|protocol\/src\/(fields|issues|schemas)/],
