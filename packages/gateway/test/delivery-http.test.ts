@@ -231,7 +231,9 @@ describe('failures, each with its error class', () => {
     assert.equal(result.acknowledged, false);
     assert.equal(result.httpStatus, null);
     assert.equal(result.errorClass, 'timeout');
-    assert.equal(merchant.received.length, 1);
+    // Once at most, never retried: on a busy machine the 200 ms can run out before the server has
+    // even read the request.
+    assert.ok(merchant.received.length <= 1, `sent ${merchant.received.length} times`);
   });
 
   it('times out on a body that drips in slower than the deadline', async () => {
