@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -28,7 +28,8 @@ const FIXTURE = fileURLToPath(new URL('./installed-app/', import.meta.url));
 /** Every entry a Node program may import (the script-tag files are for browsers: paid with below). */
 const NODE_ENTRIES = [
   '@tombolbayar/protocol', '@tombolbayar/protocol/node', '@tombolbayar/protocol/methods', '@tombolbayar/protocol/formats',
-  '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express', '@tombolbayar/express/fetch', '@tombolbayar/express/next',
+  '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express', '@tombolbayar/server', '@tombolbayar/server/fetch',
+  '@tombolbayar/server/express', '@tombolbayar/server/node', '@tombolbayar/server/next',
   '@tombolbayar/pay-button', '@tombolbayar/pay-button/define', '@tombolbayar/pay-button/react',
 ];
 /** What the app installs besides the tarballs: Express (5, and 4 under an alias), React for `/react`, and the consumer's types. */
@@ -37,11 +38,19 @@ const REGISTRY_PACKAGES = ['express@^5.1.0', 'express4@npm:express@^4.21.0', 're
 let work: string;
 let app: string;
 let tarballs: TarballSummary[] = [];
+let tarballPaths: string[] = [];
+/** The packed tarball of `@tombolbayar/<name>`. */
+const tarballFile = (name: string): string => {
+  const file = tarballPaths.find((path) => new RegExp(`/tombolbayar-${name}-\\d+\\.\\d+\\.\\d+\\.tgz$`).test(path));
+  assert.ok(file, `the tarball of @tombolbayar/${name}`);
+  return file;
+};
 const children: ChildProcess[] = [];
 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'paybutton-installed-'));
   const files = await packPackages(join(work, 'tarballs'));
+  tarballPaths = files;
   tarballs = await Promise.all(files.map(listTarball));
 
   app = join(work, 'app');
@@ -86,6 +95,19 @@ describe('the packages as installed from their tarballs', () => {
     await succeed(process.execPath, ['--input-type=module', '-e', script], { cwd: app });
     const required = NODE_ENTRIES.map((entry) => `require(${JSON.stringify(entry)});`).join('\n');
     await succeed(process.execPath, ['--input-type=commonjs', '-e', required], { cwd: app });
+  });
+
+  it('an app on Hono that installs only @tombolbayar/server and hono pulls in neither express nor its types', async () => {
+    const honoApp = join(work, 'hono-app');
+    mkdirSync(honoApp);
+    writeFileSync(join(honoApp, 'package.json'), JSON.stringify({ name: 'hono-app', version: '1.0.0', private: true, type: 'module' }, null, 2));
+    const wanted = ['protocol', 'store-kit', 'pay-button', 'server'].map((name) => tarballFile(name));
+    await succeed('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', ...wanted, 'hono@^4.8.0'], { cwd: honoApp, timeoutMs: 180_000 });
+    for (const name of ['express', '@types/express', 'pino-pretty']) {
+      const listed = await run('npm', ['ls', name, '--all', '--parseable'], { cwd: honoApp });
+      assert.equal(listed.output.split('\n').filter((line) => line.includes(`node_modules/${name}`)).join('\n'), '', `${name} is not installed`);
+    }
+    await succeed(process.execPath, ['--input-type=module', '-e', "await import('@tombolbayar/server'); await import('@tombolbayar/server/hono');"], { cwd: honoApp });
   });
 
   it("the gateway's internals are no entry of the published API (only under this repository's export condition)", async () => {

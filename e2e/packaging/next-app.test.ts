@@ -88,7 +88,7 @@ after(async () => {
 
 describe('the Next.js example, built from the packed tarballs', () => {
   it("is what the plug-in's README shows: the route and next.config.mjs, word for word", () => {
-    const readme = readFileSync(join(ROOT, 'packages', 'express', 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'packages', 'server', 'README.md'), 'utf8');
     for (const file of ['app/pay/[...path]/route.ts', 'next.config.mjs']) {
       assert.ok(readme.includes(`\n${readFileSync(join(EXAMPLE, file), 'utf8')}\`\`\``), `the README shows examples/next/${file}`);
     }

@@ -9,7 +9,7 @@ import { succeed } from './processes.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Every published package, in the order `npm pack` is given them. */
-export const PACKAGES = ['@tombolbayar/protocol', '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/express', '@tombolbayar/pay-button'];
+export const PACKAGES = ['@tombolbayar/protocol', '@tombolbayar/store-kit', '@tombolbayar/gateway', '@tombolbayar/server', '@tombolbayar/express', '@tombolbayar/pay-button'];
 
 /**
  * `npm pack` every published package into `destination` (`prepack` builds each first, as

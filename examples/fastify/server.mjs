@@ -1,7 +1,7 @@
 // A tiny shop on Fastify: a page with <pay-button>, and the plug-in registered under /pay.
 import Fastify from 'fastify';
-import { createPayButton, NotForSaleError } from '@tombolbayar/express/fetch';
-import { payButtonFastify } from '@tombolbayar/express/fastify';
+import { createPayButton, NotForSaleError } from '@tombolbayar/server';
+import { payButtonFastify } from '@tombolbayar/server/fastify';
 
 const port = Number(process.env.PORT ?? 3000);
 // Your catalogue: the price always comes from the server, never from the page.

@@ -1,8 +1,8 @@
 // A tiny shop on Hono: a page with <pay-button>, and the plug-in mounted at /pay.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { createPayButton, NotForSaleError } from '@tombolbayar/express/fetch';
-import { payButtonHono } from '@tombolbayar/express/hono';
+import { createPayButton, NotForSaleError } from '@tombolbayar/server';
+import { payButtonHono } from '@tombolbayar/server/hono';
 
 const port = Number(process.env.PORT ?? 3000);
 // Your catalogue: the price always comes from the server, never from the page.

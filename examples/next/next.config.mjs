@@ -1,4 +1,4 @@
 /** @type {import('next').NextConfig} */
 export default {
-  serverExternalPackages: ['@tombolbayar/express'],
+  serverExternalPackages: ['@tombolbayar/server'],
 };

@@ -2,7 +2,7 @@
 // packages; e2e/packaging/installed-packages.test.ts type-checks it with `tsc --noEmit` and never runs it.
 import express from 'express';
 import { NotForSaleError, payButton, type PayButtonOptions } from '@tombolbayar/express';
-import { createPayButton, type PayButtonHandler, type RequestFacts } from '@tombolbayar/express/fetch';
+import { createPayButton, type PayButtonHandler, type RequestFacts } from '@tombolbayar/server';
 import { createGateway, type Gateway, type GatewayOptions } from '@tombolbayar/gateway';
 import { METHODS, type MethodCode } from '@tombolbayar/protocol';
 import { isMethodCode } from '@tombolbayar/protocol/methods';

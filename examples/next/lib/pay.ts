@@ -4,7 +4,7 @@
  * (no keys or gateway needed to build); kept on `globalThis`, because `next dev` re-runs this module
  * on every edit and each copy would open the store and start its own timers.
  */
-import { createPayButton, NotForSaleError, type PayButtonHandler } from '@tombolbayar/express/fetch';
+import { createPayButton, NotForSaleError, type PayButtonHandler } from '@tombolbayar/server';
 import { findProduct } from './catalogue';
 import { recordPaid } from './paid-orders';
 

@@ -1,15 +1,11 @@
 /**
- * `@tombolbayar/express`: the merchant's side of `<pay-button>`.
+ * `@tombolbayar/express`: `<pay-button>`'s server side on Express, in one line.
  *
  *     import { payButton } from '@tombolbayar/express';
  *     app.use('/pay', payButton({ gatewayUrl, merchantCode, privateKey, platformPublicKey, publicUrl, quote, onPaid }));
+ *
+ * The plug-in itself is `@tombolbayar/server` (one framework-neutral core with an adapter per
+ * framework); this package is its Express adapter with what an Express app wants besides:
+ * Express's types and readable log lines in a terminal (`pino-pretty`).
  */
-export { payButton, type PayButtonRouter, type ReadyReport } from './router.ts';
-import type { Request as ExpressRequest } from 'express';
-import type * as Core from './options.ts';
-/** The options of `payButton()`: `quote` and `rateLimit.key` receive Express's `req`. */
-export type PayButtonOptions = Core.PayButtonOptions<ExpressRequest>;
-export type QuoteFunction = Core.QuoteFunction<ExpressRequest>;
-export type RateLimitOptions = Core.RateLimitOptions<ExpressRequest>;
-export type RateLimitKey = Core.RateLimitKey<ExpressRequest>;
-export * from './public-types.ts';
+export * from '@tombolbayar/server/express';

@@ -1,5 +1,5 @@
-import { payButtonRoutes } from '@tombolbayar/express/next';
+import { payButtonNext } from '@tombolbayar/server/next';
 import { getPay } from '../../../lib/pay';
 
 export const runtime = 'nodejs';
-export const { GET, POST, OPTIONS } = payButtonRoutes(getPay);
+export const { GET, POST, OPTIONS } = payButtonNext(getPay);

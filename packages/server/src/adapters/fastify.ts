@@ -1,0 +1,66 @@
+/**
+ * `@tombolbayar/server/fastify`: the plug-in as a Fastify plugin, registered under a prefix.
+ *
+ *     import Fastify, { type FastifyRequest } from 'fastify';
+ *     import { createPayButton } from '@tombolbayar/server';
+ *     import { payButtonFastify } from '@tombolbayar/server/fastify';
+ *
+ *     const pay = createPayButton<FastifyRequest>({ gatewayUrl, merchantCode, privateKey, platformPublicKey, publicUrl, quote, onPaid });
+ *     await app.register(payButtonFastify, { prefix: '/pay', payButton: pay });
+ *
+ * Every request under the prefix goes to the fetch core as a Web `Request` with its body unread,
+ * and the core's `Response` is sent with `reply`. What only Fastify knows goes with it:
+ * `request.ip` (so `trustProxy` is the app's), the prefix, and the `FastifyRequest` itself for
+ * `quote(request, body)` and `rateLimit.key(request)`.
+ *
+ * Not wrapped in `fastify-plugin`, on purpose: the plugin replaces the content-type parsers of its
+ * scope, and that must stay inside it. Broken out of encapsulation, the parser would take every
+ * body of the merchant's app and leave it unread.
+ */
+import type { FastifyInstance, FastifyPluginOptions, FastifyReply, FastifyRequest } from 'fastify';
+import { toRequest } from './node-request.ts';
+import type { PayButtonHandler } from '../core.ts';
+
+export interface PayButtonFastifyOptions extends FastifyPluginOptions {
+  /** What `createPayButton()` returned. It is closed when the Fastify app closes. */
+  readonly payButton: PayButtonHandler<FastifyRequest>;
+}
+
+/**
+ * The plugin: register it with `prefix` equal to the `mountPath` given to `createPayButton()`
+ * (`/pay` by default).
+ */
+export async function payButtonFastify(fastify: FastifyInstance, options: PayButtonFastifyOptions): Promise<void> {
+  const pay = options.payButton;
+  if (typeof pay?.fetch !== 'function') throw new TypeError('payButtonFastify: pass { payButton: createPayButton({ ... }) } (from @tombolbayar/server) in the options of register()');
+  const mountPath = fastify.prefix || '/';
+
+  // The core reads each body itself, within each route's own limit (answering 413 that names it),
+  // and checks the /notify signature over exactly the bytes the gateway sent, in any content
+  // type. So the body is left unread here: one parser, for every type (and none), that reads
+  // nothing. Fastify's bodyLimit applies to the parsers that buffer (parseAs), so it has nothing
+  // to add to the core's limits.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', (_request: FastifyRequest, _payload: unknown, done: (error: Error | null, body?: unknown) => void) => done(null, undefined));
+
+  const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const response = await pay.fetch(toRequest(request.raw), { clientAddress: request.ip, mountPath, native: request });
+    if (response.type === 'error') {
+      // The client left before its request was worked on: there is no one to answer.
+      reply.hijack();
+      reply.raw.destroy();
+      return undefined;
+    }
+    return reply.send(response);
+  };
+  // A Content-Type Fastify cannot even parse is the core's to refuse (in its own words, and on
+  // /notify in the gateway's), not Fastify's.
+  fastify.setErrorHandler((error: Error & { code?: string }, request, reply) => {
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return answer(request, reply);
+    return reply.send(error);
+  });
+  fastify.all('/*', answer);
+  fastify.addHook('onClose', async () => {
+    await pay.close();
+  });
+}
