@@ -164,15 +164,21 @@ describe('sandbox dashboard in Chromium', () => {
     await page.getByLabel('Display name').fill('Toko Kopi Gayo');
     await page.getByLabel(/^Logo/).fill(`data:image/png;base64,${PNG_1PX}`);
     await page.getByLabel(/^Accent colour/).fill('#0a7a3d');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     const logo = page.getByRole('img', { name: 'Logo of Toko Kopi Gayo' });
     assert.ok(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 1), 'the logo loads under the CSP');
     await page.getByRole('img', { name: 'Accent colour #0a7a3d' }).waitFor();
     await page.getByLabel(/^Accent colour/).fill('green');
     await page.getByLabel(/^Accent colour/).evaluate((input: HTMLInputElement) => input.removeAttribute('pattern'));
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'accentColor: must be a colour as #rrggbb' }).waitFor();
+    // Which final states it is notified of: paid always, failed and expired on request.
+    assert.ok(await page.getByRole('checkbox', { name: 'Paid (always)' }).isChecked());
+    await page.getByRole('checkbox', { name: 'Failed' }).check();
+    await page.getByRole('button', { name: 'Save notifications' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    assert.deepEqual((await live.gateway.findMerchant(MERCHANT.merchantCode))?.notify, ['paid', 'failed']);
 
     const pending = await live.createLink({ method: 'QRIS' });
     const toFail = await live.createLink({ method: 'VA_BNI' });

@@ -69,7 +69,7 @@ function notifyForm(t: DashboardMessages, merchant: Merchant): SafeHtml {
 <fieldset><legend class="muted">${t.notifyHelp}</legend>
 ${boxes}
 </fieldset>
-<button type="submit">${t.save}</button>
+<button type="submit">${t.saveNotify}</button>
 </form>
 </section>`;
 }

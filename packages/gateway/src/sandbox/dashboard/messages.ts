@@ -117,6 +117,7 @@ export interface DashboardMessages {
   readonly emptyUnsets: string;
   readonly save: string;
   readonly notifyHeading: string;
+  readonly saveNotify: string;
   readonly notifyHelp: string;
   readonly notifyKinds: { readonly paid: string; readonly failed: string; readonly expired: string };
 }
@@ -215,6 +216,7 @@ const en: DashboardMessages = {
   emptyUnsets: 'Leave a field empty to unset it.',
   save: 'Save',
   notifyHeading: 'Notifications sent',
+  saveNotify: 'Save notifications',
   notifyHelp: 'Paid orders are always notified, as the family does; handlers written for it acknowledge nothing else. Failed and expired orders are notified only when asked for here. The change applies to orders that close from now on.',
   notifyKinds: { paid: 'Paid (always)', failed: 'Failed', expired: 'Expired' },
 };
@@ -313,6 +315,7 @@ const id: DashboardMessages = {
   emptyUnsets: 'Kosongkan kolom untuk menghapusnya.',
   save: 'Simpan',
   notifyHeading: 'Notifikasi yang dikirim',
+  saveNotify: 'Simpan notifikasi',
   notifyHelp: 'Pesanan yang dibayar selalu dinotifikasi, seperti keluarga BDPay; handler yang ditulis untuknya tidak mengakui yang lain. Pesanan gagal dan kedaluwarsa hanya dinotifikasi bila diminta di sini. Perubahan berlaku untuk pesanan yang ditutup mulai sekarang.',
   notifyKinds: { paid: 'Dibayar (selalu)', failed: 'Gagal', expired: 'Kedaluwarsa' },
 };
