@@ -52,7 +52,7 @@ export async function seedOrders(options: SeedOptions): Promise<SeedResult> {
   try {
     await registerMerchant(database.db, { merchantCode: MERCHANT_CODE, publicKey: options.merchantPublicKey, name: MERCHANT_NAME }, clock.now());
     const platOrderNums: string[] = [];
-    const merchant = { merchantCode: MERCHANT_CODE, name: MERCHANT_NAME, publicKey: options.merchantPublicKey, createdAt: 0, updatedAt: 0 };
+    const merchant = { merchantCode: MERCHANT_CODE, name: MERCHANT_NAME, publicKey: options.merchantPublicKey, notify: ['paid' as const], createdAt: 0, updatedAt: 0 };
     for (let first = 0; first < options.count; first += BATCH) {
       await database.db.transaction().execute(async (trx) => {
         const batch: DomainContext = { ...context, database: { ...database, db: trx as never } };

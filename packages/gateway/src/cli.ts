@@ -111,6 +111,9 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
       case 'merchant-create':
         await (await import('./cli/commands.ts')).createMerchant(config, config.command, out);
         return 0;
+      case 'merchant-update':
+        await (await import('./cli/commands.ts')).updateMerchant(config, config.command, out);
+        return 0;
       case 'merchant-brand':
         await (await import('./cli/commands.ts')).brandMerchant(config, config.command, out);
         return 0;

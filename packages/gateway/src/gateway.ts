@@ -14,7 +14,8 @@ import type { Logger } from 'pino';
 import { createClock, type Clock } from './domain/clock.ts';
 import type { DomainContext } from './domain/context.ts';
 import { chooseMethod as chooseOrderMethod } from './domain/create-order.ts';
-import { normalizeMerchantPublicKey, registerMerchant } from './domain/merchants.ts';
+import { normalizeMerchantPublicKey, registerMerchant, updateMerchantNotify } from './domain/merchants.ts';
+import type { NotificationKind } from './domain/notify-kinds.ts';
 import { buildFeeTable, buildLimitTable } from './domain/pricing.ts';
 import { readOrder, sweepExpiredOrders, transition } from './domain/transitions.ts';
 import type { Merchant, Order } from './domain/types.ts';
@@ -62,6 +63,12 @@ export interface Gateway {
   /** True for a `SandboxGateway` (what `createGateway({ sandbox: true })` returns). */
   readonly sandbox: boolean;
   registerMerchant(merchant: MerchantRegistration): Promise<void>;
+  /**
+   * Change which final states a registered merchant is notified of (`paid` always, `failed`,
+   * `expired`); resolves with the merchant as stored. Throws MerchantRegistrationError naming
+   * `notify` or `merchantCode`. Notifications already queued stay queued.
+   */
+  updateMerchant(merchantCode: string, changes: { readonly notify: readonly NotificationKind[] }): Promise<Merchant>;
   listMerchants(): Promise<Merchant[]>;
   findMerchant(merchantCode: string): Promise<Merchant | undefined>;
   /** The order by platform number, expiry applied. */
@@ -330,6 +337,11 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     },
     close: () => (closing ??= shutdown()),
     registerMerchant: (merchant) => afterReady(() => registerMerchant(database.db, merchant, clock.now())),
+    updateMerchant: (merchantCode, changes) =>
+      afterReady(async () => {
+        await updateMerchantNotify(database.db, merchantCode, changes.notify, clock.now());
+        return (await findMerchant(database.db, merchantCode))!;
+      }),
     listMerchants: () => afterReady(() => listMerchants(database.db)),
     findMerchant: (merchantCode) => afterReady(() => findMerchant(database.db, merchantCode)),
     findOrder: (platOrderNum) => afterReady(() => readOrder(domain, platOrderNum)),

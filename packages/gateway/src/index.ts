@@ -11,6 +11,7 @@ export type { OrderStatus } from '@tombolbayar/protocol';
 export type { Clock } from './domain/clock.ts';
 export { DomainError, OrderNotFoundError, OrderNotPendingError, type DomainErrorCode } from './domain/errors.ts';
 export { MerchantRegistrationError } from './domain/merchants.ts';
+export { NOTIFICATION_KINDS, DEFAULT_NOTIFICATION_KINDS, type NotificationKind } from './domain/notify-kinds.ts';
 export type { FeeRule, AmountLimit } from './domain/pricing.ts';
 export type { Delivery, DeliveryAttempt, Deliveries } from './notify/deliveries.ts';
 export type { NotificationState, DeliveryAttemptRecord } from './store/outbox.ts';

@@ -9,6 +9,7 @@ import { merchantCodeField, parseWith, type MethodCode } from '@tombolbayar/prot
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { feeTableOptionSchema, limitTableOptionSchema, type AmountLimit, type FeeRule } from './domain/pricing.ts';
+import { NOTIFICATION_KINDS, NOTIFY_RULE, type NotificationKind } from './domain/notify-kinds.ts';
 import { leaseTooShort } from './notify/lease.ts';
 import type { PostgresDeadlines } from '@tombolbayar/store-kit';
 import type { DatabaseConfig } from './store/database.ts';
@@ -19,6 +20,12 @@ export interface MerchantRegistration {
   readonly publicKey: string;
   /** Shown to customers on the hosted page and in QRIS codes; defaults to the code. */
   readonly name?: string;
+  /**
+   * The final states it is notified of: `['paid']` for a new merchant (what the family sends),
+   * `'failed'` and `'expired'` on request; `'paid'` is always among them. Absent: a merchant
+   * already registered keeps what it has (set by `merchant update --notify` or the dashboard).
+   */
+  readonly notify?: readonly NotificationKind[];
 }
 
 export interface GatewayOptions {
@@ -112,6 +119,10 @@ const optionsSchema = z.object({
         merchantCode: z.string(),
         publicKey: z.string({ error: 'must be a PEM public key' }).min(1),
         name: z.string().min(1).max(64).optional(),
+        notify: z
+          .array(z.enum(NOTIFICATION_KINDS, { error: NOTIFY_RULE }), { error: NOTIFY_RULE })
+          .refine((kinds) => kinds.includes('paid'), { error: NOTIFY_RULE })
+          .optional(),
       }),
     )
     .optional(),

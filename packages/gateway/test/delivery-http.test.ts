@@ -14,7 +14,7 @@ import https from 'node:https';
 import net, { type AddressInfo, type LookupFunction } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { loopbackOnlyLookup, NON_LOOPBACK_CODE, watchConnections } from '@tombolbayar/test-support/network';
-import { DEFAULT_DELIVERY_TIMEOUT_MS, DELIVERY_ERROR_CLASSES, deliverNotification, EXCERPT_MAX_CHARS } from '../src/notify/delivery/index.ts';
+import { DEFAULT_DELIVERY_TIMEOUT_MS, DELIVERY_ERROR_CLASSES, deliverNotification, EXCERPT_MAX_CHARS, JSON_QUOTED_ACK_NOTE } from '../src/notify/delivery/index.ts';
 
 const connections = watchConnections();
 const sandbox = { allowPrivateNetworks: true, lookup: loopbackOnlyLookup() };
@@ -111,11 +111,26 @@ describe('acknowledgement', () => {
     });
   }
 
+  for (const body of ['"SUCCESS"', '"SUCCESS"\n']) {
+    it(`counts HTTP 200 ${JSON.stringify(body)} (JSON-quoted, Django REST framework) as acknowledged, with a note`, async () => {
+      const merchant = await receiver(answer(200, body));
+      const result = await deliverNotification(merchant.url, fields, sandbox);
+      assert.deepEqual([result.acknowledged, result.httpStatus, result.errorClass], [true, 200, null]);
+      assert.equal(result.bodyExcerpt, '"SUCCESS"');
+      assert.equal(result.detail, JSON_QUOTED_ACK_NOTE);
+      assert.match(result.detail!, /JSON-quoted/);
+      assert.equal(merchant.received.length, 1);
+    });
+  }
+
   const failures: ReadonlyArray<readonly [number, string, string]> = [
     [200, 'OK', 'unexpected-body'],
     [200, 'success', 'unexpected-body'],
     [200, 'SUCCESS.', 'unexpected-body'],
-    [200, '"SUCCESS"', 'unexpected-body'],
+    [200, "'SUCCESS'", 'unexpected-body'],
+    [200, '"success"', 'unexpected-body'],
+    [200, '"SUCCESS', 'unexpected-body'],
+    [200, '""SUCCESS""', 'unexpected-body'],
     [200, '{"status":"SUCCESS"}', 'unexpected-body'],
     [200, '', 'unexpected-body'],
     [201, 'SUCCESS', 'http-status'],

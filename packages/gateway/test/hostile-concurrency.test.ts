@@ -9,7 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import { METHOD_CODES } from '@tombolbayar/protocol';
 import { uniqueOrderNum } from './support/client.ts';
 import { ENGINES } from './support/engines.ts';
-import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';
+import { NOTIFICATION_KINDS } from '../src/index.ts';
+import { notifiedOf, startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';
 import { countRows } from './support/inspect.ts';
 import { send } from './hostile-support.ts';
 
@@ -18,7 +19,8 @@ for (const engine of ENGINES) {
     let h: Harness;
     before(async () => {
       // 200 creates race at once to prove uniqueness, not shedding (availability.test.ts): room for all.
-      h = await startHarness(engine, { notifications: { worker: false }, maxInFlight: 1_000 });
+      // Every final state notified: "one final state, one notification" whichever wins.
+      h = await startHarness(engine, { ...notifiedOf(NOTIFICATION_KINDS), notifications: { worker: false }, maxInFlight: 1_000 });
     });
     after(() => h.stop());
 

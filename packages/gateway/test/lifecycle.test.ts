@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DomainError } from '../src/index.ts';
+import { DomainError, NOTIFICATION_KINDS } from '../src/index.ts';
 import { ENGINES } from './support/engines.ts';
-import { startHarness, type Harness } from './support/harness.ts';
+import { notifiedOf, startHarness, type Harness } from './support/harness.ts';
 import { countRows } from './support/inspect.ts';
 
 const rejectsWith = (promise: Promise<unknown>, code: string) =>
@@ -19,7 +19,7 @@ for (const engine of ENGINES) {
     let now = Date.UTC(2026, 0, 15, 3, 0, 0);
     before(async () => {
       // A hand-driven time source; expirySweepIntervalMs large so only explicit sweeps run.
-      h = await startHarness(engine, { now: () => now, expirySweepIntervalMs: 3_600_000 });
+      h = await startHarness(engine, { ...notifiedOf(NOTIFICATION_KINDS), now: () => now, expirySweepIntervalMs: 3_600_000 });
     });
     after(() => h.stop());
 

@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { notificationSchema, parseWith, verify } from '@tombolbayar/protocol/node';
+import { pino } from 'pino';
 import { ENGINES } from './support/engines.ts';
 import { gatewayInternals } from '../src/internal.ts';
-import { startHarness, type Harness } from './support/harness.ts';
+import { MERCHANT_CODE, startHarness, type Harness } from './support/harness.ts';
 import { ALWAYS_SUCCESS, eventually, startReceiver, type Receiver } from './support/receiver.ts';
 
 for (const engine of ENGINES) {
@@ -87,7 +88,26 @@ for (const engine of ENGINES) {
       assert.equal(verifiesWithPlatform({ ...got, payMoney: '1' }), false);
     });
 
-    test('FAILED and EXPIRED are notified too; a link without a method leaves method, fee and code out', async () => {
+    test('by default only PAID is notified, as the family does: FAILED and EXPIRED are never queued', async () => {
+      assert.deepEqual((await h.gateway.findMerchant(MERCHANT_CODE))?.notify, ['paid']);
+      const failed = await h.client.createVa({ notifyUrl: receiver.url });
+      await h.gateway.fail(failed.body.platOrderNum!);
+      const expired = await h.client.createLink({ notifyUrl: receiver.url });
+      await h.gateway.expire(expired.body.platOrderNum!);
+      const paid = await h.client.createVa({ notifyUrl: receiver.url, method: 'VA_BCA' });
+      await h.gateway.pay(paid.body.platOrderNum!);
+      await settled(paid.body.orderNum!);
+      for (const order of [failed, expired]) {
+        assert.deepEqual(await h.gateway.deliveries.list({ orderNum: order.body.orderNum! }), [], 'nothing in the outbox');
+        assert.equal(receiver.received.some((r) => r.fields.orderNum === order.body.orderNum), false);
+      }
+    });
+
+    test('FAILED and EXPIRED are notified on request; a link without a method leaves method, fee and code out', async () => {
+      const updated = await h.gateway.updateMerchant(MERCHANT_CODE, { notify: ['expired', 'paid', 'failed'] });
+      assert.deepEqual(updated.notify, ['paid', 'failed', 'expired'], 'stored in its canonical order');
+      await assert.rejects(h.gateway.updateMerchant(MERCHANT_CODE, { notify: ['failed'] }), /notify: must list paid/);
+      await assert.rejects(h.gateway.updateMerchant('NO-SUCH-1', { notify: ['paid'] }), /merchantCode: no merchant/);
       const failed = await h.client.createVa({ notifyUrl: receiver.url });
       await h.gateway.fail(failed.body.platOrderNum!);
       const expired = await h.client.createLink({ notifyUrl: receiver.url });
@@ -103,6 +123,7 @@ for (const engine of ENGINES) {
       assert.equal(expiredFields.vaNumber, undefined);
       assert.ok(parseWith(notificationSchema, expiredFields).ok);
       assert.ok(verifiesWithPlatform(failedFields) && verifiesWithPlatform(expiredFields));
+      await h.gateway.updateMerchant(MERCHANT_CODE, { notify: ['paid'] });
     });
 
     test('a QRIS notification leaves the QR payload out of vaNumber', async () => {
@@ -113,6 +134,25 @@ for (const engine of ENGINES) {
       assert.equal(got.method, 'QRIS');
       assert.equal(got.vaNumber, undefined);
       assert.ok(parseWith(notificationSchema, got).ok);
+    });
+
+    test("a failed attempt's log line names the URL it went to, without the query's values", async () => {
+      const lines: Array<Record<string, unknown>> = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+      const logged = await startHarness(engine, { timeScale: 0.001, logger });
+      const refusing = await startReceiver(() => ({ status: 503, body: 'down' }));
+      try {
+        const created = await logged.client.createVa({ notifyUrl: `${refusing.url}?token=s3cr3t-value&shop=kopi`, method: 'VA_BRI' });
+        await logged.gateway.pay(created.body.platOrderNum!);
+        const failed = await eventually(async () => lines.find((line) => line.msg === 'notification attempt failed'), 20_000, 'a failed-attempt line');
+        assert.equal(failed.url, `${refusing.url}?token=_&shop=_`);
+        assert.equal(failed.httpStatus, 503);
+        assert.equal(failed.detail, 'HTTP 503');
+        assert.equal(JSON.stringify(lines).includes('s3cr3t-value'), false, 'the query value is in no line');
+      } finally {
+        await logged.stop();
+        await refusing.close();
+      }
     });
 
     test('a notification that is never acknowledged ends dead after the whole schedule; resend delivers it', async () => {

@@ -8,6 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -93,6 +95,37 @@ describe('sandbox dashboard in Chromium', () => {
     assert.deepEqual(page.problems, []);
   });
 
+  it('on a phone the orders list keeps each order\'s status, VA number and amount in view', async () => {
+    const va = await live.createLink({ method: 'VA_BCA' });
+    const qris = await live.createLink({ method: 'QRIS' });
+    const paid = await live.createLink({ method: 'VA_MANDIRI' });
+    await live.gateway.pay(paid.platOrderNum);
+    const page = await openPage(390);
+    await page.goto(`${live.url}/sandbox/dashboard`);
+    const table = page.getByRole('table', { name: /Newest/ });
+    await table.waitFor();
+    const viewport = page.viewportSize()!;
+    const rows = table.locator('tbody tr');
+    assert.equal(await rows.count(), 3);
+    for (let index = 0; index < 3; index++) {
+      const row = rows.nth(index);
+      for (const cell of ['th[scope=row]', '.dash-cell-status', '.dash-cell-va', '.dash-cell-amount']) {
+        const box = await row.locator(cell).boundingBox();
+        assert.ok(box && box.width > 0 && box.height > 0, `row ${index} ${cell} is shown`);
+        assert.ok(box.x >= 0 && box.x + box.width <= viewport.width, `row ${index} ${cell} lies within the 390 px viewport: ${JSON.stringify(box)}`);
+      }
+    }
+    const texts = await rows.allInnerTexts();
+    for (const order of [va, qris, paid]) {
+      const found = await live.gateway.findOrder(order.platOrderNum);
+      const text = texts.find((line) => line.includes(order.orderNum))!;
+      assert.ok(text.includes(found!.status) && text.includes(found!.vaNumber!.slice(0, 12)) && /Rp\s?150\.000/.test(text), text);
+    }
+    await noHorizontalScroll(page);
+    await page.screenshot({ path: process.env.UPDATE_SCREENSHOTS ? `${DOCS}sandbox-dashboard-orders-390.png` : join(tmpdir(), 'sandbox-dashboard-orders-390.png'), fullPage: true });
+    assert.deepEqual(page.problems, []);
+  });
+
   it('an open order page shows a payment made elsewhere (the CLI, the API) by itself', async () => {
     const link = await live.createLink({ method: 'VA_PERMATA' });
     const page = await openPage(1280);
@@ -131,15 +164,21 @@ describe('sandbox dashboard in Chromium', () => {
     await page.getByLabel('Display name').fill('Toko Kopi Gayo');
     await page.getByLabel(/^Logo/).fill(`data:image/png;base64,${PNG_1PX}`);
     await page.getByLabel(/^Accent colour/).fill('#0a7a3d');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     const logo = page.getByRole('img', { name: 'Logo of Toko Kopi Gayo' });
     assert.ok(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 1), 'the logo loads under the CSP');
     await page.getByRole('img', { name: 'Accent colour #0a7a3d' }).waitFor();
     await page.getByLabel(/^Accent colour/).fill('green');
     await page.getByLabel(/^Accent colour/).evaluate((input: HTMLInputElement) => input.removeAttribute('pattern'));
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'accentColor: must be a colour as #rrggbb' }).waitFor();
+    // Which final states it is notified of: paid always, failed and expired on request.
+    assert.ok(await page.getByRole('checkbox', { name: 'Paid (always)' }).isChecked());
+    await page.getByRole('checkbox', { name: 'Failed' }).check();
+    await page.getByRole('button', { name: 'Save notifications' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    assert.deepEqual((await live.gateway.findMerchant(MERCHANT.merchantCode))?.notify, ['paid', 'failed']);
 
     const pending = await live.createLink({ method: 'QRIS' });
     const toFail = await live.createLink({ method: 'VA_BNI' });

@@ -1,6 +1,8 @@
 /** Pure decision functions, table-tested: fees, limits, payment codes, QRIS, notifications, faults, errors. */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, it, test } from 'node:test';
+import { DEFAULT_NOTIFICATION_KINDS, kindsFromStored, parseNotificationKinds } from '../src/domain/notify-kinds.ts';
+import { loggableUrl } from '../src/notify/delivery/loggable-url.ts';
 import { MAX_RUPIAH, METHOD_CODES, METHODS, NOTIFICATION_OUTCOMES, type MethodCode } from '@tombolbayar/protocol';
 import { sign, verify } from '@tombolbayar/protocol/node';
 import { createClock } from '../src/domain/clock.ts';
@@ -293,5 +295,39 @@ describe('sandbox faults as an injected policy', () => {
       [{ delayMs: 5000, duplicate: true }, { drop: false, delayMs: 5000, duplicate: true }],
     ] as const;
     for (const [faults, plan] of cases) assert.deepEqual(notificationPlan(faults), plan, JSON.stringify(faults));
+  });
+});
+
+describe('notification URLs in log lines (loggableUrl)', () => {
+  const table: ReadonlyArray<readonly [string, string]> = [
+    ['https://shop.example/notify', 'https://shop.example/notify'],
+    ['https://shop.example:8443/pay/notify?token=secret&shop=kopi', 'https://shop.example:8443/pay/notify?token=_&shop=_'],
+    ['https://shop.example/notify?token=a&token=b', 'https://shop.example/notify?token=_'],
+    ['https://user:pass@shop.example/notify#frag', 'https://shop.example/notify'],
+    ['http://127.0.0.1:3000/n?k%20ey=v', 'http://127.0.0.1:3000/n?k%20ey=_'],
+    ['not a url', '(not an absolute URL)'],
+  ];
+  for (const [url, shown] of table) it(url, () => assert.equal(loggableUrl(url), shown));
+});
+
+describe('notification kinds (parseNotificationKinds)', () => {
+  const accepted: ReadonlyArray<readonly [string | readonly unknown[], readonly string[]]> = [
+    ['paid', ['paid']],
+    ['paid,failed,expired', ['paid', 'failed', 'expired']],
+    [' EXPIRED , paid,paid ', ['paid', 'expired']],
+    [['failed', 'paid'], ['paid', 'failed']],
+  ];
+  for (const [input, kinds] of accepted) it(`takes ${JSON.stringify(input)}`, () => assert.deepEqual(parseNotificationKinds(input), { ok: true, value: kinds }));
+  for (const input of ['', 'failed,expired', 'paid,refunded', [1], ['paid', null]] as const) {
+    it(`refuses ${JSON.stringify(input)}, stating the rule`, () => {
+      const parsed = parseNotificationKinds(input as string | readonly unknown[]);
+      assert.equal(parsed.ok, false);
+      if (!parsed.ok) assert.match(parsed.message, /^must list paid and any of failed, expired/);
+    });
+  }
+  it('a stored set that cannot be read is the default, never more', () => {
+    assert.deepEqual(kindsFromStored('not json'), DEFAULT_NOTIFICATION_KINDS);
+    assert.deepEqual(kindsFromStored('["failed"]'), DEFAULT_NOTIFICATION_KINDS);
+    assert.deepEqual(kindsFromStored('["paid","expired"]'), ['paid', 'expired']);
   });
 });

@@ -47,10 +47,15 @@ export const emailField = z
   .email({ error: ruleError(EMAIL_RULE) })
   .max(254, { error: 'must be at most 254 characters' });
 
+/**
+ * A phone number in its canonical Indonesian form (the seed's rule). `+628…` and `628…` are mapped
+ * to it by `canonicalFields` (liberal-forms.ts) before a receiver validates; this rule stays strict.
+ */
+export const PHONE_PATTERN = /^08\d+$/;
 const PHONE_RULE = 'must be 08 followed by digits, e.g. 081234567890';
 export const phoneField = text(PHONE_RULE)
   .max(20, { error: 'must be at most 20 characters' })
-  .regex(/^08\d+$/, { error: PHONE_RULE });
+  .regex(PHONE_PATTERN, { error: PHONE_RULE });
 
 const URL_RULE = 'must be an absolute http or https URL';
 export const urlField = text(URL_RULE)

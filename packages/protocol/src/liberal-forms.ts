@@ -14,6 +14,9 @@
  *   a fraction that is not zero stays refused (rupiah have no cents on the wire);
  * - `dateTime` in ISO 8601 with an offset (`2019-08-24T14:15:22Z`, `date('c')`): the same instant
  *   as `yyyyMMddHHmmss` in Jakarta time; without an offset the instant is ambiguous and refused;
+ * - `phone` in the international form, `+6281234567890` or `6281234567890` (a deployed client
+ *   drops the leading 0; people write the country code): `081234567890`; any other shape (spaces,
+ *   dashes, another country code) stays as sent, refused by the schema's `08` rule;
  * - a body that is not valid UTF-8 (a Java client's `new StringEntity(json)` sends ISO-8859-1):
  *   read as ISO-8859-1, which is what that client's strings were.
  *
@@ -26,6 +29,12 @@ export const AMOUNT_FIELDS: readonly string[] = ['payMoney', 'payFee'];
 
 /** Fields holding a request's `dateTime`, where ISO 8601 with an offset is read as Jakarta time. */
 export const DATE_TIME_FIELDS: readonly string[] = ['dateTime'];
+
+/** Fields holding a customer's phone number, where `+628…` and `628…` are read as `08…`. */
+export const PHONE_FIELDS: readonly string[] = ['phone'];
+
+/** Indonesia's country code before a mobile number's 8; the national form puts a 0 there. */
+const INTERNATIONAL_PHONE = /^\+?62(8\d+)$/;
 
 const ZERO_DECIMALS = /^(\d{1,12})\.0{1,2}$/;
 
@@ -61,6 +70,10 @@ function canonicalValue(field: string, value: unknown): unknown {
   if (AMOUNT_FIELDS.includes(field)) {
     const whole = ZERO_DECIMALS.exec(value);
     if (whole) return whole[1]!;
+  }
+  if (PHONE_FIELDS.includes(field)) {
+    const national = INTERNATIONAL_PHONE.exec(value);
+    if (national) return `0${national[1]!}`;
   }
   if (DATE_TIME_FIELDS.includes(field)) {
     const instant = parseIsoDateTime(value);

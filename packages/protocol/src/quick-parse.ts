@@ -9,7 +9,7 @@
  * `test/quick-parse.test.ts` holds the two to the same answers over a wide set of inputs.
  */
 import { z } from 'zod';
-import { urlField } from './fields.ts';
+import { PHONE_PATTERN, urlField } from './fields.ts';
 import { FEE_PATTERN, parseDateTime, RUPIAH_PATTERN } from './formats.ts';
 import { parseWith, type ParseResult } from './issues.ts';
 import { isMethodCode, ORDER_STATUSES, resolveMethod, type MethodCode } from './methods.ts';
@@ -24,7 +24,6 @@ type Quick = (fields: Fields) => object | undefined;
 
 const isText = (value: unknown, min: number, max: number): value is string => typeof value === 'string' && value.length >= min && value.length <= max;
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
-const PHONE = /^08\d+$/;
 const EXPIRY = /^[1-9]\d{0,3}$/;
 const SIGN = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
@@ -47,7 +46,7 @@ function createCommon(fields: Fields): Record<string, unknown> | undefined {
   if (typeof payMoney !== 'string' || !RUPIAH_PATTERN.test(payMoney)) return undefined;
   if (!isText(productDetail, 1, 32) || !isText(name, 1, 32)) return undefined;
   if (!isText(email, 0, 254) || !z.regexes.email.test(email)) return undefined;
-  if (!isText(phone, 1, 20) || !PHONE.test(phone)) return undefined;
+  if (!isText(phone, 1, 20) || !PHONE_PATTERN.test(phone)) return undefined;
   const notifyUrl = url(fields.notifyUrl);
   if (notifyUrl === undefined) return undefined;
   if (typeof expiryPeriod !== 'string' || !EXPIRY.test(expiryPeriod) || Number(expiryPeriod) < 30 || Number(expiryPeriod) > 7200) return undefined;

@@ -19,6 +19,13 @@ describe('canonicalFields: the family clients liberal forms, mapped', () => {
     ['ISO 8601 without an offset unchanged (ambiguous: refused by the schema)', { dateTime: '2026-11-25T10:00:00' }, { dateTime: '2026-11-25T10:00:00' }],
     ['the canonical form unchanged', { dateTime: '20261125100000', payMoney: '150000' }, { dateTime: '20261125100000', payMoney: '150000' }],
     ['a fraction or negative number unchanged (refused by the schema)', { payMoney: 1.5, expiryPeriod: -60 }, { payMoney: 1.5, expiryPeriod: -60 }],
+    ['a phone with the country code, with and without +, as 08', { phone: '+6281234567890' }, { phone: '081234567890' }],
+    ['a phone without its leading 0 (a deployed client) as 08', { phone: '6281234567890' }, { phone: '081234567890' }],
+    ['the canonical phone unchanged', { phone: '081234567890' }, { phone: '081234567890' }],
+    ['other phone shapes unchanged (refused by the schema)', { phone: '+62 812-3456-7890' }, { phone: '+62 812-3456-7890' }],
+    ['+62 followed by something other than a mobile 8 unchanged', { phone: '+62211234567' }, { phone: '+62211234567' }],
+    ['another country code, or 62 without digits after the 8, unchanged', { phone: '+6581234567' }, { phone: '+6581234567' }],
+    ['the country code only on phone fields', { name: '+6281234567890' }, { name: '+6281234567890' }],
     ['other types unchanged', { name: null, method: true }, { name: null, method: true }],
   ];
   for (const [what, input, expected] of cases) {
@@ -53,6 +60,20 @@ describe('canonicalFields: the family clients liberal forms, mapped', () => {
     }
     assert.equal(canonicalFields(JSON.parse('{"payMoney":-150000}')).payMoney, -150000);
     assert.equal(canonicalFields(JSON.parse('{"payMoney":9007199254740993}')).payMoney, 2 ** 53, 'beyond 2^53: not mapped');
+  });
+
+  it('a phone as sent verifies; what is stored is the 08 form, which the schema takes', () => {
+    const { merchant } = loadVectors();
+    for (const sentPhone of ['+6281234567890', '6281234567890']) {
+      const sent = { merchantCode: 'S820190101', phone: sentPhone };
+      const signature = sign(sent, merchant.privateKey);
+      assert.ok(verify(sent, signature, merchant.publicKey), 'verified over what was sent');
+      assert.equal(canonicalFields(sent).phone, '081234567890');
+    }
+    for (const refused of ['62', '+62', '628', '6208123', '+62+81234', '006281234567890', '62812345678901234567890']) {
+      const mapped = canonicalFields({ phone: refused }).phone as string;
+      assert.ok(mapped === refused || mapped.length > 20, `${refused} stays refused (unchanged, or over the length)`);
+    }
   });
 
   it('parseIsoDateTime refuses what names no real moment', () => {

@@ -1,6 +1,7 @@
 /** Command-line parsing for `tombolbayar-gateway`: flags to a validated config, or a usage error. */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { parseNotificationKinds, type NotificationKind } from '../domain/notify-kinds.ts';
 import { DEFAULT_DATA_DIR } from '../options.ts';
 
 export class UsageError extends Error {
@@ -12,7 +13,14 @@ export type Command =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | { readonly kind: 'platform-key' }
-  | { readonly kind: 'merchant-create'; readonly merchantCode: string; readonly name?: string; readonly keysDir?: string }
+  | {
+      readonly kind: 'merchant-create';
+      readonly merchantCode: string;
+      readonly name?: string;
+      readonly keysDir?: string;
+      readonly notify?: readonly NotificationKind[];
+    }
+  | { readonly kind: 'merchant-update'; readonly merchantCode: string; readonly notify: readonly NotificationKind[] }
   | { readonly kind: 'merchant-list' }
   | { readonly kind: 'merchant-brand'; readonly merchantCode: string; readonly changes: BrandFlags }
   | { readonly kind: 'simulate'; readonly action: 'pay' | 'expire' | 'fail'; readonly number: string; readonly method?: string }
@@ -68,6 +76,7 @@ const OPTIONS = {
   logo: { type: 'string' },
   accent: { type: 'string' },
   support: { type: 'string' },
+  notify: { type: 'string' },
   'log-format': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -101,11 +110,19 @@ interface CommandFlags {
   logo?: string;
   accent?: string;
   support?: string;
+  notify?: string;
 }
 
 function brandFlags(values: CommandFlags): BrandFlags {
   const pairs = [['displayName', values.name], ['logo', values.logo], ['accentColor', values.accent], ['supportContact', values.support]] as const;
   return Object.fromEntries(pairs.filter(([, value]) => value !== undefined));
+}
+
+/** `--notify paid,failed,expired` as the set of kinds, or a usage error stating the rule. */
+function notifyFlag(value: string): readonly NotificationKind[] {
+  const parsed = parseNotificationKinds(value);
+  if (!parsed.ok) throw new UsageError(`--notify ${parsed.message}`);
+  return parsed.value;
 }
 
 function commandOf(positionals: string[], values: CommandFlags): Command {
@@ -150,9 +167,16 @@ function commandOf(positionals: string[], values: CommandFlags): Command {
         merchantCode: third,
         ...(values.name !== undefined ? { name: values.name } : {}),
         ...(values['keys-dir'] !== undefined ? { keysDir: values['keys-dir'] } : {}),
+        ...(values.notify !== undefined ? { notify: notifyFlag(values.notify) } : {}),
       };
     }
-    throw new UsageError('merchant needs a subcommand: create CODE, brand CODE, or list');
+    if (second === 'update') {
+      if (third === undefined) throw new UsageError('merchant update needs a merchant code: tombolbayar-gateway merchant update CODE --notify paid[,failed][,expired]');
+      if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      if (values.notify === undefined) throw new UsageError('merchant update needs a setting: --notify paid[,failed][,expired]');
+      return { kind: 'merchant-update', merchantCode: third, notify: notifyFlag(values.notify) };
+    }
+    throw new UsageError('merchant needs a subcommand: create CODE, update CODE, brand CODE, or list');
   }
   throw new UsageError(`unknown command "${first}"`);
 }

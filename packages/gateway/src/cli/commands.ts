@@ -1,7 +1,8 @@
-/** The CLI's one-shot commands: create a merchant, brand it, list merchants, print the platform key. */
+/** The CLI's one-shot commands: create a merchant, update or brand it, list merchants, print the platform key. */
 import { join, resolve } from 'node:path';
 import { generateKeyPair, merchantCodeField, parseWith } from '@tombolbayar/protocol/node';
-import { MerchantRegistrationError, registerMerchant } from '../domain/merchants.ts';
+import { MerchantRegistrationError, registerMerchant, updateMerchantNotify } from '../domain/merchants.ts';
+import { DEFAULT_NOTIFICATION_KINDS, type NotificationKind } from '../domain/notify-kinds.ts';
 import { databaseIn, SQLITE_FILE_NAME, type GatewayOptions } from '../options.ts';
 import type { DatabaseConfig } from '../store/database.ts';
 import { findMerchant, listMerchants } from '../store/merchants.ts';
@@ -39,7 +40,11 @@ export function printPlatformKey(config: CliConfig, out: Output): void {
 /** Codes that name key files safely; the wire allows more, but no path separators reach a file name. */
 const FILE_SAFE_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-export async function createMerchant(config: CliConfig, command: { merchantCode: string; name?: string; keysDir?: string }, out: Output): Promise<void> {
+export async function createMerchant(
+  config: CliConfig,
+  command: { merchantCode: string; name?: string; keysDir?: string; notify?: readonly NotificationKind[] },
+  out: Output,
+): Promise<void> {
   const code = parseWith(merchantCodeField, command.merchantCode);
   if (!code.ok) throw new UsageError(`merchant create: CODE ${code.issues[0]?.message ?? 'is invalid'}`);
   if (!FILE_SAFE_CODE.test(command.merchantCode)) {
@@ -59,7 +64,7 @@ export async function createMerchant(config: CliConfig, command: { merchantCode:
     if (!writeNewFile(privateFile, pair.privateKey, 0o600)) throw new UsageError(`${privateFile} already exists; not overwriting it`);
     writeNewFile(publicFile, pair.publicKey, 0o644);
     try {
-      await registerMerchant(database.db, { merchantCode: command.merchantCode, publicKey: pair.publicKey, name: command.name }, Date.now());
+      await registerMerchant(database.db, { merchantCode: command.merchantCode, publicKey: pair.publicKey, name: command.name, notify: command.notify }, Date.now());
     } catch (error) {
       if (error instanceof MerchantRegistrationError) throw new UsageError(error.message);
       throw error;
@@ -72,7 +77,29 @@ export async function createMerchant(config: CliConfig, command: { merchantCode:
   out(`  private key (keep secret, sign requests with it): ${privateFile}`);
   out(`  public key (registered with the gateway):         ${publicFile}`);
   out(`  platform public key (verify platSign with it):     ${join(resolve(config.dataDir), 'platform-public.pem')}`);
+  out(`  notified of: ${describeKinds(command.notify ?? DEFAULT_NOTIFICATION_KINDS)}`);
   if (platform.created) out(`  (a new platform key was generated in ${platform.file})`);
+}
+
+/** `paid, failed` and what it means for a family handler. */
+function describeKinds(kinds: readonly NotificationKind[]): string {
+  const extra = kinds.length === 1 ? ' (as the family; add failed,expired with: merchant update CODE --notify paid,failed,expired)' : '';
+  return `${kinds.join(', ')}${extra}`;
+}
+
+/** Which final states merchant CODE is notified of, on the store the flags name (either mode). */
+export async function updateMerchant(config: CliConfig, command: { merchantCode: string; notify: readonly NotificationKind[] }, out: Output): Promise<void> {
+  const database = await openStore(databaseConfigOf(config));
+  try {
+    if (!(await findMerchant(database.db, command.merchantCode))) {
+      throw new UsageError(`no merchant ${command.merchantCode}; create it first: tombolbayar-gateway merchant create ${command.merchantCode}`);
+    }
+    const kinds = await updateMerchantNotify(database.db, command.merchantCode, command.notify, Date.now());
+    out(`Merchant ${command.merchantCode} is notified of: ${kinds.join(', ')}.`);
+    out('  (a running gateway applies it to the next order that closes; notifications already queued stay queued)');
+  } finally {
+    await database.close();
+  }
 }
 
 const BRAND_FLAG: Readonly<Record<keyof MerchantBranding, string>> = {
@@ -119,10 +146,10 @@ export async function printMerchants(config: CliConfig, out: Output): Promise<vo
       out('No merchants yet. Create one: tombolbayar-gateway merchant create CODE');
       return;
     }
-    const rows = [['CODE', 'NAME', 'ORDERS', 'REGISTERED']];
+    const rows = [['CODE', 'NAME', 'ORDERS', 'NOTIFY', 'REGISTERED']];
     for (const merchant of merchants) {
       const orders = await countOrders(database.db, merchant.merchantCode);
-      rows.push([merchant.merchantCode, merchant.name ?? '-', String(orders), new Date(merchant.createdAt).toISOString()]);
+      rows.push([merchant.merchantCode, merchant.name ?? '-', String(orders), merchant.notify.join(','), new Date(merchant.createdAt).toISOString()]);
     }
     const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
     for (const row of rows) out(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());

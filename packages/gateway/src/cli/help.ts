@@ -6,9 +6,11 @@ export const HELP = `tombolbayar-gateway: a self-hostable BDPay-family payment g
 
 Usage:
   tombolbayar-gateway [serve] [options]          start the gateway
-  tombolbayar-gateway merchant create CODE [--name NAME] [--keys-dir DIR]
+  tombolbayar-gateway merchant create CODE [--name NAME] [--keys-dir DIR] [--notify KINDS]
                                                create a merchant with a fresh RSA key pair,
                                                register it, and print where the keys went
+  tombolbayar-gateway merchant update CODE --notify KINDS
+                                               which final states merchant CODE is notified of
   tombolbayar-gateway merchant brand CODE [--name NAME] [--logo URL] [--accent #RRGGBB]
                     [--support TEXT]           how the payment page shows merchant CODE: name,
                                                logo, accent colour, support contact ("" unsets)
@@ -51,6 +53,9 @@ Options:
                            http://127.0.0.1:PORT, PORT as for --port)
   --name NAME              (merchant create, merchant brand) display name shown to customers
   --keys-dir DIR           (merchant create) where to write the key pair (default DIR/merchants)
+  --notify KINDS           (merchant create, merchant update) paid, and failed or expired on
+                           request, e.g. paid,failed,expired (default paid: what the family
+                           sends; handlers written for it acknowledge nothing else)
   --logo URL               (merchant brand) an https URL, or a data:image/png;base64,... URL
                            (PNG, JPEG, GIF or WebP, at most 64 KiB)
   --accent #RRGGBB         (merchant brand) accent colour

@@ -6,7 +6,8 @@ import { createPublicKey } from 'node:crypto';
 import { merchantCodeField, parseWith } from '@tombolbayar/protocol';
 import { requestKeySizeProblem } from '@tombolbayar/protocol/node';
 import type { Executor } from '../store/executor.ts';
-import { upsertMerchant } from '../store/merchants.ts';
+import { saveMerchantNotify, upsertMerchant } from '../store/merchants.ts';
+import { parseNotificationKinds, type NotificationKind } from './notify-kinds.ts';
 
 export class MerchantRegistrationError extends Error {
   override readonly name = 'MerchantRegistrationError';
@@ -32,9 +33,16 @@ export function normalizeMerchantPublicKey(pem: string): string {
   return key.export({ type: 'spki', format: 'pem' }).toString();
 }
 
+/** The kinds as given (a list, or `paid,failed` text), or a MerchantRegistrationError naming `notify`. */
+export function notifyKindsOf(input: string | readonly unknown[]): readonly NotificationKind[] {
+  const parsed = parseNotificationKinds(input);
+  if (!parsed.ok) throw new MerchantRegistrationError(`notify: ${parsed.message}`);
+  return parsed.value;
+}
+
 export async function registerMerchant(
   db: Executor,
-  merchant: { merchantCode: string; publicKey: string; name?: string | undefined },
+  merchant: { merchantCode: string; publicKey: string; name?: string | undefined; notify?: readonly unknown[] | undefined },
   now: number,
 ): Promise<void> {
   const code = parseWith(merchantCodeField, merchant.merchantCode);
@@ -42,5 +50,16 @@ export async function registerMerchant(
   if (merchant.name !== undefined && (merchant.name.length === 0 || merchant.name.length > 64)) {
     throw new MerchantRegistrationError('name: must be 1 to 64 characters');
   }
-  await upsertMerchant(db, { merchantCode: code.value, publicKey: normalizeMerchantPublicKey(merchant.publicKey), name: merchant.name ?? null }, now);
+  const notify = merchant.notify === undefined ? undefined : notifyKindsOf(merchant.notify);
+  await upsertMerchant(db, { merchantCode: code.value, publicKey: normalizeMerchantPublicKey(merchant.publicKey), name: merchant.name ?? null, notify }, now);
+}
+
+/**
+ * Change which final states a registered merchant is notified of (the CLI's `merchant update`,
+ * the dashboard, `gateway.updateMerchant`). Notifications already queued stay queued.
+ */
+export async function updateMerchantNotify(db: Executor, merchantCode: string, notify: string | readonly unknown[], now: number): Promise<readonly NotificationKind[]> {
+  const kinds = notifyKindsOf(notify);
+  if (!(await saveMerchantNotify(db, merchantCode, kinds, now))) throw new MerchantRegistrationError(`merchantCode: no merchant ${merchantCode}`);
+  return kinds;
 }

@@ -1,5 +1,6 @@
 /** The gateway's domain objects. Amounts are integers of rupiah; times are epoch milliseconds. */
 import type { MethodCode, OrderStatus } from '@tombolbayar/protocol';
+import type { NotificationKind } from './notify-kinds.ts';
 
 /** Which endpoint created the order: `/gateway/pay` (`va`) or `/gateway/prepaidOrder` (`link`). */
 export type OrderKind = 'va' | 'link';
@@ -39,6 +40,8 @@ export interface Merchant {
   readonly name: string | null;
   /** SPKI PEM. */
   readonly publicKey: string;
+  /** The final states it is notified of: always `paid`, `failed` and `expired` on request. */
+  readonly notify: readonly NotificationKind[];
   readonly createdAt: number;
   readonly updatedAt: number;
 }

@@ -1,11 +1,15 @@
 /**
  * Writing a notification into the outbox, inside the transaction that changed the order's state,
- * as the fault policy plans it (`sandbox/fault-policy.ts`: the normal plan in production).
+ * as the fault policy plans it (`sandbox/fault-policy.ts`: the normal plan in production), and
+ * only of a kind the merchant is notified of (`domain/notify-kinds.ts`: PAID always, FAILED and
+ * EXPIRED on request). A kind not asked for is never queued, so it can never be retried.
  */
 import { nanoid } from 'nanoid';
 import type { FinalStatus, Order } from '../domain/types.ts';
 import type { Executor } from '../store/executor.ts';
 import type { FaultPolicy } from '../sandbox/fault-policy.ts';
+import { kindOf } from '../domain/notify-kinds.ts';
+import { merchantNotifyKinds } from '../store/merchants.ts';
 import { insertNotification } from '../store/outbox.ts';
 import { signedNotificationFields, type PlatformSigner } from './notification.ts';
 
@@ -22,6 +26,8 @@ export async function enqueueNotification(
   now: number,
   context: EnqueueContext,
 ): Promise<number> {
+  // PAID is always sent: the lookup is only paid for by the kinds a merchant may have left out.
+  if (event !== 'PAID' && !(await merchantNotifyKinds(trx, order.merchantCode)).includes(kindOf(event))) return 0;
   const fields = signedNotificationFields(order, event, context.sign);
   const plan = await context.faults.forNotification(trx, order.merchantCode, order.orderNum);
   const base = {

@@ -3,7 +3,8 @@
  * fields `code`, `msg`, `status`, `method`, `name`, `email`, `orderNum`, `platOrderNum`,
  * `payMoney`, `payFee`, `vaNumber`, and `platSign` over all the others.
  *
- * Our decisions: FAILED and EXPIRED are notified too (codes from NOTIFICATION_OUTCOMES); `method`
+ * Our decisions: FAILED and EXPIRED are notified to a merchant that asked for them (codes from
+ * NOTIFICATION_OUTCOMES; which kinds, `domain/notify-kinds.ts`, checked by `enqueue.ts`); `method`
  * and `payFee` are left out while no method was chosen; `vaNumber` is left out for QRIS, whose
  * payload is not an account number and exceeds the notification's 64-character `vaNumber`.
  */

@@ -20,6 +20,7 @@ import { nextClaimDelayMs, type NotificationRecord } from '../store/outbox.ts';
 import { createAttemptRecorder } from './attempt-recorder.ts';
 import { createClaims } from './claims.ts';
 import { createDeliveryConnections, deliverNotification, nextRetryDelayMs, type AttemptResult, type DeliveryOptions } from './delivery/index.ts';
+import { loggableUrl } from './delivery/loggable-url.ts';
 import { leaseTooShort, resolveLeaseMs } from './lease.ts';
 
 export interface WorkerOptions {
@@ -132,10 +133,13 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
       platOrderNum: notification.platOrderNum,
       orderNum: notification.orderNum,
       event: notification.event,
+      // Where it went (query values and credentials left out): what a failed line most needs.
+      url: loggableUrl(notification.url),
       httpStatus: result.httpStatus,
       errorClass: result.errorClass,
       latencyMs: result.latencyMs,
       state: updated?.state,
+      ...(result.detail ? { detail: result.detail } : {}),
     };
     if (result.acknowledged) logger.info(entry, 'notification delivered');
     else if (updated?.state === 'dead') logger.error(entry, 'notification dead: every attempt failed');

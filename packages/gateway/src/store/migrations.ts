@@ -143,11 +143,31 @@ const brandingSupportContact: Migration = {
   },
 };
 
+/**
+ * Which final states each merchant is notified of (issue 36), as a JSON array of kinds. New
+ * merchants get `["paid"]`, what the family sends. Merchants registered before this migration
+ * were notified of every final state, and their handlers may count on it: they keep all three
+ * (`merchant update CODE --notify paid` narrows it), so an upgrade changes nothing under them.
+ */
+const merchantNotifyKinds: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .alterTable('merchants')
+      .addColumn('notify_kinds', 'text', (col) => col.notNull().defaultTo('["paid"]'))
+      .execute();
+    await db.updateTable('merchants').set({ notify_kinds: '["paid","failed","expired"]' }).execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('merchants').dropColumn('notify_kinds').execute();
+  },
+};
+
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026_11_22_001_initial': initial,
   '2026_11_25_001_merchant_branding': merchantBranding,
   '2026_11_25_002_branding_support_contact': brandingSupportContact,
+  '2026_12_01_001_merchant_notify_kinds': merchantNotifyKinds,
 };
 
 const provider: MigrationProvider = {

@@ -9,6 +9,8 @@ export interface MerchantsTable {
   merchant_code: string;
   name: string | null;
   public_key: string;
+  /** JSON array of the notification kinds sent to it (`domain/notify-kinds.ts`), e.g. `["paid"]`. */
+  notify_kinds: string;
   created_at: number;
   updated_at: number;
 }

@@ -10,7 +10,7 @@
 import type { LookupFunction } from 'node:net';
 import { verify } from '@tombolbayar/protocol/node';
 import { installLoopbackGuard, loopbackOnlyLookup } from '@tombolbayar/test-support/network';
-import { createGateway, type GatewayOptions, type SandboxGateway } from '../../src/index.ts';
+import { createGateway, type GatewayOptions, type NotificationKind, type SandboxGateway } from '../../src/index.ts';
 import { merchantClient, type MerchantIdentity } from './client.ts';
 import { freshStore, type EngineName, type FreshStore } from './engines.ts';
 import { merchantKeys, platformKeys } from './keys.ts';
@@ -30,6 +30,14 @@ export interface Harness {
   /** True when `platSign` verifies over the other fields with the platform public key. */
   verifies(body: Record<string, string>): boolean;
   stop(): Promise<void>;
+}
+
+/**
+ * Options registering the harness's merchant with these notification kinds (a new merchant is
+ * notified of `paid` only): for a test about FAILED or EXPIRED notifications.
+ */
+export function notifiedOf(notify: readonly NotificationKind[]): Pick<GatewayOptions, 'merchants'> {
+  return { merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey, name: 'Toko Test', notify }] };
 }
 
 /** The notification options a test passes, with its lookup (if any) confined to loopback. */

@@ -29,9 +29,17 @@ function failed(errorClass: DeliveryErrorClass, detail: string, httpStatus: numb
 }
 
 /**
- * The acknowledgement rule, pure: HTTP 200 and a complete body that is `SUCCESS` once trimmed.
- * Status decides first (a 500 whose body says SUCCESS is still a failure); for a non-200 the body
- * is only an excerpt, so how its reading ended does not matter.
+ * The note an acknowledgement carries when the merchant's answer was `"SUCCESS"` with JSON quotes
+ * (a Django REST framework view's `Response('SUCCESS')`, rendered as JSON for our `Accept`).
+ */
+export const JSON_QUOTED_ACK_NOTE = 'acknowledged: the answer was JSON-quoted ("SUCCESS"), accepted beyond the strict SUCCESS';
+
+/**
+ * The acknowledgement rule, pure: HTTP 200 and a complete body that is `SUCCESS` once trimmed, or
+ * `"SUCCESS"` with JSON quotes (acknowledged with `JSON_QUOTED_ACK_NOTE` as its detail; the two
+ * public Django clients of the family answer so, and mean it). Status decides first (a 500 whose
+ * body says SUCCESS is still a failure); for a non-200 the body is only an excerpt, so how its
+ * reading ended does not matter.
  */
 export function judgeResponse(status: number, body: Buffer, end: BodyEnd): PostOutcome {
   if (status >= 300 && status < 400) return failed('redirect', `HTTP ${status}: redirects are not followed`, status, body);
@@ -39,7 +47,9 @@ export function judgeResponse(status: number, body: Buffer, end: BodyEnd): PostO
   if (end === 'timeout') return failed('timeout', 'the body did not arrive within the timeout', status, body);
   if (end === 'aborted') return failed('aborted', 'the connection closed before the body ended', status, body);
   if (end === 'over-limit') return failed('unexpected-body', `the body is longer than ${MAX_BODY_BYTES} bytes`, status, body);
-  if (body.toString('utf8').trim() !== 'SUCCESS') return failed('unexpected-body', 'the body is not SUCCESS', status, body);
+  const answer = body.toString('utf8').trim();
+  if (answer === '"SUCCESS"') return { acknowledged: true, httpStatus: 200, errorClass: null, bodyExcerpt: excerptOf(body), detail: JSON_QUOTED_ACK_NOTE };
+  if (answer !== 'SUCCESS') return failed('unexpected-body', 'the body is not SUCCESS', status, body);
   return { acknowledged: true, httpStatus: 200, errorClass: null, bodyExcerpt: excerptOf(body) };
 }
 

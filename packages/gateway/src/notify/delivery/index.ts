@@ -18,6 +18,7 @@ export {
   RETRY_SCHEDULE_SECONDS,
   type RetryDelayOptions,
 } from './schedule.ts';
+export { JSON_QUOTED_ACK_NOTE } from './http-post.ts';
 export { checkCallbackUrl, type CallbackUrlCheck } from './callback-url.ts';
 export { classifyAddress, describeRefusal, type AddressVerdict, type ForbiddenRange } from './address-policy.ts';
 export { resolveDeliveryAddresses, type ResolveOutcome } from './resolve.ts';

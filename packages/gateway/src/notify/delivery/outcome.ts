@@ -25,7 +25,7 @@ export const DELIVERY_ERROR_CLASSES = [
   'redirect',
   /** An HTTP status other than 200 (and not 3xx). */
   'http-status',
-  /** HTTP 200 whose body, trimmed, is not exactly `SUCCESS` (or is longer than the read limit). */
+  /** HTTP 200 whose body, trimmed, is not exactly `SUCCESS` or `"SUCCESS"` (or is longer than the read limit). */
   'unexpected-body',
   /** A bug in the gateway; the attempt counts as failed and is retried like any other. */
   'internal',
@@ -34,7 +34,7 @@ export const DELIVERY_ERROR_CLASSES = [
 export type DeliveryErrorClass = (typeof DELIVERY_ERROR_CLASSES)[number];
 
 export interface AttemptResult {
-  /** True only for HTTP 200 with body `SUCCESS` (surrounding whitespace ignored). */
+  /** True only for HTTP 200 with body `SUCCESS` or `"SUCCESS"` (surrounding whitespace ignored). */
   acknowledged: boolean;
   /** The response status, or null when no response arrived. */
   httpStatus: number | null;
@@ -46,7 +46,8 @@ export interface AttemptResult {
   bodyExcerpt: string;
   /**
    * Why the attempt failed, in a few words for the delivery log (e.g. which address was refused,
-   * the system error code). Never contains the request body. Absent when acknowledged.
+   * the system error code). Never contains the request body. Absent when acknowledged, except for
+   * the note on an answer accepted beyond the strict reading (`JSON_QUOTED_ACK_NOTE`).
    */
   detail?: string;
 }

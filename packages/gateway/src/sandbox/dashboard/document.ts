@@ -23,6 +23,7 @@ export const dashboardUrls = {
   clock: `${DASHBOARD_PATH}/clock`,
   merchant: (merchantCode: string, notice?: Notice) =>
     `${DASHBOARD_PATH}/merchants/${encodeURIComponent(merchantCode)}${notice ? `?notice=${notice}` : ''}`,
+  merchantNotify: (merchantCode: string) => `${DASHBOARD_PATH}/merchants/${encodeURIComponent(merchantCode)}/notify`,
   hostedPage: (platOrderNum: string) => `/pay?orderNum=${encodeURIComponent(platOrderNum)}`,
 };
 

@@ -1,4 +1,8 @@
-/** A merchant's branding form: display name, logo, accent colour and support contact, with a preview. */
+/**
+ * A merchant's page: the branding form (display name, logo, accent colour, support contact) with a
+ * preview, and which final states it is notified of.
+ */
+import { NOTIFICATION_KINDS } from '../../domain/notify-kinds.ts';
 import type { Merchant } from '../../domain/types.ts';
 import { html, type SafeHtml } from '../../page/html.ts';
 import type { MerchantBranding } from '../../store/branding.ts';
@@ -47,6 +51,25 @@ ${preview}
 <input id="brand-support" name="supportContact" type="text" maxlength="${MAX_SUPPORT_CONTACT}" spellcheck="false" autocomplete="off" value="${values.supportContact}">
 <p class="muted">${t.emptyUnsets}</p>
 <button type="submit">${t.save}</button>
+</form>
+</section>
+${notifyForm(t, merchant)}`;
+}
+
+/** Paid is always sent (a checked, disabled box, and a hidden field so the form says so too). */
+function notifyForm(t: DashboardMessages, merchant: Merchant): SafeHtml {
+  const boxes = NOTIFICATION_KINDS.map((kind) => {
+    const always = kind === 'paid';
+    return html`<label class="dash-check"><input type="checkbox" name="notify" value="${kind}"${merchant.notify.includes(kind) ? html` checked` : ''}${always ? html` disabled` : ''}> ${t.notifyKinds[kind]}</label>`;
+  });
+  return html`<section class="card" aria-labelledby="notify-heading">
+<h2 id="notify-heading">${t.notifyHeading}</h2>
+<form method="post" action="${dashboardUrls.merchantNotify(merchant.merchantCode)}" class="dash-form">
+<input type="hidden" name="notify" value="paid">
+<fieldset><legend class="muted">${t.notifyHelp}</legend>
+${boxes}
+</fieldset>
+<button type="submit">${t.saveNotify}</button>
 </form>
 </section>`;
 }

@@ -116,6 +116,10 @@ export interface DashboardMessages {
   readonly supportContact: string;
   readonly emptyUnsets: string;
   readonly save: string;
+  readonly notifyHeading: string;
+  readonly saveNotify: string;
+  readonly notifyHelp: string;
+  readonly notifyKinds: { readonly paid: string; readonly failed: string; readonly expired: string };
 }
 
 const en: DashboardMessages = {
@@ -211,6 +215,10 @@ const en: DashboardMessages = {
   supportContact: 'Support contact shown to customers (email, phone or URL)',
   emptyUnsets: 'Leave a field empty to unset it.',
   save: 'Save',
+  notifyHeading: 'Notifications sent',
+  saveNotify: 'Save notifications',
+  notifyHelp: 'Paid orders are always notified, as the family does; handlers written for it acknowledge nothing else. Failed and expired orders are notified only when asked for here. The change applies to orders that close from now on.',
+  notifyKinds: { paid: 'Paid (always)', failed: 'Failed', expired: 'Expired' },
 };
 
 const id: DashboardMessages = {
@@ -306,6 +314,10 @@ const id: DashboardMessages = {
   supportContact: 'Kontak layanan pelanggan yang ditampilkan (email, telepon atau URL)',
   emptyUnsets: 'Kosongkan kolom untuk menghapusnya.',
   save: 'Simpan',
+  notifyHeading: 'Notifikasi yang dikirim',
+  saveNotify: 'Simpan notifikasi',
+  notifyHelp: 'Pesanan yang dibayar selalu dinotifikasi, seperti keluarga BDPay; handler yang ditulis untuknya tidak mengakui yang lain. Pesanan gagal dan kedaluwarsa hanya dinotifikasi bila diminta di sini. Perubahan berlaku untuk pesanan yang ditutup mulai sekarang.',
+  notifyKinds: { paid: 'Dibayar (selalu)', failed: 'Gagal', expired: 'Kedaluwarsa' },
 };
 
 export const DASHBOARD_MESSAGES: Readonly<Record<Locale, DashboardMessages>> = { en, id };

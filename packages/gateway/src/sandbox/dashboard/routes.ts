@@ -13,6 +13,7 @@
  *   POST /clock                       {minutes}
  *   POST /deliveries/:id/resend
  *   GET|POST /merchants/:merchantCode {displayName, logo, accentColor, supportContact}
+ *   POST /merchants/:merchantCode/notify {notify (repeated): paid, failed, expired}
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { DomainError } from '../../domain/errors.ts';
@@ -26,6 +27,7 @@ import { cookieValue } from '../../page/routes.ts';
 import type { GatewayRuntime } from '../../runtime.ts';
 import { findBranding, NO_BRANDING, saveBranding } from '../../store/branding.ts';
 import { findMerchant, listMerchants } from '../../store/merchants.ts';
+import { MerchantRegistrationError, updateMerchantNotify } from '../../domain/merchants.ts';
 import { parseBranding } from '../branding.ts';
 import { advanceBodySchema, parseSandboxInput, payBodySchema } from '../input.ts';
 import { findOrderByPaymentNumber, findOrdersByNumber, lookupQuerySchema, recentOrders } from '../lookup.ts';
@@ -205,6 +207,19 @@ export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries)
       return send(req, res, 400, t.merchantHeading(merchant.merchantCode), renderMerchant(t, merchant, saved, values), branding.message);
     }
     await saveBranding(db, merchant.merchantCode, branding.value, domain.clock.now());
+    res.redirect(303, dashboardUrls.merchant(merchant.merchantCode, 'saved'));
+  });
+
+  router.post('/merchants/:merchantCode/notify', form, async (req, res) => {
+    const merchant = await merchantOr404(req, res);
+    if (!merchant) return;
+    const given: unknown = req.body?.notify;
+    try {
+      await updateMerchantNotify(db, merchant.merchantCode, Array.isArray(given) ? given : typeof given === 'string' ? [given] : [], domain.clock.now());
+    } catch (error) {
+      if (error instanceof MerchantRegistrationError) return refusal(req, res, 400, error.message);
+      throw error;
+    }
     res.redirect(303, dashboardUrls.merchant(merchant.merchantCode, 'saved'));
   });
 
