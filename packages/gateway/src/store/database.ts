@@ -28,6 +28,11 @@ export type Engine = DatabaseConfig['kind'];
 export interface Database {
   readonly db: Kysely<GatewayDatabase>;
   readonly engine: Engine;
+  /**
+   * SQLite file: copy the WAL into the database file and truncate the log (on the checkpointer's
+   * thread), so redacted values leave it; false when a reader held it back. Absent on PostgreSQL.
+   */
+  readonly truncateWal?: () => Promise<boolean>;
   /** Closes every connection; idempotent. */
   close(): Promise<void>;
 }
@@ -69,6 +74,7 @@ function openSqlite(file: string, ownsFolder: boolean): Database {
   return {
     db,
     engine: 'sqlite',
+    ...(checkpointer ? { truncateWal: () => checkpointer.truncate() } : {}),
     close: () =>
       (closing ??= (async () => {
         await checkpointer?.stop();
