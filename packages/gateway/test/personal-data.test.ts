@@ -14,6 +14,7 @@ import { tracesIn } from '@tombolbayar/test-support/personal-traces';
 import { erasureRefusal } from '../src/privacy/personal-data.ts';
 import { parsePersonQuery } from '../src/privacy/query.ts';
 import { redactedFields } from '../src/store/personal-data.ts';
+import { parseCli, UsageError } from '../src/cli/args.ts';
 import { runCli } from './support/cli-process.ts';
 import { DATABASE_URL, ENGINES } from './support/engines.ts';
 import { startHarness, type Harness } from './support/harness.ts';
@@ -34,6 +35,15 @@ describe('personal data decisions (pure)', () => {
     assert.deepEqual(parsePersonQuery({}), { ok: false, field: 'email', message: 'give at least one of email, phone, orderNum' });
     assert.deepEqual(parsePersonQuery({ phone: 'x'.repeat(21) }), { ok: false, field: 'phone', message: 'must be 1 to 20 characters' });
     assert.deepEqual(parsePersonQuery({ email: ' a@b.c ', merchantCode: 'ignored' }), { ok: true, query: { email: 'a@b.c' } });
+  });
+  test('the CLI: personal-data and --retention-days', () => {
+    assert.deepEqual(parseCli(['personal-data', 'export', '--email', 'a@b.c', '--order', 'A1'], {}).command, { kind: 'personal-data', action: 'export', query: { email: 'a@b.c', orderNum: 'A1' } });
+    assert.throws(() => parseCli(['personal-data', 'forget', '--email', 'a@b.c'], {}), /personal-data needs a subcommand: erase or export/);
+    assert.throws(() => parseCli(['personal-data', 'erase'], {}), /needs --email, --phone or --order/);
+    assert.equal(parseCli(['--retention-days', '30'], {}).retentionDays, 30);
+    assert.equal(parseCli(['--retention-days', 'off'], {}).retentionDays, false);
+    assert.equal(parseCli([], {}).retentionDays, undefined);
+    assert.throws(() => parseCli(['--retention-days', '0'], {}), (error: unknown) => error instanceof UsageError && /--retention-days must be a whole number of days from 1 to 36500, or off/.test(error.message));
   });
   test("a redacted notification keeps the order's facts, not the person, and no signature", () => {
     assert.deepEqual(redactedFields({ name: 'Siti', email: 's@x.id', orderNum: 'A1', payMoney: '150000.00', platSign: 'abc' }), { name: '', email: '', orderNum: 'A1', payMoney: '150000.00' });

@@ -80,6 +80,8 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
 } as const;
 
+const DAYS_RULE = { error: 'must be a whole number of days from 1 to 36500, or off' };
+
 const flagsSchema = z.object({
   port: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65_535, { error: 'must be from 0 to 65535' }),
   host: z.string().min(1),
@@ -91,7 +93,7 @@ const flagsSchema = z.object({
   logFormat: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
   url: z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).optional(),
   retentionDays: z
-    .union([z.literal('off').transform(() => false as const), z.coerce.number().int().min(1).max(36_500)], { error: 'must be a whole number of days from 1 to 36500, or off' })
+    .union([z.literal('off').transform(() => false as const), z.coerce.number().int(DAYS_RULE).min(1, DAYS_RULE).max(36_500, DAYS_RULE)], DAYS_RULE)
     .optional(),
 });
 
