@@ -33,6 +33,7 @@ async function serve(config: CliConfig, out: Output): Promise<Gateway> {
       pretty: config.logFormat ? config.logFormat === 'pretty' : process.stdout.isTTY === true,
     }),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    ...(config.retentionDays !== undefined ? { personalData: { retentionDays: config.retentionDays } } : {}),
   });
   try {
     const { url } = await gateway.listen(config.port, config.host);
@@ -117,6 +118,8 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
       case 'merchant-brand':
         await (await import('./cli/commands.ts')).brandMerchant(config, config.command, out);
         return 0;
+      case 'personal-data':
+        return await (await import('./cli/personal-data.ts')).personalDataCommand(config, config.command, out);
       case 'simulate':
       case 'deliveries':
       case 'resend':

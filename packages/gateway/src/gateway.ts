@@ -46,6 +46,10 @@ import { listMerchants, findMerchant } from './store/merchants.ts';
 import { migrateToLatest } from './store/migrations.ts';
 import { untilDatabaseAnswers } from './store/startup.ts';
 import { findOrderByOrderNum } from './store/orders.ts';
+import { createRetention, DEFAULT_RETENTION_DAYS, type Retention } from './privacy/retention.ts';
+import { erasePersonalData, exportPersonalData, type ErasureReport } from './privacy/personal-data.ts';
+import { parsePersonQuery } from './privacy/query.ts';
+import type { PersonalOrder } from './store/personal-data.ts';
 
 /** What an operator calls, in any mode. */
 export interface Gateway {
@@ -78,6 +82,17 @@ export interface Gateway {
   paymentUrl(platOrderNum: string): string;
   /** Expire overdue orders now; returns how many. */
   sweepExpired(): Promise<number>;
+  /**
+   * Customers' personal data (UU PDP), across every merchant: `export` every order of a person
+   * (by `email`, `phone` or `orderNum`), `erase` them (an order still pending, or whose notification
+   * is still being delivered, is refused with its reason), `applyRetention` now. A bad query throws
+   * a `GatewayConfigError` naming the field.
+   */
+  readonly personalData: {
+    export(query: { email?: string; phone?: string; orderNum?: string }): Promise<Omit<PersonalOrder, 'notificationsPending'>[]>;
+    erase(query: { email?: string; phone?: string; orderNum?: string }): Promise<ErasureReport>;
+    applyRetention(): Promise<number>;
+  };
   readonly deliveries: Deliveries & {
     /** Run one delivery round in this process now; returns how many notifications it handled. */
     runOnce(): Promise<number>;
@@ -100,6 +115,13 @@ export interface SandboxGateway extends Gateway {
   chooseMethod(platOrderNum: string, method: MethodCode): Promise<Order>;
   /** `now()`, and `advance(ms)` to move the gateway's time forward (expiry, notification retries). */
   readonly clock: Clock;
+}
+
+/** A query of `personalData`, checked; a bad one names its field. */
+function personQuery(input: Readonly<Record<string, unknown>>) {
+  const parsed = parsePersonQuery(input);
+  if (!parsed.ok) throw new GatewayConfigError(`personalData: ${parsed.field}: ${parsed.message}`);
+  return parsed.query;
 }
 
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -168,6 +190,8 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     sweepNow: () => sweepExpiredOrders(domain),
   };
 
+  const retentionDays = config.personalData?.retentionDays ?? DEFAULT_RETENTION_DAYS;
+  const retention: Retention | undefined = retentionDays === false ? undefined : createRetention({ database, clock, logger, retentionDays });
   let sweepTimer: NodeJS.Timeout | undefined;
   let closed = false;
   let startup: StartupState = 'starting';
@@ -212,6 +236,9 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     const sweep = () => {
       sweepExpiredOrders(domain)
         .catch((error: unknown) => logger.error({ err: error }, 'expiry sweep failed'))
+        // The retention pass after each sweep, by one process at a time (its lease).
+        .then(() => retention?.run())
+        .catch((error: unknown) => logger.error({ err: error }, 'personal-data retention pass failed; the next sweep tries again'))
         .finally(() => {
           if (closed) return;
           sweepTimer = setTimeout(sweep, config.expirySweepIntervalMs ?? 15_000);
@@ -291,6 +318,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     }
     await ready.catch(() => {});
     await worker?.stop();
+    await retention?.stop();
     await database.close();
     logger.info('gateway stopped');
   }
@@ -352,6 +380,11 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
       }),
     paymentUrl: (platOrderNum) => paymentLinkUrl(origins.baseUrl(), platOrderNum),
     sweepExpired: () => afterReady(() => sweepExpiredOrders(domain)),
+    personalData: {
+      export: (query) => afterReady(() => exportPersonalData(database, personQuery(query))),
+      erase: (query) => afterReady(() => erasePersonalData(database, personQuery(query), clock.now())),
+      applyRetention: () => afterReady(async () => (retention ? retention.run() : 0)),
+    },
     deliveries: {
       list: (filter) => afterReady(() => deliveries.list(filter)),
       get: (id) => afterReady(() => deliveries.get(id)),

@@ -82,6 +82,12 @@ export interface GatewayOptions {
   maxInFlight?: number;
   /** How often overdue orders are expired in the background; default 15 000 ms. */
   expirySweepIntervalMs?: number;
+  /**
+   * Customers' personal data (UU PDP): `retentionDays` after an order ended (paid, expired or
+   * failed), its name, e-mail and phone are redacted in place, with its notifications' copies, by
+   * the expiry sweep under a lease (one process). Default 90; `false` turns the pass off.
+   */
+  personalData?: { retentionDays?: number | false };
 }
 
 export class GatewayConfigError extends Error {
@@ -153,6 +159,10 @@ const optionsSchema = z.object({
     .optional(),
   expirySweepIntervalMs: positiveMs.optional(),
   maxInFlight: z.number().int().min(1).max(100_000).optional(),
+  personalData: z
+    .object({ retentionDays: z.union([z.literal(false), z.number().int().min(1).max(36_500)], { error: 'must be false or a whole number of days from 1 to 36500' }).optional() })
+    .strict()
+    .optional(),
 });
 
 export const DEFAULT_DATA_DIR = './.paybutton/gateway';

@@ -24,6 +24,7 @@ import { Fulfilment } from './orders/fulfilment.ts';
 import { OrderLifecycle } from './orders/lifecycle.ts';
 import { reconcile, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
 import { startSweeper, type Sweeper } from './orders/sweep.ts';
+import { createPersonalData, type PersonalDataApi } from './personal-data/service.ts';
 import { toPublicOrder, type Order } from './public-order.ts';
 import { createPaymentLinkFor, createVaOrderFor, type PaymentLink, type ServerCreateInput, type VaOrder } from './routes/create.ts';
 import { startSelfCheck, type SelfCheckReport } from './self-check.ts';
@@ -47,6 +48,11 @@ export interface PayButtonApi<Self> {
   getOrder(orderNum: string): Promise<Order | undefined>;
   /** Ask the gateway about pending orders past expiry and stuck creations; re-run failed `onPaid`. */
   reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
+  /**
+   * Customers' personal data (UU PDP): `export(query)` and `erase(query)` by `email`, `phone` or
+   * `orderNum`, and `applyRetention()`. Each says which orders it touched.
+   */
+  readonly personalData: PersonalDataApi;
   /**
    * Resolves once the store is open and migrated and the start-up check has run (requests wait for
    * the store on their own and never for the check): `gateway` is the check's verdict, `undefined`
@@ -183,9 +189,12 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
   const handle = createFetchHandler<Native>({ options: resolved, events, ready, orders, lifecycle, createDeps, callbackBase: base });
 
   // Lost notifications found early: started once the store is ready, stopped first at close().
+  const personalData = createPersonalData({ ready, store: store.personalData, now, retentionDays: resolved.retentionDays });
+  // Lost notifications found early, and the retention pass after each round (under the sweep's
+  // lease: one process does it): started once the store is ready, stopped first at close().
   const sweeper: Sweeper | undefined = resolved.sweep === false
     ? undefined
-    : startSweeper({ ready, sweep: store.sweep, lifecycle, events, merchantCode: resolved.merchantCode, now }, resolved.sweep);
+    : startSweeper({ ready, sweep: store.sweep, lifecycle, events, merchantCode: resolved.merchantCode, now, afterRound: personalData.applyRetention }, resolved.sweep);
 
   const health = () => healthAnswer({ ready, ping: () => store.ping() });
   let closing: Promise<void> | undefined;
@@ -211,6 +220,7 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
     },
     reconcile: (reconcileOptions) =>
       reconcile({ ready, orders, lifecycle, confirmer, events, totalTimeoutMs: resolved.totalTimeoutMs, now }, reconcileOptions),
+    personalData,
     ready: async () => {
       const [gateway] = await Promise.all([startupCheck, ready()]);
       return { gateway };

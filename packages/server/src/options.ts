@@ -40,6 +40,7 @@ import type { Order } from './public-order.ts';
 import { tuningOf } from './internal/tuning.ts';
 import { isLoggerLike, sharedDefaultLogger, SILENT_LOGGER, type LoggerLike } from './logging/logger.ts';
 import { DEFAULT_SWEEP, type SweepSchedule } from './orders/sweep-schedule.ts';
+import { DEFAULT_RETENTION_DAYS } from './personal-data/service.ts';
 import { isZodSchema, parseStrict } from './validation.ts';
 
 /** What the browser sent, parsed: the reserved fields plus the merchant's own `fields`. */
@@ -176,6 +177,12 @@ export interface PayButtonOptions<Req = Request> {
    * then every quarter of its age, at most every 90 s; 50 orders per round.
    */
   readonly sweep?: false | { readonly intervalMs?: number; readonly firstCheckAfterMs?: number; readonly maxCheckIntervalMs?: number; readonly limit?: number };
+  /**
+   * Customers' personal data (UU PDP): `retentionDays` after an order's last change (once paid and
+   * fulfilled, expired or failed), its name, e-mail and phone are redacted in place by the sweep.
+   * Default 90; `false` turns the pass off (then call `personalData.applyRetention()` yourself).
+   */
+  readonly personalData?: { readonly retentionDays?: number | false };
   /** The clock (ms since epoch); for tests and simulations. */
   readonly now?: () => number;
 }
@@ -217,6 +224,7 @@ export interface ResolvedOptions {
   readonly selfCheck: boolean;
   readonly maxInFlight: number;
   readonly sweep: SweepSchedule | false;
+  readonly retentionDays: number | false;
   readonly now: () => number;
 }
 
@@ -310,6 +318,12 @@ const optionsSchema = z
       ], { error: 'must be false or { intervalMs?, firstCheckAfterMs?, maxCheckIntervalMs?, limit? }' })
       .optional(),
     maxInFlight: z.number({ error: 'must be a whole number from 1 to 100000' }).int().min(1).max(100_000, { error: 'must be at most 100000' }).optional(),
+    personalData: z
+      .object({
+        retentionDays: z.union([z.literal(false), z.number().int().min(1).max(36_500)], { error: 'must be false or a whole number of days from 1 to 36500' }).optional(),
+      }, { error: 'must be { retentionDays? }' })
+      .strict()
+      .optional(),
     now: fn('must be a function returning milliseconds since the epoch').optional(),
   })
   .strict()
@@ -383,6 +397,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     selfCheck: options.selfCheck ?? true,
     maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
     sweep: options.sweep === false ? false : { ...DEFAULT_SWEEP, ...options.sweep },
+    retentionDays: options.personalData?.retentionDays ?? DEFAULT_RETENTION_DAYS,
     now: (options.now as (() => number) | undefined) ?? Date.now,
   };
 }

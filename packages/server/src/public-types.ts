@@ -26,6 +26,9 @@ export type {
 export type { PaymentLink, VaOrder, ServerCreateInput } from './routes/create.ts';
 export type { OrderStatusBody } from './routes/status.ts';
 export type { ReconcileOptions, ReconcileReport } from './orders/reconcile.ts';
+export type { PersonalDataApi, PersonalDataExport, PersonalDataRecord, ErasureReport } from './personal-data/service.ts';
+export type { PersonQuery } from './personal-data/query.ts';
+export type { ErasureRefusal } from './personal-data/decide.ts';
 /** `signal.reason` of an `onPaid` run that lost its lease. */
 export { LeaseLostError } from './orders/fulfilment.ts';
 export type { Order, OrderKind, OrderStatus } from './public-order.ts';

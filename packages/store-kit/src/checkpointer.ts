@@ -15,6 +15,13 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { resolveDriver } from './drivers.ts';
 
 export interface Checkpointer {
+  /**
+   * Copy the whole WAL into the database file and truncate the log to zero bytes (after an
+   * erasure: no old page image stays in it). Runs on the thread, which waits (busy timeout) for
+   * readers and writers, so the event loop never does; false when it could not finish (a reader
+   * in another process held it back), and the next checkpoint copies the rest.
+   */
+  truncate(): Promise<boolean>;
   /** Stop the thread and close its connection (before the main connection closes). Idempotent. */
   stop(): Promise<void>;
 }
@@ -34,7 +41,13 @@ const checkpoint = () => {
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy or closing: the next tick tries again */ }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
-parentPort.on('message', () => {
+parentPort.on('message', (message) => {
+  if (message && message.truncate !== undefined) {
+    let done = false;
+    try { done = db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0; } catch { /* busy: said as not done */ }
+    parentPort.postMessage({ truncated: message.truncate, done });
+    return;
+  }
   clearInterval(timer);
   checkpoint();
   db.close();
@@ -63,7 +76,29 @@ export function startCheckpointer(sqlite: BetterSqlite3.Database, file: string, 
   worker.on('error', restoreAutomatic);
   worker.once('exit', restoreAutomatic);
   let stopped: Promise<void> | undefined;
+  let asked = 0;
+  const answers = new Map<number, (done: boolean) => void>();
+  worker.on('message', (message: { truncated: number; done: boolean }) => {
+    answers.get(message.truncated)?.(message.done);
+    answers.delete(message.truncated);
+  });
+  worker.once('exit', () => {
+    for (const answer of answers.values()) answer(false);
+    answers.clear();
+  });
   return {
+    truncate: () => {
+      if (stopping) return Promise.resolve(false);
+      const id = (asked += 1);
+      worker.ref(); // the answer is awaited: keep the thread (and the process) until it comes
+      return new Promise<boolean>((resolve) => {
+        answers.set(id, (done) => {
+          if (answers.size <= 1 && !stopping) worker.unref();
+          resolve(done);
+        });
+        worker.postMessage({ truncate: id });
+      });
+    },
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;

@@ -64,4 +64,19 @@ describe('checkpointer', () => {
     await Promise.all([checkpointer.stop(), checkpointer.stop()]);
     sqlite.close();
   });
+
+  it('truncates the WAL on its thread when asked (an erasure leaves no old page image in the log)', async () => {
+    const file = join(dir, 'truncate.sqlite');
+    const sqlite = new (loadSqliteDriver())(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.exec("create table t (n text); insert into t values ('secret@example.com')");
+    const checkpointer = startCheckpointer(sqlite, file, 60_000);
+    sqlite.exec("update t set n = ''");
+    assert.ok(statSync(`${file}-wal`).size > 0);
+    assert.deepEqual(await Promise.all([checkpointer.truncate(), checkpointer.truncate()]), [true, true]);
+    assert.equal(statSync(`${file}-wal`).size, 0);
+    await checkpointer.stop();
+    assert.equal(await checkpointer.truncate(), false, 'stopped: nothing to ask');
+    sqlite.close();
+  });
 });

@@ -25,7 +25,8 @@ export type Command =
   | { readonly kind: 'merchant-brand'; readonly merchantCode: string; readonly changes: BrandFlags }
   | { readonly kind: 'simulate'; readonly action: 'pay' | 'expire' | 'fail'; readonly number: string; readonly method?: string }
   | { readonly kind: 'deliveries'; readonly follow: boolean }
-  | { readonly kind: 'resend'; readonly id: string };
+  | { readonly kind: 'resend'; readonly id: string }
+  | { readonly kind: 'personal-data'; readonly action: 'erase' | 'export'; readonly query: { readonly email?: string; readonly phone?: string; readonly orderNum?: string } };
 
 /** `merchant brand` flags as typed: absent keeps the stored value, `""` unsets it. */
 export interface BrandFlags {
@@ -52,6 +53,8 @@ export interface CliConfig {
   readonly logFormat?: 'json' | 'pretty';
   /** The running gateway the sandbox verbs talk to (default http://127.0.0.1:PORT). */
   readonly url: string;
+  /** Days after an order ends before its personal data is redacted; false: never (`--retention-days off`). */
+  readonly retentionDays?: number | false;
 }
 
 export const DEFAULT_PORT = 4000;
@@ -78,9 +81,15 @@ const OPTIONS = {
   support: { type: 'string' },
   notify: { type: 'string' },
   'log-format': { type: 'string' },
+  email: { type: 'string' },
+  phone: { type: 'string' },
+  order: { type: 'string' },
+  'retention-days': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
+
+const DAYS_RULE = { error: 'must be a whole number of days from 1 to 36500, or off' };
 
 const flagsSchema = z.object({
   port: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65_535, { error: 'must be from 0 to 65535' }),
@@ -92,6 +101,9 @@ const flagsSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   logFormat: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
   url: z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).optional(),
+  retentionDays: z
+    .union([z.literal('off').transform(() => false as const), z.coerce.number().int(DAYS_RULE).min(1, DAYS_RULE).max(36_500, DAYS_RULE)], DAYS_RULE)
+    .optional(),
 });
 
 const SIMULATE_ACTIONS = ['pay', 'expire', 'fail'] as const;
@@ -111,6 +123,9 @@ interface CommandFlags {
   accent?: string;
   support?: string;
   notify?: string;
+  email?: string;
+  phone?: string;
+  order?: string;
 }
 
 function brandFlags(values: CommandFlags): BrandFlags {
@@ -146,6 +161,13 @@ function commandOf(positionals: string[], values: CommandFlags): Command {
   if (first === undefined || first === 'serve') {
     if (positionals.length > 1) throw new UsageError(`unexpected argument "${second}"`);
     return { kind: 'serve' };
+  }
+  if (first === 'personal-data') {
+    if (second !== 'erase' && second !== 'export') throw new UsageError('personal-data needs a subcommand: erase or export, with --email, --phone or --order');
+    if (third !== undefined) throw new UsageError(`unexpected argument "${third}"`);
+    const query = { ...(values.email !== undefined ? { email: values.email } : {}), ...(values.phone !== undefined ? { phone: values.phone } : {}), ...(values.order !== undefined ? { orderNum: values.order } : {}) };
+    if (Object.keys(query).length === 0) throw new UsageError(`personal-data ${second} needs --email, --phone or --order`);
+    return { kind: 'personal-data', action: second, query };
   }
   if (first === 'help') return { kind: 'help' };
   if (first === 'platform-key') {
@@ -201,6 +223,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     logLevel: values['log-level'],
     logFormat: values['log-format'],
     url: values.url,
+    retentionDays: values['retention-days'],
   });
   if (!flags.success) {
     const issue = flags.error.issues[0];
@@ -222,5 +245,6 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     ...(flags.data.logLevel ? { logLevel: flags.data.logLevel } : {}),
     ...(flags.data.logFormat ? { logFormat: flags.data.logFormat } : {}),
     url: flags.data.url ?? `http://127.0.0.1:${flags.data.port}`,
+    ...(flags.data.retentionDays !== undefined ? { retentionDays: flags.data.retentionDays } : {}),
   };
 }

@@ -17,6 +17,12 @@ Usage:
   tombolbayar-gateway merchant list              list registered merchants
   tombolbayar-gateway platform-key               print the platform public key (PEM) that
                                                merchants verify platSign with
+  tombolbayar-gateway personal-data export|erase [--email EMAIL] [--phone PHONE] [--order ORDERNUM]
+                                               every order of a person (all merchants) with its
+                                               personal data, as JSON; or redact them in place,
+                                               keeping amounts and states (an order still pending
+                                               is refused: exit 3). Reaches the store by --data /
+                                               --database-url, also while the server runs
   tombolbayar-gateway --help | --version
 
 Sandbox commands (talk to a gateway running with --sandbox, at --url):
@@ -49,6 +55,8 @@ Options:
                            0.001 turns the one-day schedule into about 90 seconds)
   --log-level LEVEL        fatal, error, warn, info (default), debug, trace or silent
   --log-format FORMAT      pretty (human lines; the default when stdout is a terminal) or json
+  --retention-days N       redact the name, e-mail and phone of orders that ended more than
+                           N days ago (default 90; off: keep them until erased on request)
   --url URL                (sandbox commands) the running gateway (default
                            http://127.0.0.1:PORT, PORT as for --port)
   --name NAME              (merchant create, merchant brand) display name shown to customers

@@ -1,6 +1,7 @@
 /**
  * The merchant API: `POST /gateway/pay` (Create VA, spec 2.1/2.2), `POST /gateway/prepaidOrder`
- * (Create Payment Link, spec 2.3) and `POST /gateway/query`. Every answer is HTTP 200
+ * (Create Payment Link, spec 2.3), `POST /gateway/query`, and the personal-data operator API
+ * (`/gateway/personalData/export|erase`, our addition). Every answer is HTTP 200
  * with a signed body, except an internal fault (HTTP 500, ERROR).
  */
 import {
@@ -22,6 +23,7 @@ import { paymentLinkUrl, type GatewayRuntime } from '../runtime.ts';
 import { authenticate } from './authenticate.ts';
 import { jsonBody, methodNotAllowed, requireBody, requireJson } from './edges.ts';
 import { sendRefusal } from './refusals.ts';
+import { personalDataHandler } from './personal-data-routes.ts';
 import { noteRequest } from './request-log.ts';
 import { sendSigned } from './respond.ts';
 
@@ -134,6 +136,9 @@ export function gatewayRoutes(runtime: GatewayRuntime): ReadonlyMap<string, read
     ['/pay', [...parse, createHandler(runtime, 'va')]],
     ['/prepaidOrder', [...parse, createHandler(runtime, 'link')]],
     ['/query', [...parse, queryHandler(runtime)]],
+    // Customers' personal data, for the merchant's operators (personal-data-routes.ts).
+    ['/personalData/export', [...parse, personalDataHandler(runtime, 'export')]],
+    ['/personalData/erase', [...parse, personalDataHandler(runtime, 'erase')]],
   ]);
 }
 

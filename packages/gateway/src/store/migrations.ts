@@ -162,11 +162,43 @@ const merchantNotifyKinds: Migration = {
   },
 };
 
+/**
+ * Customers' personal data kept only as long as needed (issue 35, UU PDP): when an order's name,
+ * e-mail and phone were redacted; an index holding only the finished orders not redacted yet, by
+ * the time they ended, so a retention pass reads only what it may redact; and named leases, so
+ * one process at a time runs that pass.
+ */
+const personalData: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('orders').addColumn('redacted_at', 'bigint').execute();
+    await db.schema
+      .createIndex('orders_unredacted_closed_idx')
+      .ifNotExists()
+      .on('orders')
+      .column('closed_at')
+      .where(sql<boolean>`redacted_at is null and closed_at is not null`)
+      .execute();
+    await db.schema
+      .createTable('leases')
+      .ifNotExists()
+      .addColumn('name', 'text', (col) => col.primaryKey())
+      .addColumn('owner', 'text', (col) => col.notNull())
+      .addColumn('expires_at', 'bigint', (col) => col.notNull())
+      .execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.dropTable('leases').ifExists().execute();
+    await db.schema.dropIndex('orders_unredacted_closed_idx').ifExists().execute();
+    await db.schema.alterTable('orders').dropColumn('redacted_at').execute();
+  },
+};
+
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026_11_22_001_initial': initial,
   '2026_11_25_001_merchant_branding': merchantBranding,
   '2026_11_25_002_branding_support_contact': brandingSupportContact,
+  '2026_11_28_001_personal_data': personalData,
   '2026_12_01_001_merchant_notify_kinds': merchantNotifyKinds,
 };
 

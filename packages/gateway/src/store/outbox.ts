@@ -182,12 +182,14 @@ export async function releaseLeases(db: Executor, owner: string, ids: readonly s
     .execute();
 }
 
-/** Queue a notification again, now, with a fresh retry schedule (its attempts stay in the log). */
+/** Queue a notification again, now, with a fresh retry schedule (its attempts stay in the log); undefined for an unknown one or one of a redacted order. */
 export async function resendNotification(db: Executor, notificationId: string, now: number): Promise<NotificationRecord | undefined> {
   const row = await db
     .updateTable('notifications')
     .set({ state: 'pending', next_attempt_at: now, round_attempts: 0, lease_owner: null, lease_until: null, updated_at: now })
     .where('id', '=', notificationId)
+    // A redacted order's notification has lost its signature and its customer: never sent again.
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('orders').select('plat_order_num').whereRef('orders.plat_order_num', '=', 'notifications.plat_order_num').where('orders.redacted_at', 'is not', null))))
     .returningAll()
     .executeTakeFirst();
   return row ? toNotification(row) : undefined;

@@ -39,6 +39,15 @@ export interface OrdersTable {
   expires_at: number;
   paid_at: number | null;
   closed_at: number | null;
+  /** When the customer's name, e-mail and phone were redacted (retention or erasure); null while kept. */
+  redacted_at: number | null;
+}
+
+/** Named leases: which process runs a background job (the personal-data retention pass) now. */
+export interface LeasesTable {
+  name: string;
+  owner: string;
+  expires_at: number;
 }
 
 export interface NotificationsTable {
@@ -110,4 +119,5 @@ export interface GatewayDatabase {
   delivery_attempts: DeliveryAttemptsTable;
   sandbox_faults: SandboxFaultsTable;
   merchant_branding: MerchantBrandingTable;
+  leases: LeasesTable;
 }

@@ -74,6 +74,7 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
     createVaOrder: handler.createVaOrder,
     getOrder: handler.getOrder,
     reconcile: handler.reconcile,
+    personalData: handler.personalData,
     ready: handler.ready,
     close: handler.close,
     health: (): RequestHandler => (req, res, next) => {

@@ -10,7 +10,8 @@
  * One process at a time sweeps (a lease row in the store, renewed each round); each order is claimed
  * first with the status poll's own claim (`lifecycle.claimRefresh`), so a poll and the sweep never
  * ask twice for one order within its interval, then asked about through the lifecycle's one
- * confirm-and-apply path, which runs `onPaid` for an order found paid.
+ * confirm-and-apply path, which runs `onPaid` for an order found paid. The same lease runs the
+ * personal-data retention pass after each round (`afterRound`), so one process does it.
  */
 import { randomBytes } from 'node:crypto';
 import type { PayButtonEvents } from '../events.ts';
@@ -28,6 +29,8 @@ export interface SweepDeps {
   readonly events: PayButtonEvents;
   readonly merchantCode: string;
   readonly now: () => Date;
+  /** Run after each round this process holds the lease for: the personal-data retention pass. */
+  readonly afterRound?: () => Promise<unknown>;
 }
 
 export interface Sweeper {
@@ -70,6 +73,13 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
         await check(order, deps.now());
       } catch (error) {
         deps.events.emit('warning', { code: 'sweep_order_failed', message: `the sweep could not check order ${order.orderNum}; it is tried again later`, orderNum: order.orderNum, error });
+      }
+    }
+    if (!stopped && deps.afterRound) {
+      try {
+        await deps.afterRound();
+      } catch (error) {
+        deps.events.emit('warning', { code: 'retention_failed', message: 'the personal-data retention pass failed; the next round tries again', error });
       }
     }
     return asked;

@@ -34,13 +34,18 @@ export interface OpenDatabase {
   readonly root: Kysely<any>;
   readonly engine: Engine;
   readonly schema: string | undefined;
+  /**
+   * SQLite file the plug-in opened: copy the WAL into the file and truncate it (store-kit's
+   * checkpointer), so redacted values leave the log; false when a reader held it back.
+   */
+  readonly truncateWal?: () => Promise<boolean>;
   /** Closes what the plug-in opened; a pool or Kysely instance given by the merchant stays open. */
   close(): Promise<void>;
 }
 
 export const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
-function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<void> } {
+function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<void>; truncateWal?: () => Promise<boolean> } {
   const path = file === ':memory:' ? file : resolve(file);
   const BetterSqlite3 = loadSqliteDriver();
   let sqlite: InstanceType<typeof BetterSqlite3>;
@@ -61,11 +66,15 @@ function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<voi
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
+  // Freed bytes are zeroed (a redacted e-mail leaves no copy in the page's free space or in
+  // free pages, SECURITY.md); orders are rarely deleted, so this costs almost no extra writes.
+  sqlite.pragma('secure_delete = ON');
   // Checkpoints (an fsync each) run on a thread of their own, not inside a request's commit.
   const checkpointer = path === ':memory:' ? undefined : startCheckpointer(sqlite, path);
   const root = new Kysely<any>({ dialect: new GroupCommitSqliteDialect(sqlite) });
   return {
     root,
+    ...(checkpointer ? { truncateWal: () => checkpointer.truncate() } : {}),
     close: async () => {
       await checkpointer?.stop();
       await root.destroy();
@@ -81,8 +90,9 @@ export function openDatabase(option: DatabaseOption, onConnectionError: Connecti
   let engine: Engine;
   let schema: string | undefined;
   let closeOwned: () => Promise<void>;
+  let truncateWal: (() => Promise<boolean>) | undefined;
   if (option.kind === 'sqlite') {
-    ({ root, close: closeOwned } = openSqlite(option.file));
+    ({ root, close: closeOwned, truncateWal } = openSqlite(option.file));
     engine = 'sqlite';
   } else if (option.kind === 'postgres') {
     engine = 'postgres';
@@ -113,7 +123,7 @@ export function openDatabase(option: DatabaseOption, onConnectionError: Connecti
   }
   const db = (schema ? root.withSchema(schema) : root) as Kysely<PayButtonDatabase>;
   let closing: Promise<void> | undefined;
-  return { db, root, engine, schema, close: () => (closing ??= closeOwned()) };
+  return { db, root, engine, schema, ...(truncateWal ? { truncateWal } : {}), close: () => (closing ??= closeOwned()) };
 }
 
 /** PostgreSQL: create the schema the tables go into (the migrator creates only its own tables). */

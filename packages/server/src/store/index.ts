@@ -4,11 +4,14 @@ import { sql } from 'kysely';
 import { migrateToLatest } from './migrations.ts';
 import { OrderStore, type UnreadableRow } from './orders.ts';
 import { SweepStore } from './sweep.ts';
+import { PersonalDataStore } from './personal-data.ts';
 
 export interface Store {
   readonly orders: OrderStore;
   /** The notification sweep's lease and candidates. */
   readonly sweep: SweepStore;
+  /** Customers' personal data: find, redact, retention (`personal-data.ts`). */
+  readonly personalData: PersonalDataStore;
   readonly engine: Engine;
   /** Creates the schema (PostgreSQL, when named) and runs pending migrations. Idempotent. */
   migrate(): Promise<void>;
@@ -28,6 +31,7 @@ export function createStore(option: DatabaseOption, unreadable?: UnreadableRow, 
     // A Kysely instance the merchant gave us may carry plugins: its queries are built every time.
     orders: new OrderStore(open.db, option.kind !== 'kysely', unreadable),
     sweep: new SweepStore(open.db, unreadable),
+    personalData: new PersonalDataStore(open.db, open.truncateWal, unreadable),
     engine: open.engine,
     migrate: () =>
       (migrating ??= (async () => {

@@ -184,6 +184,27 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
         }
       },
     },
+    /**
+     * Personal data kept only as long as needed (UU PDP): when an order's customer data was
+     * redacted (by retention or on request), and an index holding only the finished orders not
+     * redacted yet, by their last change, so a retention pass reads only what it may redact.
+     */
+    '2026_11_004_personal_data': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('paybutton_orders').addColumn('redacted_at', 'varchar(24)').execute();
+        await db.schema
+          .createIndex('paybutton_orders_unredacted_final')
+          .ifNotExists()
+          .on('paybutton_orders')
+          .column('updated_at')
+          .where(sql<boolean>`redacted_at is null and status in ('paid', 'expired', 'failed')`)
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('paybutton_orders_unredacted_final').ifExists().execute();
+        await db.schema.alterTable('paybutton_orders').dropColumn('redacted_at').execute();
+      },
+    },
   };
 }
 

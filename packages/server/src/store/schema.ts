@@ -65,6 +65,8 @@ export interface OrdersTable {
   fulfil_error: string | null;
   /** The state the order left at its last transition (written with it, for the event). */
   previous_status: OrderStatus | null;
+  /** When the customer's name, e-mail and phone were redacted (retention or erasure); null while kept. */
+  redacted_at: string | null;
 }
 
 /** Named leases: which process does a background job (the notification sweep) right now. */
