@@ -17,7 +17,7 @@ import { redactedFields } from '../src/store/personal-data.ts';
 import { parseCli, UsageError } from '../src/cli/args.ts';
 import { runCli } from './support/cli-process.ts';
 import { DATABASE_URL, ENGINES } from './support/engines.ts';
-import { startHarness, type Harness } from './support/harness.ts';
+import { notifiedOf, startHarness, type Harness } from './support/harness.ts';
 import { eventually, startReceiver, type Receiver } from './support/receiver.ts';
 
 const SITI = { name: 'Siti Rahma', email: 'siti.rahma@example.com', phone: '081311112222' };
@@ -83,7 +83,8 @@ for (const engine of ENGINES) {
           const first = receiver.received.filter((r) => r.fields.orderNum === fields.orderNum).length === 1;
           return first ? { status: 500, body: `no customer ${fields.email} here` } : { status: 200, body: 'SUCCESS' };
         });
-        h = await startHarness(engine, { timeScale: 0.001 });
+        // EXPIRED notifications asked for: the pending order below ends by one, and it is erased too.
+        h = await startHarness(engine, { timeScale: 0.001, ...notifiedOf(['paid', 'failed', 'expired']) });
       });
       after(async () => {
         await h?.stop();
