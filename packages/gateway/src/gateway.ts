@@ -236,8 +236,8 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     const sweep = () => {
       sweepExpiredOrders(domain)
         .catch((error: unknown) => logger.error({ err: error }, 'expiry sweep failed'))
-        // The retention pass after each sweep, by one process at a time (its lease).
-        .then(() => retention?.run())
+        // The retention pass after a sweep when it is due, by one process at a time (its lease).
+        .then(() => retention?.runWhenDue())
         .catch((error: unknown) => logger.error({ err: error }, 'personal-data retention pass failed; the next sweep tries again'))
         .finally(() => {
           if (closed) return;
@@ -245,6 +245,9 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
           sweepTimer.unref();
         });
     };
+    // The first retention pass before the gateway says it is ready: later ones follow sweeps
+    // when due, so a started gateway writes nothing on its own for the next ten minutes.
+    await retention?.runWhenDue().catch((error: unknown) => logger.error({ err: error }, 'personal-data retention pass failed; the next sweep tries again'));
     sweep();
   })();
   ready.catch((error: unknown) => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { verify } from '@tombolbayar/protocol/node';
 import { merchantClient, uniqueOrderNum } from './support/client.ts';
-import { startGatewayProcess, type GatewayProcess } from './support/cli-process.ts';
+import { runCli, startGatewayProcess, type GatewayProcess } from './support/cli-process.ts';
 import { DATABASE_URL, freshStore } from './support/engines.ts';
 import { merchantKeys, platformKeys } from './support/keys.ts';
 import { eventually } from './support/receiver.ts';
@@ -70,6 +70,10 @@ test('two gateway processes on one PostgreSQL database', { skip: DATABASE_URL ? 
       startGatewayProcess([...args, '--data', join(store.dataDir, 'b')]),
     ])));
     const clients = processes.map((p) => merchantClient(p.url, { merchantCode: MERCHANT, privateKey: keys.privateKey }));
+    // Each order below ends paid or failed: the merchant asks for FAILED notifications too (a third
+    // process, the CLI, while both servers run: they read the setting in each transaction).
+    const updated = await runCli(['merchant', 'update', MERCHANT, '--notify', 'paid,failed,expired', '--database-url', DATABASE_URL!, '--database-schema', (store.database as { schema: string }).schema]);
+    assert.equal(updated.code, 0, updated.stderr);
 
     const orderNum = uniqueOrderNum('MULTI');
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => clients[i % 2]!.createVa({ orderNum })));

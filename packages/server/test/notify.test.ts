@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { MERCHANT_CODE, strangerKeys } from './support/keys.ts';
 import { startHarness, waitFor, type Harness } from './support/harness.ts';
+import { notifiedOfEveryKind } from './support/sandbox-gateway.ts';
 import { asPlatform, createOrder, notify, paidAtGateway, paidFields, signedBy, statusOf } from './support/notifications.ts';
 import { countingStore, ENGINES } from './support/engines.ts';
 
@@ -148,8 +149,8 @@ describe('genuine notifications, however they arrive, pay once', () => {
     assert.equal(shop.onPaidCalls.length, 1);
   });
 
-  test('FAILED and EXPIRED from the gateway end the order', async () => {
-    shop = await startHarness({ options: { statusRefreshMs: false } });
+  test('FAILED and EXPIRED from the gateway end the order (a merchant that asked for them)', async () => {
+    shop = await startHarness({ options: { statusRefreshMs: false }, gatewayOptions: notifiedOfEveryKind() });
     const expired = await createOrder(shop);
     const failed = await createOrder(shop, 'teh');
     await fetch(`${shop.gatewayUrl}/sandbox/orders/${expired.platOrderNum}/expire`, { method: 'POST' });

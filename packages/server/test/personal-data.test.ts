@@ -13,7 +13,7 @@ import { erasureRefusal } from '../src/personal-data/decide.ts';
 import { parsePersonQuery } from '../src/personal-data/query.ts';
 import type { DatabaseOption } from '../src/store/database.ts';
 import { ENGINES } from './support/engines.ts';
-import { MERCHANT_CODE, merchantKeys } from './support/keys.ts';
+import { notifiedOfEveryKind } from './support/sandbox-gateway.ts';
 import { startHarness, waitFor, type Harness } from './support/harness.ts';
 
 const SITI = { name: 'Siti Rahma', email: 'siti.rahma@example.com', phone: '081311112222' };
@@ -62,7 +62,7 @@ for (const engine of ENGINES) {
       const fresh = await engine.fresh();
       cleanup = fresh.cleanup;
       // The merchant asks for EXPIRED notifications too, so the pending order below ends by one.
-      harness = await startHarness({ database: fresh.option, gatewayOptions: { merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey, name: 'Toko Test', notify: ['paid', 'failed', 'expired'] }] } });
+      harness = await startHarness({ database: fresh.option, gatewayOptions: notifiedOfEveryKind() });
     });
     after(async () => {
       await harness?.close();

@@ -1,5 +1,7 @@
 /**
- * The retention pass in a running gateway: run after each expiry sweep, by one process at a time
+ * The retention pass in a running gateway: after an expiry sweep once every `RETENTION_INTERVAL_MS`
+ * (not every sweep: a pass claims its lease, a write, and data kept for days need not be looked at
+ * every few seconds), by one process at a time
  * (a named lease in the store, on real time so moving the sandbox clock never frees it), against
  * the gateway clock (so the sandbox can move past the period). A WAL truncation a reader held
  * back is tried again at the next pass.
@@ -16,10 +18,14 @@ export const DEFAULT_RETENTION_DAYS = 90;
 
 const LEASE = 'personal-data-retention';
 const LEASE_MS = 5 * 60_000;
+/** How often a process runs the pass after its sweeps (real time). */
+export const RETENTION_INTERVAL_MS = 10 * 60_000;
 
 export interface Retention {
   /** One pass now, when this process holds the lease; returns how many orders it redacted. */
   run(): Promise<number>;
+  /** `run()` when this process has not run one for `RETENTION_INTERVAL_MS` (after each sweep). */
+  runWhenDue(): Promise<number>;
   /** Give the lease up (at close). */
   stop(): Promise<void>;
 }
@@ -28,7 +34,13 @@ export function createRetention(options: { readonly database: Database; readonly
   const owner = `retention-${process.pid}-${nanoid(8)}`;
   const { database } = options;
   let unflushed = false;
-  return {
+  let lastPassAt: number | undefined;
+  const retention: Retention = {
+    async runWhenDue() {
+      if (lastPassAt !== undefined && Date.now() - lastPassAt < RETENTION_INTERVAL_MS) return 0;
+      lastPassAt = Date.now();
+      return retention.run();
+    },
     async run() {
       if (!(await claimLease(database.db, LEASE, owner, Date.now(), Date.now() + LEASE_MS))) return 0;
       const redacted = await applyRetention(database, options.clock.now(), options.retentionDays);
@@ -38,4 +50,5 @@ export function createRetention(options: { readonly database: Database; readonly
     },
     stop: () => releaseLease(database.db, LEASE, owner).catch(() => {}),
   };
+  return retention;
 }

@@ -91,7 +91,7 @@ describe('Hono', () => {
 });
 
 test('a wrong argument is refused at once, naming what to pass', async () => {
-  assert.throws(() => payButtonHono({} as never), /payButtonHono: pass what createPayButton\(\{ \.\.\. \}\) from @tombolbayar\/express\/fetch returned/);
+  assert.throws(() => payButtonHono({} as never), /payButtonHono: pass what createPayButton\(\{ \.\.\. \}\) from @tombolbayar\/server returned/);
   const app = Fastify();
   app.register(payButtonFastify, { prefix: '/pay' } as never);
   await assert.rejects(async () => { await app.ready(); }, /payButtonFastify: pass \{ payButton: createPayButton/);

@@ -8,6 +8,14 @@ import { join } from 'node:path';
 import { createGateway, type Gateway, type GatewayOptions, type SandboxGateway } from '@tombolbayar/gateway';
 import { MERCHANT_CODE, merchantKeys, platformKeys } from './keys.ts';
 
+/**
+ * Gateway options registering the test merchant for FAILED and EXPIRED notifications too (a new
+ * merchant gets PAID only, as the family sends): for a test about how those end an order.
+ */
+export function notifiedOfEveryKind(): Pick<GatewayOptions, 'merchants'> {
+  return { merchants: [{ merchantCode: MERCHANT_CODE, publicKey: merchantKeys().publicKey, name: 'Toko Test', notify: ['paid', 'failed', 'expired'] }] };
+}
+
 export function testGateway(dir: string, overrides?: Partial<GatewayOptions> & { readonly sandbox?: true }): SandboxGateway;
 export function testGateway(dir: string, overrides: Partial<GatewayOptions>): Gateway;
 export function testGateway(dir: string, overrides: Partial<GatewayOptions> = {}): Gateway {
