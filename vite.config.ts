@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('./demo/web', import.meta.url));
 /** Starts the demo's gateway and merchant server and mounts the merchant app in Vite's server. */
 function demoBackend(): Plugin {
   return {
-    name: 'paybutton-demo-backend',
+    name: 'tombolbayar-demo-backend',
     apply: 'serve',
     async configureServer(server) {
       // Not `import()`: the config was loaded by Vite's module runner, which is closed by now

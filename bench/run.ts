@@ -93,7 +93,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadStart = load();
   const benchDir = fileURLToPath(new URL('./', import.meta.url));
-  const dir = mkdtempSync(join(tmpdir(), 'paybutton-bench-'));
+  const dir = mkdtempSync(join(tmpdir(), 'tombolbayar-bench-'));
   const tag = runTag();
   const profileDir = options.profile ? join(benchDir, 'profiles', startedAt.toISOString().replace(/[:.]/g, '-')) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
   const httpCpuRuns: number[] = [];
   const rsaRuns: RsaRates[] = [];
   try {
-    console.log(`paybutton benchmarks · ${cpus().length} cores · load average ${loadStart} · engines ${engines.join(', ')}${profileDir ? ` · profiling to ${profileDir}` : ''}`);
+    console.log(`tombolbayar benchmarks · ${cpus().length} cores · load average ${loadStart} · engines ${engines.join(', ')}${profileDir ? ` · profiling to ${profileDir}` : ''}`);
     console.log('ceilings (start of run)');
     rsaRuns.push(measureCrypto(context));
     const echoStart = await measureEcho(context);

@@ -11,7 +11,7 @@
  * - a VA chosen, the gateway down, the popup closed: "not confirmed yet" (never "cancelled"),
  *   corrected once the gateway is back;
  * - a reload, Back and Forward after a full-page return: the outcome stays true, the payment page
- *   does not send the customer back a second time, no `?paybutton_order=` behind.
+ *   does not send the customer back a second time, no `?tombolbayar_order=` behind.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -83,7 +83,7 @@ async function openPopup(page: Page): Promise<{ popup: Page; orderNum: string }>
 async function reloadAndPickUp(page: Page, orderNum: string): Promise<void> {
   await page.reload();
   await page.waitForFunction(
-    (order) => document.querySelector('#pay')?.getAttribute('state') === 'idle' && (sessionStorage.getItem('paybutton:attempts') ?? '').includes(order),
+    (order) => document.querySelector('#pay')?.getAttribute('state') === 'idle' && (sessionStorage.getItem('tombolbayar:attempts') ?? '').includes(order),
     orderNum,
   );
 }
@@ -205,7 +205,7 @@ for (const [width, lang] of [[390, 'id'], [1280, 'en']] as const) {
         await page.locator('#pay-result').filter({ hasText: words.paid }).waitFor({ timeout: 20_000 });
         await page.reload();
         await newestOrderStatus(page).filter({ hasText: words.paidStatus }).waitFor();
-        assert.doesNotMatch(page.url(), /paybutton_order/);
+        assert.doesNotMatch(page.url(), /tombolbayar_order/);
         // Nothing is re-run: the element has no attempt left to pick up, and offers no second payment of it.
         assert.notEqual(await buttonState(page, ['idle', 'paid', 'error']), 'error');
         // Back: the paid payment page, which does not send the customer back a second time.
@@ -214,7 +214,7 @@ for (const [width, lang] of [[390, 'id'], [1280, 'en']] as const) {
         assert.ok(await page.locator('.auto-return').isHidden(), 'the payment page counts down to a second return');
         await page.goForward();
         await newestOrderStatus(page).filter({ hasText: words.paidStatus }).waitFor();
-        assert.doesNotMatch(page.url(), /paybutton_order/);
+        assert.doesNotMatch(page.url(), /tombolbayar_order/);
       }));
 
     it('a VA chosen, then the gateway down and the popup closed: pending, "not confirmed yet", never cancelled; corrected once the gateway is back', () =>

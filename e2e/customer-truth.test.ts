@@ -2,7 +2,7 @@
  * What the customer is told (issue 20), in Chromium against the real demo, at 390 px and 1280 px,
  * in English and Indonesian: one language from the shop to the hosted page and back; after a
  * full-page return the paid outcome is in view and focused, the address bar is clean, and Back
- * and Forward run no second redirect nor leave `?paybutton_order=` behind; a plug-in whose gateway
+ * and Forward run no second redirect nor leave `?tombolbayar_order=` behind; a plug-in whose gateway
  * is down says so plainly with nothing technical; every tap target at least 44 px; axe clean.
  */
 import assert from 'node:assert/strict';
@@ -26,7 +26,7 @@ let browser: Browser;
 let demo: Demo;
 let dataDir: string;
 before(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'paybutton-truth-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'tombolbayar-truth-'));
   demo = await startDemo({ dataDir, shopPort: 0, gatewayPort: 0, log: () => {} });
   browser = await launchChromium();
 });
@@ -93,7 +93,7 @@ for (const width of [390, 1280]) {
           const result = page.locator('#pay-result');
           await result.filter({ hasText: words.paid }).waitFor({ timeout: 20_000 });
           assert.match((await result.innerText()).trim(), words.paid);
-          assert.doesNotMatch(page.url(), /paybutton_order/);
+          assert.doesNotMatch(page.url(), /tombolbayar_order/);
           // In view and focused: the customer sees the outcome without scrolling.
           const box = (await result.boundingBox())!;
           assert.ok(box.y >= 0 && box.y + box.height <= 800, `the outcome is off-screen at y = ${box.y}`);
@@ -105,7 +105,7 @@ for (const width of [390, 1280]) {
           await page.goForward();
           await page.waitForURL((url) => url.origin === demo.shopUrl && !url.pathname.startsWith('/pay'), { timeout: 20_000 });
           await page.locator('#pay-result').filter({ hasText: words.paid }).or(page.locator('#cart-empty:visible')).first().waitFor();
-          assert.doesNotMatch(page.url(), /paybutton_order/);
+          assert.doesNotMatch(page.url(), /tombolbayar_order/);
         } finally {
           await page.context().close();
         }
@@ -116,7 +116,7 @@ for (const width of [390, 1280]) {
 
 describe('a plug-in whose gateway is down', () => {
   it('says so plainly in the shop\'s language, that nothing was charged, and offers a retry', async () => {
-    const own = mkdtempSync(join(tmpdir(), 'paybutton-truth-down-'));
+    const own = mkdtempSync(join(tmpdir(), 'tombolbayar-truth-down-'));
     const down = await startDemo({ dataDir: own, shopPort: 0, gatewayPort: 0, log: () => {} });
     const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
     try {

@@ -88,7 +88,7 @@ for (const bypassCSP of [true, false]) {
           `${gatewayUrl}/pay/${q}`,
           `${shopUrl}/pay/return?order=${q}`,
           `${shopUrl}/pay/return?order=${link.orderNum}&rt=${q}`,
-          `${shopUrl}/?paybutton_order=${q}#paybutton_token=${q}`,
+          `${shopUrl}/?tombolbayar_order=${q}#paybutton_token=${q}`,
         ]) {
           await page.goto(url);
           await page.waitForLoadState('load');

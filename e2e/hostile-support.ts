@@ -69,7 +69,7 @@ export interface HostileDemo {
 }
 
 export async function startHostileDemo(): Promise<HostileDemo> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'paybutton-hostile-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'tombolbayar-hostile-'));
   const demo = await startDemo({ dataDir, shopPort: 0, gatewayPort: 0, log: () => {} });
   return {
     demo,

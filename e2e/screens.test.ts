@@ -31,7 +31,7 @@ let browser: Browser;
 let demo: Demo;
 let dataDir: string;
 before(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'paybutton-screens-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'tombolbayar-screens-'));
   demo = await startDemo({ dataDir, shopPort: 0, gatewayPort: 0, log: () => {} });
   browser = await launchChromium();
 });
@@ -58,7 +58,7 @@ async function phonePage(width = 390, locale: Locale = 'en', bypassCSP = false):
  * order here comes from the same 127.0.0.1.
  */
 async function withDemo(run: (own: Demo) => Promise<void>): Promise<void> {
-  const ownDir = mkdtempSync(join(tmpdir(), 'paybutton-screens-own-'));
+  const ownDir = mkdtempSync(join(tmpdir(), 'tombolbayar-screens-own-'));
   const own = await startDemo({ dataDir: ownDir, shopPort: 0, gatewayPort: 0, log: () => {} });
   try {
     await run(own);

@@ -93,7 +93,7 @@ export async function openShop(
   beforeLoad?: (page: Page) => Promise<void>,
   view: ShopView = {},
 ): Promise<Session> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'paybutton-e2e-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'tombolbayar-e2e-'));
   const demo = await startDemo({ dataDir, shopPort: 0, gatewayPort: 0, log: () => {}, ...options });
   const context = await browser.newContext({ viewport: { width: view.width ?? 1100, height: view.height ?? 900 }, ...(view.lang ? { locale: 'en-US' } : {}) });
   const page = await context.newPage();

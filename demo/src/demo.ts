@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { currentOrLegacyPath } from '@tombolbayar/store-kit';
 import { createGateway, type Gateway } from '@tombolbayar/gateway';
 import type { Express } from 'express';
 import { loadOrCreateKeyPair } from './keys.ts';
@@ -15,7 +16,7 @@ export const DEMO_MERCHANT_CODE = 'TOKOKOPI01';
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface DemoOptions {
-  /** Default `<repo>/.paybutton` (or PAYBUTTON_DATA_DIR). */
+  /** Default `<repo>/.tombolbayar` (or TOMBOLBAYAR_DATA_DIR). */
   readonly dataDir?: string;
   readonly host?: string;
   /** Port of the shop; 0 for any free one; null to not listen (Vite mounts `shopApp`). */
@@ -61,7 +62,7 @@ export async function createDemoGateway(dataDir: string, timeScale = 0.01): Prom
 
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const host = options.host ?? '127.0.0.1';
-  const dataDir = options.dataDir ?? process.env.PAYBUTTON_DATA_DIR ?? `${REPO_ROOT}.paybutton`;
+  const dataDir = options.dataDir ?? process.env.TOMBOLBAYAR_DATA_DIR ?? currentOrLegacyPath(`${REPO_ROOT}.tombolbayar`, `${REPO_ROOT}.paybutton`, "the demo's data");
   const log = options.log ?? ((line: string) => console.log(line));
   const merchantKeys = loadOrCreateKeyPair(`${dataDir}/keys`, 'merchant');
   if (merchantKeys.created) log(`Generated the demo merchant's key pair in ${dataDir}/keys`);

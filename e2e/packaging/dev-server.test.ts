@@ -37,7 +37,7 @@ describe('npm run dev', () => {
   let browser: Browser;
   let shopUrl: string;
   let log = '';
-  const dataDir = mkdtempSync(join(tmpdir(), 'paybutton-dev-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'tombolbayar-dev-'));
 
   before(async () => {
     const port = await freePort();
@@ -46,7 +46,7 @@ describe('npm run dev', () => {
       cwd: REPO_ROOT,
       // Its own process group, so the whole tree (npm, sh, vite) is stopped by this test's pid.
       detached: true,
-      env: { ...process.env, PORT: String(port), GATEWAY_PORT: '0', PAYBUTTON_DATA_DIR: dataDir },
+      env: { ...process.env, PORT: String(port), GATEWAY_PORT: '0', TOMBOLBAYAR_DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));

@@ -48,7 +48,7 @@ const tarballFile = (name: string): string => {
 const children: ChildProcess[] = [];
 
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'paybutton-installed-'));
+  work = mkdtempSync(join(tmpdir(), 'tombolbayar-installed-'));
   const files = await packPackages(join(work, 'tarballs'));
   tarballPaths = files;
   tarballs = await Promise.all(files.map(listTarball));

@@ -22,7 +22,7 @@ import { packPackages } from './tarball.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'next');
 /** What a checkout of the example may hold that a merchant's copy would not. */
-const NOT_COPIED = new Set(['node_modules', '.next', '.paybutton', 'package-lock.json', 'next-env.d.ts']);
+const NOT_COPIED = new Set(['node_modules', '.next', '.tombolbayar', 'package-lock.json', 'next-env.d.ts']);
 const GUARD = import.meta.resolve('@tombolbayar/test-support/loopback-guard-preload');
 /** For every Node process of the app, and the processes they start. */
 const GUARDED_ENV = { NODE_OPTIONS: `--import=${GUARD}`, NEXT_TELEMETRY_DISABLED: '1' };
@@ -49,7 +49,7 @@ async function timed<T>(what: string, step: () => Promise<T>): Promise<T> {
 }
 
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'paybutton-next-'));
+  work = mkdtempSync(join(tmpdir(), 'tombolbayar-next-'));
   const tarballs = await timed('npm pack', () => packPackages(join(work, 'tarballs')));
   shopDir = join(work, 'shop');
   cpSync(EXAMPLE, shopDir, { recursive: true, filter: (source) => !NOT_COPIED.has(basename(source)) });
@@ -67,7 +67,7 @@ before(async () => {
 
   const port = await freePort();
   shopUrl = `http://127.0.0.1:${port}`;
-  const keys = join(shopDir, '.paybutton', 'gateway');
+  const keys = join(shopDir, '.tombolbayar', 'gateway');
   const env = {
     ...GUARDED_ENV,
     PORT: String(port),

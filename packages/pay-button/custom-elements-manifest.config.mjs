@@ -26,7 +26,7 @@ export default {
   packagejson: false,
   plugins: [
     {
-      name: 'paybutton:public-api-only',
+      name: 'tombolbayar:public-api-only',
       packageLinkPhase({ customElementsManifest }) {
         for (const mod of customElementsManifest.modules) {
           for (const declaration of mod.declarations ?? []) {

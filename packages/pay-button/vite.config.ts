@@ -16,7 +16,7 @@ import { minifyLitTemplates } from './scripts/minify-templates.ts';
  */
 function ownFormatsForPayVa(): Plugin {
   return {
-    name: 'paybutton:pay-va-formats',
+    name: 'tombolbayar:pay-va-formats',
     enforce: 'pre',
     async resolveId(source, importer) {
       if (source !== '@tombolbayar/protocol/formats' || !importer?.endsWith('/pay-va/formats.ts')) return null;

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { feeTableOptionSchema, limitTableOptionSchema, type AmountLimit, type FeeRule } from './domain/pricing.ts';
 import { NOTIFICATION_KINDS, NOTIFY_RULE, type NotificationKind } from './domain/notify-kinds.ts';
 import { leaseTooShort } from './notify/lease.ts';
-import type { PostgresDeadlines } from '@tombolbayar/store-kit';
+import { currentOrLegacyPath, type PostgresDeadlines } from '@tombolbayar/store-kit';
 import type { DatabaseConfig } from './store/database.ts';
 
 export interface MerchantRegistration {
@@ -31,7 +31,7 @@ export interface MerchantRegistration {
 export interface GatewayOptions {
   /** Default: SQLite file `gateway.sqlite` in `dataDir`. */
   database?: { kind: 'sqlite'; file: string } | ({ kind: 'postgres'; url: string; schema?: string; maxConnections?: number } & PostgresDeadlines);
-  /** Default `./.paybutton/gateway`. */
+  /** Default `./.tombolbayar/gateway`. */
   dataDir?: string;
   /** The platform's RSA private key (PEM or KeyObject): signs every response and notification. */
   platformPrivateKey: string | KeyObject;
@@ -165,7 +165,14 @@ const optionsSchema = z.object({
     .optional(),
 });
 
-export const DEFAULT_DATA_DIR = './.paybutton/gateway';
+export const DEFAULT_DATA_DIR = './.tombolbayar/gateway';
+/** Where an earlier version kept its data by default: still read, for one version, when only it exists. */
+export const EARLIER_DEFAULT_DATA_DIR = './.paybutton/gateway';
+
+/** The default data folder: the current one, or the earlier version's while only that exists (said once). */
+export function defaultDataDir(): string {
+  return currentOrLegacyPath(DEFAULT_DATA_DIR, EARLIER_DEFAULT_DATA_DIR, "the gateway's data (keys and store)");
+}
 export const SQLITE_FILE_NAME = 'gateway.sqlite';
 
 export type ResolvedOptions = Omit<z.output<typeof optionsSchema>, 'database' | 'dataDir'> & {
@@ -181,7 +188,7 @@ export function resolveOptions(options: GatewayOptions): ResolvedOptions {
     const code = parseWith(merchantCodeField, merchant.merchantCode);
     if (!code.ok) throw new GatewayConfigError(`invalid gateway options: merchants.${index}.merchantCode: ${code.message.replace(/^body: /, '')}`);
   }
-  const dataDir = resolve(parsed.value.dataDir ?? DEFAULT_DATA_DIR);
+  const dataDir = resolve(parsed.value.dataDir ?? defaultDataDir());
   return { ...parsed.value, dataDir, database: databaseIn(dataDir, parsed.value.database) };
 }
 

@@ -152,7 +152,7 @@ describe('tombolbayar-gateway CLI', () => {
     assert.equal(config.sandbox, true);
     assert.equal(config.timeScale, 1);
     assert.deepEqual(config.merchants.map((m) => m.merchantCode), ['A-B-C-1', 'X-Y-Z-2']);
-    assert.equal(parseCli([], {}).dataDir, './.paybutton/gateway');
+    assert.equal(parseCli([], {}).dataDir, './.tombolbayar/gateway');
     assert.equal(parseCli([], {}).port, 4000);
     assert.throws(() => parseCli(['--public-url', 'ftp://x'], {}), UsageError);
   });

@@ -97,7 +97,7 @@ function scanExpression(code: string, pos: number): number {
 
 export function minifyLitTemplates(): Plugin {
   return {
-    name: 'paybutton:minify-lit-templates',
+    name: 'tombolbayar:minify-lit-templates',
     enforce: 'pre',
     transform(code, id) {
       if (!/\/pay-button\/src\/.*\.ts$/.test(id) || !/\b(css|html)`/.test(code)) return null;

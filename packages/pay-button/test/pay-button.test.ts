@@ -80,7 +80,7 @@ describe('<pay-button> popup flow', () => {
     const s = await stats(item);
     expect(s.links).to.equal(1);
     expect(s.gets).to.be.greaterThan(0);
-    // The status token travels in the PayButton-Status-Token header only, never in a URL.
+    // The status token travels in the Tombolbayar-Status-Token header only, never in a URL.
     expect(s.tokensInUrl).to.equal(0);
     const body = s.bodies[0]!;
     expect(body).to.include({ item, method: 'VA_BCA', quantity: 2 });
@@ -349,7 +349,7 @@ describe('<pay-button> popup flow', () => {
 
     spy.last.location.href = `${location.protocol}//${foreignHost}:${location.port}/api/__foreign-return?orderNum=${detail.orderNum}`;
     await waitUntil(() => seen.some((e) => e.origin.includes(foreignHost)), 'the foreign page never posted');
-    postMessage({ type: 'paybutton:return', orderNum: detail.orderNum }, location.origin);
+    postMessage({ type: 'tombolbayar:return', orderNum: detail.orderNum }, location.origin);
     await waitUntil(() => seen.some((e) => e.source === window), 'own message never arrived');
 
     // Both were delivered to the element's listener too (it was registered first) and ignored.

@@ -1,7 +1,7 @@
 /**
  * The full-page flow: a blocked popup or an in-app browser falls back to a redirect; the element
  * keeps the attempt in sessionStorage, picks the order up when the page comes back (the return
- * route's `?paybutton_order=`, or a bfcache restore) and asks the plug-in for the truth.
+ * route's `?tombolbayar_order=`, or a bfcache restore) and asks the plug-in for the truth.
  * The page stays: a listener cancels `pay-open` (the full-page flow lets a page navigate itself)
  * and records where the element would have gone.
  */
@@ -30,7 +30,7 @@ beforeEach(() => {
 afterEach(() => {
   window.removeEventListener('pay-open', stay);
   window.open = realOpen;
-  history.replaceState(null, '', location.pathname + location.search.replace(/[?&]paybutton_order=[^&]*/, ''));
+  history.replaceState(null, '', location.pathname + location.search.replace(/[?&]tombolbayar_order=[^&]*/, ''));
 });
 
 /** A button for `item`; `method` is null for one that lets the customer choose on the payment page. */
@@ -94,13 +94,13 @@ describe('<pay-button> full-page flow', () => {
     first.el.remove();
     // Forward to the payment page, pay, and the return lands on a fresh load of this page.
     await setStatus(detail.orderNum, 'paid');
-    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${detail.orderNum}`);
+    history.replaceState(null, '', `${location.pathname}${location.search}&tombolbayar_order=${detail.orderNum}`);
     const { el, rec } = await button(item);
     const end = await rec.settle();
     expect(end.type).to.equal('pay-success');
     expect(end.detail).to.include({ orderNum: detail.orderNum });
     expect(el.state).to.equal('paid');
-    expect(location.search).not.to.include('paybutton_order');
+    expect(location.search).not.to.include('tombolbayar_order');
     expect(findAttempt((e) => e.orderNum === detail.orderNum)).to.be.undefined;
     expect((await stats(item)).orders).to.have.length(1);
   });
@@ -123,7 +123,7 @@ describe('<pay-button> full-page flow', () => {
     first.el.remove();
     // Forward, pay, and the return lands on a fresh load of this page.
     await setStatus(detail.orderNum, 'paid');
-    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${detail.orderNum}`);
+    history.replaceState(null, '', `${location.pathname}${location.search}&tombolbayar_order=${detail.orderNum}`);
     const { rec } = await button(item, 'auto', null);
     expect((await rec.settle()).type).to.equal('pay-success');
     expect((await stats(item)).orders).to.have.length(1);
@@ -222,19 +222,19 @@ describe('<pay-button> coming back from the full-page flow', () => {
     return res.json();
   }
 
-  it('picks up the returning order from ?paybutton_order=, asks the plug-in, and cleans the URL', async () => {
+  it('picks up the returning order from ?tombolbayar_order=, asks the plug-in, and cleans the URL', async () => {
     const item = uniqueItem();
     const order = await orderFor(item);
     saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
     await setStatus(order.orderNum, 'paid');
-    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}`);
+    history.replaceState(null, '', `${location.pathname}${location.search}&tombolbayar_order=${order.orderNum}`);
 
     const { el, rec } = await button(item);
     const end = await rec.settle();
     expect(end.type).to.equal('pay-success');
     expect(end.detail.orderNum).to.equal(order.orderNum);
     expect(el.state).to.equal('paid');
-    expect(location.search).not.to.include('paybutton_order');
+    expect(location.search).not.to.include('tombolbayar_order');
     expect(findAttempt((e) => e.orderNum === order.orderNum)).to.be.undefined;
   });
 
@@ -243,7 +243,7 @@ describe('<pay-button> coming back from the full-page flow', () => {
     const order = await orderFor(item);
     saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
     await setStatus(order.orderNum, 'paid');
-    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}`);
+    history.replaceState(null, '', `${location.pathname}${location.search}&tombolbayar_order=${order.orderNum}`);
     const el = document.createElement('pay-button');
     const rec = new Recorder(el);
     document.body.append(el);
@@ -261,18 +261,18 @@ describe('<pay-button> coming back from the full-page flow', () => {
     const item = uniqueItem();
     const order = await orderFor(item);
     saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
-    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}&status=paid`);
+    history.replaceState(null, '', `${location.pathname}${location.search}&tombolbayar_order=${order.orderNum}&status=paid`);
     const { rec } = await button(item);
     const end = await rec.settle();
     expect(end.type).to.equal('pay-pending');
     expect((await stats(item)).gets).to.be.greaterThan(0);
   });
 
-  it('a paybutton_order it did not store is ignored: no request, no event', async () => {
+  it('a tombolbayar_order it did not store is ignored: no request, no event', async () => {
     const item = uniqueItem();
     const order = await orderFor(item);
     await setStatus(order.orderNum, 'paid');
-    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}`);
+    history.replaceState(null, '', `${location.pathname}${location.search}&tombolbayar_order=${order.orderNum}`);
     const { el, rec } = await button(item);
     await el.updateComplete;
     expect(el.state).to.equal('idle');
@@ -280,32 +280,32 @@ describe('<pay-button> coming back from the full-page flow', () => {
     expect((await stats(item)).gets).to.equal(0);
   });
 
-  it("an older plug-in's #paybutton_token= fragment is never read, and leaves the address bar with paybutton_order", async () => {
+  it("an older plug-in's #paybutton_token= fragment is never read, and leaves the address bar with tombolbayar_order", async () => {
     const item = uniqueItem();
     const order = await orderFor(item);
     saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
     await setStatus(order.orderNum, 'paid');
     // A wrong token in the fragment: had the element read it, the plug-in would answer 404 (pay-error).
-    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}#paybutton_token=not-${order.statusToken}`);
+    history.replaceState(null, '', `${location.pathname}${location.search}&tombolbayar_order=${order.orderNum}#paybutton_token=not-${order.statusToken}`);
 
     const { el, rec } = await button(item);
     const end = await rec.settle();
     expect(end.type).to.equal('pay-success');
     expect(el.state).to.equal('paid');
-    expect(location.search).not.to.include('paybutton_order');
+    expect(location.search).not.to.include('tombolbayar_order');
     expect(location.hash).to.equal('');
     expect(location.href).not.to.include(order.statusToken);
   });
 
-  it('a token fragment goes even when no attempt is stored; a paybutton_order nobody can claim (a return replayed by Back or Forward after its order ended) goes too, and nothing is asked', async () => {
+  it('a token fragment goes even when no attempt is stored; a tombolbayar_order nobody can claim (a return replayed by Back or Forward after its order ended) goes too, and nothing is asked', async () => {
     const item = uniqueItem();
     const order = await orderFor(item);
     await setStatus(order.orderNum, 'paid');
-    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}#paybutton_token=${order.statusToken}`);
+    history.replaceState(null, '', `${location.pathname}${location.search}&tombolbayar_order=${order.orderNum}#paybutton_token=${order.statusToken}`);
     const { el, rec } = await button(item);
     await waitUntil(() => !location.href.includes(order.statusToken), 'the token stayed in the address bar');
     expect(location.hash).to.equal('');
-    expect(location.search).not.to.include('paybutton_order');
+    expect(location.search).not.to.include('tombolbayar_order');
     expect(el.state).to.equal('idle');
     expect(rec.events).to.have.length(0);
     expect((await stats(item)).gets).to.equal(0);
@@ -316,7 +316,7 @@ describe('<pay-button> coming back from the full-page flow', () => {
     const order = await orderFor(item);
     saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
     await setStatus(order.orderNum, 'paid');
-    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}#paybutton_token=${order.statusToken}`);
+    history.replaceState(null, '', `${location.pathname}${location.search}&tombolbayar_order=${order.orderNum}#paybutton_token=${order.statusToken}`);
     const wrapper = await fixture<HTMLDivElement>(html`<div>
       <pay-button endpoint="/api" item="other" poll-interval="20"></pay-button>
       <pay-button endpoint="/api" item=${item} poll-interval="20"></pay-button>
@@ -324,7 +324,7 @@ describe('<pay-button> coming back from the full-page flow', () => {
     const [other, owner] = [...wrapper.querySelectorAll('pay-button')];
     await waitUntil(() => owner!.state === 'paid', 'the owner did not pick the order up');
     expect(other!.state).to.equal('idle');
-    expect(location.search).not.to.include('paybutton_order');
+    expect(location.search).not.to.include('tombolbayar_order');
     expect(location.hash).to.equal('');
   });
 
@@ -334,7 +334,7 @@ describe('<pay-button> coming back from the full-page flow', () => {
       const order = await orderFor(item);
       saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
       await setStatus(order.orderNum, 'paid');
-      history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}`);
+      history.replaceState(null, '', `${location.pathname}${location.search}&tombolbayar_order=${order.orderNum}`);
       const { el, rec } = await button(item);
       const end = await rec.settle();
       expect(end.type).to.equal('pay-error');
@@ -349,7 +349,7 @@ describe('<pay-button> coming back from the full-page flow', () => {
     const order = await orderFor(item);
     saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
     await setStatus(order.orderNum, 'paid');
-    history.replaceState(null, '', `${location.pathname}${location.search}&paybutton_order=${order.orderNum}`);
+    history.replaceState(null, '', `${location.pathname}${location.search}&tombolbayar_order=${order.orderNum}`);
     const wrapper = await fixture<HTMLDivElement>(html`<div>
       <pay-button endpoint="/api" item="other" poll-interval="20"></pay-button>
       <pay-button endpoint="/api" item=${item} poll-interval="20"></pay-button>

@@ -181,13 +181,13 @@ for (const width of [390, 1280]) {
         const order = (await res.json()) as { orderNum: string; statusToken: string };
         saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: '/api', item });
         await setStatus(order.orderNum, 'paid');
-        history.replaceState(null, '', `${location.pathname}${location.search}${location.search ? '&' : '?'}paybutton_order=${order.orderNum}`);
+        history.replaceState(null, '', `${location.pathname}${location.search}${location.search ? '&' : '?'}tombolbayar_order=${order.orderNum}`);
         scrollTo(0, 0);
         const { el } = await button(item, lang, 'VA_BCA', 1600);
         // The pick-up may end before a recorder could be attached: wait on the state.
         await waitUntil(() => el.state === 'paid', `state ${el.state}`);
         await el.updateComplete;
-        expect(location.search).not.to.include('paybutton_order');
+        expect(location.search).not.to.include('tombolbayar_order');
         const box = el.shadowRoot!.querySelector('[part=status]')!.getBoundingClientRect();
         expect(box.top).to.be.at.least(0);
         expect(box.bottom).to.be.at.most(innerHeight);

@@ -66,14 +66,14 @@ describe('pickUp(returned, storedOrder)', () => {
   for (const [returned, stored, expected] of table) {
     it(`${returned} / ${stored} -> ${expected}`, () => expect(pickUp(returned, stored)).to.equal(expected));
   }
-  it('withoutReturnParam removes only paybutton_order and a #paybutton_token= fragment', () => {
-    expect(withoutReturnParam('https://shop.test/cart?x=1&paybutton_order=A1#top', true)).to.equal('https://shop.test/cart?x=1#top');
+  it('withoutReturnParam removes only tombolbayar_order and a #paybutton_token= fragment', () => {
+    expect(withoutReturnParam('https://shop.test/cart?x=1&tombolbayar_order=A1#top', true)).to.equal('https://shop.test/cart?x=1#top');
     expect(withoutReturnParam('https://shop.test/cart', true)).to.equal('https://shop.test/cart');
-    expect(withoutReturnParam('https://shop.test/cart?x=1&paybutton_order=A1#paybutton_token=s3cret', true)).to.equal('https://shop.test/cart?x=1');
+    expect(withoutReturnParam('https://shop.test/cart?x=1&tombolbayar_order=A1#paybutton_token=s3cret', true)).to.equal('https://shop.test/cart?x=1');
     expect(withoutReturnParam('https://shop.test/cart#paybutton_tokens', true)).to.equal('https://shop.test/cart#paybutton_tokens');
   });
-  it('withoutReturnParam(href, false) keeps paybutton_order (not claimed) but never the token', () => {
-    const href = 'https://shop.test/cart?paybutton_order=A1&x=a%20b';
+  it('withoutReturnParam(href, false) keeps tombolbayar_order (not claimed) but never the token', () => {
+    const href = 'https://shop.test/cart?tombolbayar_order=A1&x=a%20b';
     expect(withoutReturnParam(`${href}#paybutton_token=s3cret`, false)).to.equal(href);
     expect(withoutReturnParam(`${href}#top`, false)).to.equal(`${href}#top`);
   });
@@ -287,12 +287,12 @@ describe('attempt store', () => {
     expect(claimAttempt((e) => e.orderNum === 'A')).to.include({ orderNum: 'A' });
     expect(claimAttempt((e) => e.orderNum === 'A')).to.be.undefined;
 
-    sessionStorage.setItem('paybutton:attempts', JSON.stringify([{ orderNum: 'old', statusToken: 't', endpoint: '/pay', savedAt: Date.now() - 864e5 - 1 }]));
+    sessionStorage.setItem('tombolbayar:attempts', JSON.stringify([{ orderNum: 'old', statusToken: 't', endpoint: '/pay', savedAt: Date.now() - 864e5 - 1 }]));
     expect(findAttempt(() => true)).to.be.undefined;
   });
   it('treats broken or foreign storage content as empty', () => {
     for (const junk of ['{', '"x"', '{"a":1}', '[null]']) {
-      sessionStorage.setItem('paybutton:attempts', junk);
+      sessionStorage.setItem('tombolbayar:attempts', junk);
       expect(findAttempt(() => true)).to.be.undefined;
     }
     saveAttempt({ orderNum: 'B', statusToken: 't', endpoint: '/pay' });

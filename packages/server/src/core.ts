@@ -124,7 +124,7 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
     // Opted in (allowInsecureGatewayUrl): said once in the process's log, and to the listeners,
     // which are attached after payButton() returns, so on the next turn of the event loop.
     const message = insecureGatewayWarning(resolved.gatewayUrl);
-    process.emitWarning(message, { code: 'PAYBUTTON_INSECURE_GATEWAY_URL' });
+    process.emitWarning(message, { code: 'TOMBOLBAYAR_INSECURE_GATEWAY_URL' });
     setImmediate(() => events.emit('warning', { code: 'insecure_gateway_url', message })).unref();
   }
   // A stored value that no longer reads back is served without it, and said; a connection the

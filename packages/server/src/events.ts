@@ -148,7 +148,7 @@ export class PayButtonEvents extends EventEmitter<PayButtonEventMap> {
   private listenerFailed(name: PayButtonEventName, error: unknown): void {
     if (name === 'warning') {
       const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      process.emitWarning(`a payButton() "warning" listener failed: ${detail}`, { code: 'PAYBUTTON_LISTENER_FAILED' });
+      process.emitWarning(`a payButton() "warning" listener failed: ${detail}`, { code: 'TOMBOLBAYAR_LISTENER_FAILED' });
       return;
     }
     this.emit('warning', { code: 'listener_failed', message: `a listener of the "${name}" event failed (the payment went on)`, error });

@@ -24,7 +24,9 @@ export function newStatusToken(): string {
 export const STATUS_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The request header that carries the status token (never a query parameter: URLs get logged). */
-export const STATUS_TOKEN_HEADER = 'PayButton-Status-Token';
+export const STATUS_TOKEN_HEADER = 'Tombolbayar-Status-Token';
+/** The header's name in an earlier version (an element script a page still has cached): read for one version. */
+export const EARLIER_STATUS_TOKEN_HEADER = 'PayButton-Status-Token';
 
 /**
  * Constant-time equality of two tokens. Both sides are hashed first, so the comparison takes the

@@ -11,7 +11,7 @@ import { PayButtonError } from './errors.ts';
 import { gatewayChannel, INSECURE_GATEWAY_URL } from './gateway/channel.ts';
 import { databaseField, fn, httpUrl, keyField, originField, positiveMs, privateKeyMessage, publicKeyMessage } from './option-rules.ts';
 import type { QuoteResult } from './quote.ts';
-import { DEFAULT_SQLITE_FILE, type DatabaseOption } from './store/database.ts';
+import { defaultSqliteFile, type DatabaseOption } from './store/database.ts';
 
 /**
  * Names the client a rate-limit bucket belongs to (a session id, say); `undefined`: its IP address.
@@ -375,7 +375,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     mountPath: options.mountPath ?? DEFAULT_MOUNT_PATH,
     quote: options.quote as QuoteFunction<never>,
     onPaid: options.onPaid as OnPaidFunction,
-    database: (options.database as DatabaseOption | undefined) ?? { kind: 'sqlite', file: DEFAULT_SQLITE_FILE },
+    database: (options.database as DatabaseOption | undefined) ?? { kind: 'sqlite', file: defaultSqliteFile() },
     browserOrigins: new Set([publicUrl.origin, ...(options.allowedOrigins ?? []).map(trimSlash)]),
     paymentPageOrigins: (options.paymentPageOrigins ?? [gatewayUrl.origin]).map(trimSlash),
     expiryPeriod: options.expiryPeriod ?? 60,

@@ -95,10 +95,10 @@ for (const engine of ENGINES) {
       shop = await startOn(engine, { options: { allowedOrigins: ['https://checkout.shop.example'] } });
       const preflight = await request(shop.merchantUrl, '/pay/orders/PB123', {
         method: 'OPTIONS',
-        headers: { origin: 'https://checkout.shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'paybutton-status-token' },
+        headers: { origin: 'https://checkout.shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'tombolbayar-status-token' },
       });
       assert.equal(preflight.status, 204);
-      assert.match(String(preflight.headers['access-control-allow-headers']), /PayButton-Status-Token/);
+      assert.match(String(preflight.headers['access-control-allow-headers']), /Tombolbayar-Status-Token/);
     });
   });
 
@@ -140,12 +140,12 @@ describe('the order store is private', () => {
     }
   });
 
-  test('its own default folder (.paybutton), left 0755 by an older version, is tightened to 0700; a folder the merchant chose is left as it is', async () => {
+  test('its own default folder (.tombolbayar), left 0755 by an older version, is tightened to 0700; a folder the merchant chose is left as it is', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pb-perm-'));
     const cwd = process.cwd();
     try {
-      mkdirSync(join(dir, '.paybutton'), { mode: 0o755 });
-      chmodSync(join(dir, '.paybutton'), 0o755);
+      mkdirSync(join(dir, '.tombolbayar'), { mode: 0o755 });
+      chmodSync(join(dir, '.tombolbayar'), 0o755);
       mkdirSync(join(dir, 'chosen'), { mode: 0o755 });
       chmodSync(join(dir, 'chosen'), 0o755);
       process.chdir(dir);
@@ -154,7 +154,7 @@ describe('the order store is private', () => {
         await store.migrate();
         await store.close();
       }
-      assert.equal(statSync(join(dir, '.paybutton')).mode & 0o777, 0o700);
+      assert.equal(statSync(join(dir, '.tombolbayar')).mode & 0o777, 0o700);
       assert.equal(statSync(join(dir, DEFAULT_SQLITE_FILE)).mode & 0o777, 0o600);
       assert.equal(statSync(join(dir, 'chosen')).mode & 0o777, 0o755, 'not the plug-in\'s folder');
       assert.equal(statSync(join(dir, 'chosen', 'orders.sqlite')).mode & 0o777, 0o600);

@@ -41,7 +41,7 @@ describe('the return page says what happened', () => {
     assert.match(html, /<h1>Payment received<\/h1>/);
     assert.match(html, /Rp\s?150\.000/);
     assert.match(html, new RegExp(body.orderNum));
-    assert.match(html, /id="paybutton-continue"[^>]*>Back to the shop</);
+    assert.match(html, /id="tombolbayar-continue"[^>]*>Back to the shop</);
     assert.match(html, /min-height:44px/);
     assert.doesNotMatch(html, /finished/i);
   });

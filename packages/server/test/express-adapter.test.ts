@@ -146,7 +146,7 @@ describe('Express req → the core\'s request → Express res', () => {
     request.write('{"item":');
     await new Promise<void>((resolve) => request.once('socket', (socket) => socket.once('connect', resolve)));
     request.destroy();
-    const health = await fetch(`${base}/pay/orders/PB-NOPE`, { headers: { 'paybutton-status-token': 'x'.repeat(43) } });
+    const health = await fetch(`${base}/pay/orders/PB-NOPE`, { headers: { 'tombolbayar-status-token': 'x'.repeat(43) } });
     assert.equal(health.status, 404);
   });
 

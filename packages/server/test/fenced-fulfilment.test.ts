@@ -39,7 +39,7 @@ class Child {
   constructor(readonly name: string, config: ChildConfig) {
     this.process = spawn(process.execPath, ['--conditions=tombolbayar-internal', '--import', '@tombolbayar/test-support/loopback-guard-preload', '--import', 'tsx', CHILD], {
       cwd: PACKAGE_DIR,
-      env: { ...process.env, PAYBUTTON_CHILD_CONFIG: JSON.stringify(config) },
+      env: { ...process.env, TOMBOLBAYAR_CHILD_CONFIG: JSON.stringify(config) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let buffered = '';

@@ -69,12 +69,12 @@ describe('createPayButton().fetch: a Request in, a Response out', () => {
     const link = await createLink('192.0.2.1');
     assert.match(link.url, /^http:\/\/127\.0\.0\.1:\d+\//);
     assert.ok(quotedWith.at(-1) instanceof Request, 'quote() receives the Web Request when no native request is given');
-    const status = await pay.fetch(new Request(`${BASE}/orders/${link.orderNum}`, { headers: { 'paybutton-status-token': link.statusToken } }));
+    const status = await pay.fetch(new Request(`${BASE}/orders/${link.orderNum}`, { headers: { 'tombolbayar-status-token': link.statusToken } }));
     assert.equal(status.status, 200);
     assert.equal(status.headers.get('cache-control'), 'no-store');
     assert.equal(status.headers.get('content-type'), 'application/json; charset=utf-8');
     assert.equal(((await status.json()) as { status: string }).status, 'pending');
-    const wrong = await pay.fetch(new Request(`${BASE}/orders/${link.orderNum}`, { headers: { 'paybutton-status-token': 'x'.repeat(43) } }));
+    const wrong = await pay.fetch(new Request(`${BASE}/orders/${link.orderNum}`, { headers: { 'tombolbayar-status-token': 'x'.repeat(43) } }));
     assert.equal(wrong.status, 404);
   });
 

@@ -86,7 +86,7 @@ describe('payButton() and an insecure gatewayUrl', () => {
       assert.deepEqual(warnings.map((warning) => warning.code), ['insecure_gateway_url']);
       assert.match(warnings[0]!.message, /http:\/\/gateway\.internal:4010 is plain http/);
       await new Promise((resolve) => setImmediate(resolve));
-      assert.ok(processWarnings.some((warning) => warning.code === 'PAYBUTTON_INSECURE_GATEWAY_URL'), JSON.stringify(processWarnings));
+      assert.ok(processWarnings.some((warning) => warning.code === 'TOMBOLBAYAR_INSECURE_GATEWAY_URL'), JSON.stringify(processWarnings));
       await router.close();
     } finally {
       process.off('warning', onWarning);

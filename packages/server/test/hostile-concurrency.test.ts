@@ -44,7 +44,7 @@ for (const engine of DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlit
       assert.equal(orderNums.size, 1, 'every answer names the same order');
       assert.equal(new Set(answers.map((answer) => answer.json.statusToken)).size, 1);
       const [orderNum] = orderNums;
-      assert.equal(await shop.shopProbe.count('paybutton_orders'), 1);
+      assert.equal(await shop.shopProbe.count('tombolbayar_orders'), 1);
       assert.equal(await shop.gatewayProbe.count('orders', 'order_num = ?', orderNum), 1);
       const creates = shop.events.filter((event) => event.name === 'gateway.call' && (event.payload as { operation: string }).operation === 'prepaidOrder');
       assert.equal(creates.length, 1, 'the gateway was asked once');
@@ -59,7 +59,7 @@ for (const engine of DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlit
       );
       assert.deepEqual(answers.filter((answer) => answer.status !== 201).map((answer) => answer.text), []);
       assert.equal(new Set(answers.map((answer) => answer.json.orderNum)).size, 200);
-      assert.equal(await shop.shopProbe.count('paybutton_orders'), 200);
+      assert.equal(await shop.shopProbe.count('tombolbayar_orders'), 200);
       assert.equal(await shop.gatewayProbe.count('orders', 'merchant_code = ?', MERCHANT_CODE), 200);
     });
 
@@ -88,7 +88,7 @@ for (const engine of DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlit
         const rt = returnToken(link.statusToken);
         for (let i = 0; i < 20; i++) {
           storms.push(call('/notify', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }));
-          storms.push(call(`/orders/${link.orderNum}`, { headers: { origin: shop.merchantUrl, 'PayButton-Status-Token': link.statusToken } }));
+          storms.push(call(`/orders/${link.orderNum}`, { headers: { origin: shop.merchantUrl, 'Tombolbayar-Status-Token': link.statusToken } }));
           storms.push(call(`/return?order=${link.orderNum}&rt=${rt}`));
           storms.push(call(`/return/continue?order=${link.orderNum}&rt=${rt}`));
           if (i % 7 === 0) storms.push(fetch(`${shop.gatewayUrl}/sandbox/deliveries/${delivery!.id}/resend`, { method: 'POST' }));

@@ -101,7 +101,7 @@ test('kill -9 of the merchant server while onPaid runs: after a restart every or
     }
     const store = sqliteProbe(config.databaseFile);
     try {
-      assert.equal(await store.count('paybutton_orders', "status = 'paid' AND fulfilled_at IS NOT NULL"), 3);
+      assert.equal(await store.count('tombolbayar_orders', "status = 'paid' AND fulfilled_at IS NOT NULL"), 3);
     } finally {
       await store.close();
     }

@@ -242,7 +242,7 @@ describe('GET /orders/:orderNum', () => {
         // The token in the query string as well: it must never count there.
         const path = `/orders/${s.text}?token=${encodeURIComponent(real?.statusToken ?? 'x')}`;
         const before = await versions();
-        const answer = await call(path, { headers: { ...provenanceHeaders(p), 'PayButton-Status-Token': token } });
+        const answer = await call(path, { headers: { ...provenanceHeaders(p), 'Tombolbayar-Status-Token': token } });
         countCase('GET /orders/:orderNum', answer.status);
         record(answer);
         assert.equal(await versions(), before, 'reading a status changes nothing here (statusRefreshMs: false)');

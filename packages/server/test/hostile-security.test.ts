@@ -121,7 +121,7 @@ describe('gateway answers tampered on the way are never trusted', () => {
     const created = await post('/links', { idempotencyKey: key(), item: 'kopi' });
     assert.equal(created.status, 201);
     for (let i = 0; i < 3; i++) {
-      const poll = await call(`/orders/${created.json.orderNum}`, { headers: { origin: shop.merchantUrl, 'PayButton-Status-Token': created.json.statusToken } });
+      const poll = await call(`/orders/${created.json.orderNum}`, { headers: { origin: shop.merchantUrl, 'Tombolbayar-Status-Token': created.json.statusToken } });
       assert.equal(poll.json.status, 'pending');
     }
     assert.equal((await shop.router.getOrder(created.json.orderNum))?.status, 'pending');

@@ -116,7 +116,7 @@ export async function startShop(setup: ShopSetup = {}): Promise<HostileShop> {
   app.use('/pay', router);
   server.on('request', app);
   await router.ready();
-  const shopProbe = postgres ? await postgresProbe(postgres.url, postgres.schema, ['paybutton_orders']) : sqliteProbe(shopFile);
+  const shopProbe = postgres ? await postgresProbe(postgres.url, postgres.schema, ['tombolbayar_orders']) : sqliteProbe(shopFile);
   const gatewayProbe = sqliteProbe(gatewayFile);
   return {
     gateway,
@@ -163,10 +163,10 @@ export interface MerchantServerConfig {
 
 /**
  * A merchant's server with the plug-in, run in a child process (`startChild('runMerchantServer')`):
- * its config comes from PAYBUTTON_HOSTILE_CONFIG, it prints `listening on URL` when ready.
+ * its config comes from TOMBOLBAYAR_HOSTILE_CONFIG, it prints `listening on URL` when ready.
  */
 export async function runMerchantServer(): Promise<void> {
-  const config = JSON.parse(process.env.PAYBUTTON_HOSTILE_CONFIG!) as MerchantServerConfig;
+  const config = JSON.parse(process.env.TOMBOLBAYAR_HOSTILE_CONFIG!) as MerchantServerConfig;
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(config.port, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -209,7 +209,7 @@ export interface GatewayServerConfig {
  * seconds; the restart is the real CLI on the same files.
  */
 export async function runGatewayServer(): Promise<void> {
-  const config = JSON.parse(process.env.PAYBUTTON_HOSTILE_CONFIG!) as GatewayServerConfig;
+  const config = JSON.parse(process.env.TOMBOLBAYAR_HOSTILE_CONFIG!) as GatewayServerConfig;
   const gateway = createGateway({
     database: { kind: 'sqlite', file: join(config.dataDir, 'gateway.sqlite') },
     dataDir: config.dataDir,
@@ -281,7 +281,7 @@ export function spawnServer(args: readonly string[], env: NodeJS.ProcessEnv): Pr
 /** Run one of this module's `run…Server` functions in a child process, with `config`. */
 export function startChild(entry: 'runMerchantServer' | 'runGatewayServer', config: MerchantServerConfig | GatewayServerConfig): Promise<ChildServer> {
   const code = `import { ${entry} } from ${JSON.stringify(pathToFileURL(SUPPORT_FILE).href)}; await ${entry}();`;
-  return spawnServer(['--import', 'tsx', '--input-type=module', '-e', code], { PAYBUTTON_HOSTILE_CONFIG: JSON.stringify(config) });
+  return spawnServer(['--import', 'tsx', '--input-type=module', '-e', code], { TOMBOLBAYAR_HOSTILE_CONFIG: JSON.stringify(config) });
 }
 
 /** The gateway's CLI, the way an operator runs it. */

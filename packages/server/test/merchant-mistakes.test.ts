@@ -110,7 +110,7 @@ function assertNoSecrets(output: string): void {
 }
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'paybutton-mistakes-'));
+  dir = mkdtempSync(join(tmpdir(), 'tombolbayar-mistakes-'));
   gateway = testGateway(dir);
   gatewayUrl = (await gateway.listen()).url;
 });

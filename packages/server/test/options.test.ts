@@ -121,7 +121,7 @@ describe('payButton() options', () => {
 
   test('defaults are documented values', () => {
     const resolved = resolveOptions({ ...valid(), database: undefined });
-    assert.deepEqual(resolved.database, { kind: 'sqlite', file: '.paybutton/paybutton-express.sqlite' });
+    assert.deepEqual(resolved.database, { kind: 'sqlite', file: '.tombolbayar/server.sqlite' });
     assert.equal(resolved.expiryPeriod, 60);
     assert.equal(resolved.timeoutMs, 10_000);
     assert.equal(resolved.totalTimeoutMs, 30_000);

@@ -1,6 +1,6 @@
 /**
  * `GET /orders/:orderNum/qr`: the QRIS code `<pay-va>` draws. Guarded by the status token in the
- * `PayButton-Status-Token` header only; the path it answers draws exactly the QR code of the
+ * `Tombolbayar-Status-Token` header only; the path it answers draws exactly the QR code of the
  * order's payload (the e2e suite scans it in Chromium).
  */
 import assert from 'node:assert/strict';
@@ -39,7 +39,7 @@ describe('GET /orders/:orderNum/qr', () => {
   test('answers the QR code of the order payload: the path draws every module of it, in a 4-module quiet zone', async () => {
     const order = await qrisOrder();
     assert.ok(hasValidCrc(order.vaNumber), 'the payload is a QRIS payload with a valid CRC');
-    const answer = await qrOf(order.orderNum, { 'PayButton-Status-Token': order.statusToken });
+    const answer = await qrOf(order.orderNum, { 'Tombolbayar-Status-Token': order.statusToken });
     assert.equal(answer.status, 200, answer.text);
     assert.equal(answer.headers.get('cache-control'), 'no-store');
     assert.deepEqual(Object.keys(answer.body).sort(), ['orderNum', 'path', 'size']);
@@ -60,9 +60,9 @@ describe('GET /orders/:orderNum/qr', () => {
     const order = await qrisOrder();
     const answers = [
       await qrOf(order.orderNum),
-      await qrOf(order.orderNum, { 'PayButton-Status-Token': `${order.statusToken.slice(0, -1)}${order.statusToken.endsWith('A') ? 'B' : 'A'}` }),
+      await qrOf(order.orderNum, { 'Tombolbayar-Status-Token': `${order.statusToken.slice(0, -1)}${order.statusToken.endsWith('A') ? 'B' : 'A'}` }),
       await shop.get(`/orders/${order.orderNum}/qr?token=${order.statusToken}`),
-      await qrOf('PB0000000000000000', { 'PayButton-Status-Token': order.statusToken }),
+      await qrOf('PB0000000000000000', { 'Tombolbayar-Status-Token': order.statusToken }),
     ];
     for (const answer of answers) {
       assert.equal(answer.status, 404);
@@ -72,7 +72,7 @@ describe('GET /orders/:orderNum/qr', () => {
 
   test('an order that is not QRIS has no QR code (404), whatever its token', async () => {
     const created = await shop.post('/va', { item: 'kopi', method: 'VA_BCA', idempotencyKey: newKey() });
-    const answer = await qrOf(created.body.orderNum, { 'PayButton-Status-Token': created.body.statusToken });
+    const answer = await qrOf(created.body.orderNum, { 'Tombolbayar-Status-Token': created.body.statusToken });
     assert.equal(answer.status, 404);
   });
 

@@ -88,7 +88,7 @@ describe('reconcile()', () => {
       await shop.payAtGateway(healthy.body.orderNum);
       // A real failure, from the database itself: every UPDATE of that one row is aborted.
       const sqlite = new BetterSqlite3(file);
-      sqlite.exec(`CREATE TRIGGER poisoned_row BEFORE UPDATE ON paybutton_orders WHEN OLD.order_num = '${poisoned.body.orderNum}'
+      sqlite.exec(`CREATE TRIGGER poisoned_row BEFORE UPDATE ON tombolbayar_orders WHEN OLD.order_num = '${poisoned.body.orderNum}'
         BEGIN SELECT RAISE(ABORT, 'this row cannot be written'); END`);
       clock.offset = HOUR + 60_000;
 

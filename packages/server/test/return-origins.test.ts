@@ -51,7 +51,7 @@ async function createFrom(page: Page, body: Record<string, unknown> = {}): Promi
 
 async function openReturnPopup(page: Page, orderNum: string) {
   const popupPromise = page.waitForEvent('popup');
-  await page.evaluate((url) => (globalThis as unknown as { open(url: string, name: string): unknown }).open(url, 'paybutton'), await redirectUrlOf(orderNum));
+  await page.evaluate((url) => (globalThis as unknown as { open(url: string, name: string): unknown }).open(url, 'tombolbayar'), await redirectUrlOf(orderNum));
   return popupPromise;
 }
 
@@ -77,7 +77,7 @@ describe('the return page with allowedOrigins', () => {
     const popup = await openReturnPopup(page, orderNum);
     popup.on('console', (message) => message.type() === 'error' && errors.push(`popup: ${message.text()}`));
     await popup.waitForEvent('close', { timeout: 10_000 });
-    assert.deepEqual(await messagesOf(page), [{ origin: shop.merchantUrl, data: { type: 'paybutton:return', orderNum } }]);
+    assert.deepEqual(await messagesOf(page), [{ origin: shop.merchantUrl, data: { type: 'tombolbayar:return', orderNum } }, { origin: shop.merchantUrl, data: { type: 'paybutton:return', orderNum } }]);
     assert.deepEqual(errors, [], 'no script error (no SecurityError from reading the opener)');
     await page.close();
   });
@@ -89,7 +89,7 @@ describe('the return page with allowedOrigins', () => {
     const orderNum = await createFrom(page, { returnTo: `${shop.merchantUrl}/checkout?from=start` });
     await page.goto(`${secondOrigin(shop.merchantUrl)}/checkout`);
     const popup = await openReturnPopup(page, orderNum);
-    await popup.waitForURL(/paybutton_order=/, { timeout: 10_000 });
+    await popup.waitForURL(/tombolbayar_order=/, { timeout: 10_000 });
     assert.equal(popup.isClosed(), false);
     const landed = new URL(popup.url());
     assert.equal(`${landed.origin}${landed.pathname}${landed.searchParams.get('from')}`, `${shop.merchantUrl}/checkoutstart`);
@@ -102,10 +102,10 @@ describe('the return page with allowedOrigins', () => {
     await page.goto(`${secondOrigin(shop.merchantUrl)}/checkout?silent`);
     const orderNum = await createFrom(page);
     const popup = await openReturnPopup(page, orderNum);
-    await popup.waitForURL(/paybutton_order=/, { timeout: 10_000 });
+    await popup.waitForURL(/tombolbayar_order=/, { timeout: 10_000 });
     assert.equal(popup.isClosed(), false);
     assert.equal(new URL(popup.url()).origin, secondOrigin(shop.merchantUrl), 'back on the page that started it');
-    assert.deepEqual(await messagesOf(page), [{ origin: shop.merchantUrl, data: { type: 'paybutton:return', orderNum } }]);
+    assert.deepEqual(await messagesOf(page), [{ origin: shop.merchantUrl, data: { type: 'tombolbayar:return', orderNum } }, { origin: shop.merchantUrl, data: { type: 'paybutton:return', orderNum } }]);
     await page.close();
   });
 });

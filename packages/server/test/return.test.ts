@@ -54,20 +54,20 @@ describe('GET /return over HTTP', () => {
     assert.doesNotMatch(html, new RegExp(created.body.statusToken));
     const script = await fetch(`${shop.mountUrl}/return.js`);
     assert.match(script.headers.get('content-type') ?? '', /^text\/javascript/);
-    assert.match(await script.text(), /postMessage\(\{ type: 'paybutton:return', orderNum: orderNum \}, origin\)/);
+    assert.match(await script.text(), /postMessage\(\{ type: 'tombolbayar:return', orderNum: orderNum \}, origin\)/);
   });
 
   test('continue: a 303 to the page that started, with the order and never the status token', async () => {
     const created = await shop.createLink({ item: 'kopi', returnTo: `${shop.merchantUrl}/checkout?step=pay#old` });
     const go = await fetch(await redirectUrlOf(created.body.orderNum), { redirect: 'manual' }).then(async (page) => {
-      const continueUrl = /id="paybutton-continue" href="([^"]+)"/.exec(await page.text())![1]!.replaceAll('&#38;', '&');
+      const continueUrl = /id="tombolbayar-continue" href="([^"]+)"/.exec(await page.text())![1]!.replaceAll('&#38;', '&');
       return fetch(continueUrl, { redirect: 'manual' });
     });
     assert.equal(go.status, 303);
     const location = new URL(go.headers.get('location')!);
     assert.equal(`${location.origin}${location.pathname}`, `${shop.merchantUrl}/checkout`);
     assert.equal(location.searchParams.get('step'), 'pay');
-    assert.equal(location.searchParams.get('paybutton_order'), created.body.orderNum);
+    assert.equal(location.searchParams.get('tombolbayar_order'), created.body.orderNum);
     assert.equal(location.hash, '', 'no fragment: the element kept the token in sessionStorage');
     assert.ok(!location.href.includes(created.body.statusToken), 'the token is nowhere in the URL');
   });
@@ -109,7 +109,7 @@ describe('GET /return over HTTP', () => {
     const rt = new URL(await redirectUrlOf(popup.body.orderNum)).searchParams.get('rt')!;
     const go = await shop.get(`/return/continue?order=${popup.body.orderNum}&rt=${rt}`);
     const location = new URL(go.headers.get('location')!);
-    assert.equal(`${location.pathname}${location.search}`, `/checkout?mode=redirect&paybutton_order=${popup.body.orderNum}`);
+    assert.equal(`${location.pathname}${location.search}`, `/checkout?mode=redirect&tombolbayar_order=${popup.body.orderNum}`);
     const other = await shop.createLink({ item: 'teh', idempotencyKey: key, returnTo: `${shop.merchantUrl}/checkout` });
     assert.equal(other.body.error.code, 'idempotency_mismatch', 'another item is still another request');
   });
@@ -142,7 +142,7 @@ describe('GET /return in Chromium', () => {
     assert.ok(created.orderNum, JSON.stringify(created));
     const redirectUrl = await redirectUrlOf(created.orderNum);
     const popupPromise = page.waitForEvent('popup');
-    await page.evaluate((url) => (globalThis as unknown as { open(url: string, name: string): unknown }).open(url, 'paybutton'), redirectUrl);
+    await page.evaluate((url) => (globalThis as unknown as { open(url: string, name: string): unknown }).open(url, 'tombolbayar'), redirectUrl);
     const popup = await popupPromise;
     popup.on('response', (response) => { if (response.status() >= 400) errors.push(`popup ${response.status()} ${response.url()}`); });
     page.on('response', (response) => { if (response.status() >= 400) errors.push(`page ${response.status()} ${response.url()}`); });
@@ -151,7 +151,8 @@ describe('GET /return in Chromium', () => {
     });
     await popup.waitForEvent('close', { timeout: 10_000 });
     const messages = await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages);
-    assert.deepEqual(messages, [{ origin: shop.merchantUrl, data: { type: 'paybutton:return', orderNum: created.orderNum } }]);
+    // The earlier name too, for one version: an element a tab loaded before the upgrade.
+    assert.deepEqual(messages, [{ origin: shop.merchantUrl, data: { type: 'tombolbayar:return', orderNum: created.orderNum } }, { origin: shop.merchantUrl, data: { type: 'paybutton:return', orderNum: created.orderNum } }]);
     assert.deepEqual(errors, [], 'no CSP violation, no script error');
     await page.close();
   });
@@ -179,12 +180,12 @@ describe('GET /return in Chromium', () => {
     // localhost is another origin than the shop's 127.0.0.1, on the same test server.
     const foreign = `${shop.merchantUrl.replace('127.0.0.1', 'localhost')}/checkout`;
     const { popup, orderNum } = await returnInPopupOf(page, foreign, 'kopi');
-    await popup.waitForURL(/paybutton_order=/, { timeout: 10_000 });
+    await popup.waitForURL(/tombolbayar_order=/, { timeout: 10_000 });
     assert.equal(popup.isClosed(), false);
     const landed = new URL(popup.url());
     assert.equal(landed.origin, shop.merchantUrl);
     assert.equal(landed.pathname, '/checkout');
-    assert.equal(landed.searchParams.get('paybutton_order'), orderNum);
+    assert.equal(landed.searchParams.get('tombolbayar_order'), orderNum);
     assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages), []);
     await page.close();
   });
@@ -192,11 +193,11 @@ describe('GET /return in Chromium', () => {
   test('opened by the shop page that never acknowledges: stays open and continues as a full page', async () => {
     const page = await browser.newPage();
     const { popup, orderNum } = await returnInPopupOf(page, `${shop.merchantUrl}/checkout?silent`, 'teh');
-    await popup.waitForURL(/paybutton_order=/, { timeout: 10_000 });
+    await popup.waitForURL(/tombolbayar_order=/, { timeout: 10_000 });
     assert.equal(popup.isClosed(), false);
-    assert.equal(new URL(popup.url()).searchParams.get('paybutton_order'), orderNum);
+    assert.equal(new URL(popup.url()).searchParams.get('tombolbayar_order'), orderNum);
     const messages = await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages);
-    assert.deepEqual(messages, [{ origin: shop.merchantUrl, data: { type: 'paybutton:return', orderNum } }]);
+    assert.deepEqual(messages, [{ origin: shop.merchantUrl, data: { type: 'tombolbayar:return', orderNum } }, { origin: shop.merchantUrl, data: { type: 'paybutton:return', orderNum } }]);
     await page.close();
   });
 
@@ -212,10 +213,10 @@ describe('GET /return in Chromium', () => {
       return (await response.json()) as { orderNum: string; statusToken: string };
     }, shop.mountUrl);
     await page.goto(await redirectUrlOf(created.orderNum));
-    await page.waitForURL(/paybutton_order=/, { timeout: 10_000 });
+    await page.waitForURL(/tombolbayar_order=/, { timeout: 10_000 });
     const landed = new URL(page.url());
     assert.equal(landed.pathname, '/checkout', 'the Referer of the create call was remembered');
-    assert.equal(landed.searchParams.get('paybutton_order'), created.orderNum);
+    assert.equal(landed.searchParams.get('tombolbayar_order'), created.orderNum);
     assert.equal(landed.hash, '');
     assert.ok(!page.url().includes(created.statusToken), 'the token is not in the address bar or the history');
     await page.close();

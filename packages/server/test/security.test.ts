@@ -23,7 +23,7 @@ describe('same-origin check on browser routes', () => {
     assert.deepEqual([links.status, links.body.error.code], [403, 'origin_not_allowed']);
     const va = await shop.post('/va', { item: 'kopi', method: 'VA_BCA', idempotencyKey: newKey() }, evil);
     assert.equal(va.status, 403);
-    const status = await shop.get(`/orders/${created.body.orderNum}`, { ...evil, 'PayButton-Status-Token': created.body.statusToken });
+    const status = await shop.get(`/orders/${created.body.orderNum}`, { ...evil, 'Tombolbayar-Status-Token': created.body.statusToken });
     assert.equal(status.status, 403);
     assert.equal(links.headers.get('access-control-allow-origin'), null);
     const opaque = await shop.createLink({ item: 'kopi' }, { origin: 'null' });
@@ -34,7 +34,7 @@ describe('same-origin check on browser routes', () => {
     shop = await startHarness();
     const created = await shop.createLink({ item: 'kopi' });
     const path = `/orders/${created.body.orderNum}`;
-    const token = { 'PayButton-Status-Token': created.body.statusToken };
+    const token = { 'Tombolbayar-Status-Token': created.body.statusToken };
     assert.equal((await shop.get(path, { ...token, 'sec-fetch-site': 'cross-site' })).status, 403);
     assert.equal((await shop.get(path, { ...token, 'sec-fetch-site': 'same-origin' })).status, 200);
     assert.equal((await shop.get(path, token)).status, 200, 'a non-browser client');

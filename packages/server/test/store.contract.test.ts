@@ -43,8 +43,8 @@ function newOrder(overrides: Partial<NewOrder> = {}): NewOrder {
 /** What a QRIS order's "vaNumber" really is: a whole EMVCo payload, far over 64 characters. */
 // As the gateway builds it for Toko Kopi Gayo Sejahtera, 150000 rupiah (CRC-checked there).
 const QRIS_PAYLOAD =
-  '00020101021226690019ID.CO.PAYBUTTON.WWW01189360099905678901230213MERCH-TEST-010303UMI51440014ID.CO.QRIS.WWW0215ID12345678901230303UMI' +
-  '52045999530336054061500005802ID5924Toko Kopi Gayo Sejahtera6015JAKARTA SELATAN62420125PLAT20260301ABCDEFGHJKLMN0709PAYBUTTON6304FFE6';
+  '00020101021226710021ID.CO.TOMBOLBAYAR.WWW01189360099905678901230213MERCH-TEST-010303UMI51440014ID.CO.QRIS.WWW0215ID12345678901230303UMI' +
+  '52045999530336054061500005802ID5924Toko Kopi Gayo Sejahtera6015JAKARTA SELATAN62440125PLAT20260301ABCDEFGHJKLMN0711TOMBOLBAYAR6304E6B6';
 /** A server-side key as stored: "server:" + 128 characters. */
 const LONGEST_SERVER_KEY = `server:${'k'.repeat(128)}`;
 const LONG_RETURN_TO = `https://shop.example/checkout?${'q'.repeat(2048 - 'https://shop.example/checkout?'.length)}`;
@@ -242,33 +242,50 @@ for (const engine of ENGINES) {
       assert.equal((await store.orders.get(order.orderNum))!.returnTo!.at(-1), 'r');
     });
 
-    test('a database made by the first release is upgraded in place, its orders kept', async () => {
+    test('a database made by the first release (as paybutton_*) is upgraded in place, its orders kept and its tables renamed', async () => {
       const fresh = await engine.fresh();
       const open = openDatabase(fresh.option);
+      const warnings: Error[] = [];
+      const onWarning = (warning: Error) => warnings.push(warning);
+      process.on('warning', onWarning);
       try {
         await ensureSchema(open);
         await migrateToLatest(open.db as never, open.schema, open.engine, '2026_01_001_orders');
-        const old = new OrderStore(open.db);
-        // Written as the first release wrote it: only its columns.
+        // The first release's migrator kept its history under the earlier names too.
+        await open.db.schema.alterTable('tombolbayar_migration').renameTo('paybutton_migration').execute();
+        await open.db.schema.alterTable('tombolbayar_migration_lock').renameTo('paybutton_migration_lock').execute();
+        // Written as the first release wrote it: only its columns, in its table.
         const order = newOrder();
-        await open.db.insertInto('paybutton_orders').values({
+        await (open.db as unknown as Kysely<any>).insertInto('paybutton_orders').values({
           order_num: order.orderNum, kind: order.kind, status: 'creating', idempotency_key: order.idempotencyKey, request_hash: order.requestHash,
           status_token: order.statusToken, merchant_code: order.merchantCode, pay_money: order.payMoney, product_detail: order.productDetail,
           customer_name: order.name, email: order.email, phone: order.phone, method: order.method, expiry_period: order.expiryPeriod, item: order.item,
           metadata: JSON.stringify(order.metadata), return_to: order.returnTo, created_at: T0.toISOString(), updated_at: T0.toISOString(),
           create_lease_until: later(30_000).toISOString(), fulfil_attempts: 0,
-        } as never).execute();
+        }).execute();
         if (engine.name === 'postgres') {
-          await assert.rejects(old.markCreated(order.orderNum, { vaNumber: QRIS_PAYLOAD }, later(1)), /too long/, 'the first release could not hold it');
+          const tooLong = (open.db as unknown as Kysely<any>).updateTable('paybutton_orders').set({ va_number: QRIS_PAYLOAD }).where('order_num', '=', order.orderNum).execute();
+          await assert.rejects(tooLong, /too long/, 'the first release could not hold it');
         }
         const upgraded = createStore(fresh.option);
         await upgraded.migrate();
+        assert.ok(warnings.some((warning) => (warning as Error & { code?: string }).code === 'TOMBOLBAYAR_RENAMED_TABLES' && /paybutton_migration/.test(warning.message)), 'the rename is said');
+        const tables = (await open.db.introspection.getTables({ withInternalKyselyTables: true }))
+          .filter((table) => engine.name === 'sqlite' || table.schema === (open.schema ?? 'public')).map((table) => table.name);
+        assert.deepEqual(tables.filter((name) => /^(paybutton|tombolbayar)_/.test(name)).sort(), ['tombolbayar_leases', 'tombolbayar_migration', 'tombolbayar_migration_lock', 'tombolbayar_orders']);
         assert.equal((await upgraded.orders.markCreated(order.orderNum, { platOrderNum: 'PLATUP', vaNumber: QRIS_PAYLOAD }, later(1)))?.status, 'pending');
         assert.equal((await upgraded.orders.transition(order.orderNum, ['pending'], 'paid', {}, later(2)))?.left, 'pending');
         const kept = (await upgraded.orders.get(order.orderNum))!;
         assert.deepEqual([kept.status, kept.vaNumber, kept.payMoney, kept.metadata, kept.reference], ['paid', QRIS_PAYLOAD, '150000', { cart: 42, lines: ['a', 'b'] }, null]);
         await upgraded.close();
+        // A second start finds nothing to rename, and says nothing.
+        const before = warnings.length;
+        const again = createStore(fresh.option);
+        await again.migrate();
+        await again.close();
+        assert.equal(warnings.length, before);
       } finally {
+        process.off('warning', onWarning);
         await open.close();
         await fresh.cleanup();
       }
@@ -318,7 +335,7 @@ for (const engine of ENGINES) {
       try {
         await reporting.migrate();
         const order = (await reporting.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
-        await reporting.orders.db.updateTable('paybutton_orders').set({ metadata: '{"cart": 4' }).where('order_num', '=', order.orderNum).execute();
+        await reporting.orders.db.updateTable('tombolbayar_orders').set({ metadata: '{"cart": 4' }).where('order_num', '=', order.orderNum).execute();
         assert.equal((await reporting.orders.get(order.orderNum))!.metadata, null);
         assert.equal(told.length, 1);
         assert.deepEqual([told[0]![0], told[0]![1]], [order.orderNum, 'metadata']);
@@ -447,7 +464,7 @@ describe('PostgreSQL from an existing pool or Kysely instance', { skip: DATABASE
       assert.ok(inserted);
       await store.close();
       const tables = await pool.query('select table_name from information_schema.tables where table_schema = $1 order by 1', [schema]);
-      assert.ok(tables.rows.some((row: { table_name: string }) => row.table_name === 'paybutton_orders'));
+      assert.ok(tables.rows.some((row: { table_name: string }) => row.table_name === 'tombolbayar_orders'));
       const stillOpen = await pool.query('select 1 as one');
       assert.equal(stillOpen.rows[0].one, 1);
     } finally {

@@ -146,7 +146,7 @@ describe('GET /orders/:orderNum', () => {
   test('the token is read from its header only: in the query string it opens nothing', async () => {
     const inQuery = await shop.get(`/orders/${orderNum}?token=${token}`);
     assert.equal(inQuery.status, 404);
-    assert.equal((await shop.get(`/orders/${orderNum}`, { 'PayButton-Status-Token': token })).status, 200);
+    assert.equal((await shop.get(`/orders/${orderNum}`, { 'Tombolbayar-Status-Token': token })).status, 200);
   });
   test('POST is a 405', async () => {
     assert.equal((await raw(`/orders/${orderNum}`, { method: 'POST' })).status, 405);

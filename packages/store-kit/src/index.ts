@@ -10,7 +10,7 @@ export { DriverMissingError, loadPostgresDriver, loadSqliteDriver, resolveDriver
 export { CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from './checkpointer.ts';
 export { STATEMENT_CACHE_LIMIT, withStatementCache } from './statement-cache.ts';
 export { GroupCommitSqliteDialect } from './group-commit.ts';
-export { preparePrivateFolder, preparePrivateSqliteFile } from './private-files.ts';
+export { currentOrLegacyPath, preparePrivateFolder, preparePrivateSqliteFile } from './private-files.ts';
 export { prepare, PreparedQuery, type Param } from './prepared.ts';
 export { NAMED_STATEMENT_LIMIT, withNamedStatements, type NamedStatementOptions, type NamedStatementPool } from './named-statements.ts';
 export { databaseFault, retryAfterSeconds, type DatabaseFault } from './database-faults.ts';

@@ -90,7 +90,7 @@ export function withNamedStatements(pool: PostgresPool, options: NamedStatementO
     if (name === undefined && names.size < limit && !text.includes(';')) {
       // Named by the text itself: two wrappers of one pool (two routers, one recreated) never give
       // one name to two texts on a shared connection, which PostgreSQL would refuse.
-      name = `paybutton_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+      name = `tombolbayar_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
       names.set(text, name);
     }
     return name;

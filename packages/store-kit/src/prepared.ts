@@ -39,7 +39,7 @@ interface Compiled<R> {
  */
 export type Param<V> = <K extends keyof V & string>(name: K) => V[K];
 
-const MARKER = '\u0000paybutton-prepared:';
+const MARKER = '\u0000tombolbayar-prepared:';
 
 function valueOf(values: unknown, name: string): unknown {
   const value = (values as Record<string, unknown>)[name];

@@ -11,7 +11,7 @@
  * otherwise: a database file the operator placed in a folder of their choosing (`/srv`, a shared
  * volume) leaves that folder as it is. Parent folders are never changed, only created (0700).
  */
-import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const PRIVATE_DIR = 0o700;
@@ -47,4 +47,15 @@ export function preparePrivateSqliteFile(file: string, options: { readonly ownsF
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   for (const suffix of SQLITE_COMPANIONS) tighten(`${file}${suffix}`, PRIVATE_FILE);
+}
+
+/**
+ * A default data path that was renamed: the current one, unless only the one an earlier version
+ * used exists (then that one, for one version, and said once in the process's warnings with what
+ * to move). Never moved here: another process of the earlier version may have it open.
+ */
+export function currentOrLegacyPath(current: string, legacy: string, what: string): string {
+  if (existsSync(current) || !existsSync(legacy)) return current;
+  process.emitWarning(`${what} is still read from ${legacy}, where an earlier version kept it; stop every process using it and move it to ${current} (this version is the last to look in the old place)`, { code: 'TOMBOLBAYAR_OLD_DATA_PATH' });
+  return legacy;
 }

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { parseNotificationKinds, type NotificationKind } from '../domain/notify-kinds.ts';
-import { DEFAULT_DATA_DIR } from '../options.ts';
+import { defaultDataDir } from '../options.ts';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -234,7 +234,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     command,
     port: flags.data.port,
     host: flags.data.host,
-    dataDir: values.data ?? DEFAULT_DATA_DIR,
+    dataDir: values.data ?? defaultDataDir(),
     ...(flags.data.databaseUrl ? { databaseUrl: flags.data.databaseUrl } : {}),
     ...(flags.data.databaseSchema ? { databaseSchema: flags.data.databaseSchema } : {}),
     ...(values['platform-key'] ? { platformKeyFile: values['platform-key'] } : {}),

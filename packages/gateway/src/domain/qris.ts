@@ -47,12 +47,12 @@ export interface QrisPayloadInput {
 /** A dynamic (single-use, amount included) QRIS payload with its CRC. */
 export function buildQrisPayload(input: QrisPayloadInput): string {
   const merchantAccount =
-    tlv('00', 'ID.CO.PAYBUTTON.WWW') +
+    tlv('00', 'ID.CO.TOMBOLBAYAR.WWW') +
     tlv('01', `936009990${input.nmid.slice(-9)}`) +
     tlv('02', emvText(input.merchantId, 15, 'MERCHANT')) +
     tlv('03', 'UMI');
   const qrisDomain = tlv('00', 'ID.CO.QRIS.WWW') + tlv('02', `ID${input.nmid}`) + tlv('03', 'UMI');
-  const additional = tlv('01', input.reference.slice(0, 25)) + tlv('07', 'PAYBUTTON');
+  const additional = tlv('01', input.reference.slice(0, 25)) + tlv('07', 'TOMBOLBAYAR');
   const body =
     tlv('00', '01') +
     tlv('01', '12') + // 12 = dynamic: valid for this one payment

@@ -1,6 +1,6 @@
 /**
  * The browser half of the plug-in's HTTP contract (`POST {endpoint}/links`, `POST {endpoint}/va`,
- * `GET {endpoint}/orders/:orderNum` with the status token in the `PayButton-Status-Token` header,
+ * `GET {endpoint}/orders/:orderNum` with the status token in the `Tombolbayar-Status-Token` header,
  * never in a URL, where proxies and access logs would keep it). Answers are checked by hand rather than with zod (the
  * zod entry would double the script-tag file): anything outside the contract becomes a
  * {@link PayError}, never an exception of another kind and never trusted data.
@@ -148,11 +148,11 @@ export async function createLink(endpoint: string, body: Json, signal: AbortSign
 /**
  * `GET {endpoint}/orders/:orderNum`: the order's status, the only source of truth (or, with `path`
  * and its `check`, another token-guarded resource of the order: `<pay-va>`'s `/qr`). The token
- * travels in the `PayButton-Status-Token` header, and an answer about another order than the one
+ * travels in the `Tombolbayar-Status-Token` header, and an answer about another order than the one
  * asked about is outside the contract (`bad_response`).
  */
 export async function getOrder<T = Order>(endpoint: string, orderNum: string, token: string, signal: AbortSignal, check = isOrder, path = ''): Promise<T> {
   return request(endpoint, `/orders/${encodeURIComponent(orderNum)}${path}`, (b) => b.orderNum === orderNum && check(b), signal, undefined, {
-    'PayButton-Status-Token': token,
+    'Tombolbayar-Status-Token': token,
   });
 }

@@ -8,7 +8,7 @@
 
 import { RETURN_PARAM, pickUp, withoutReturnParam, type Via } from './outcome.ts';
 
-const KEY = 'paybutton:attempts';
+const KEY = 'tombolbayar:attempts';
 /** A day: longer than any payment window, short enough not to surprise. */
 const TTL_MS = 864e5;
 
@@ -67,10 +67,10 @@ export function claimAttempt(match: (e: StoredAttempt) => unknown): StoredAttemp
 
 /**
  * On a page load: claims the stored attempt that `match`es and this load is about (see `pickUp`:
- * the return, `?paybutton_order=`, the Back button, or a reload), unless `claim` is false. The
+ * the return, `?tombolbayar_order=`, the Back button, or a reload), unless `claim` is false. The
  * status token comes from sessionStorage only, never from the URL. The address bar is cleaned:
  * every element removes a `#paybutton_token=` fragment (never reading it); only the one that
- * claimed the order removes `paybutton_order`, which until then may be another element's; and any
+ * claimed the order removes `tombolbayar_order`, which until then may be another element's; and any
  * element removes one nobody can claim any more (a return replayed by Back/Forward after its order
  * ended), so the parameter is never left behind.
  */

@@ -15,7 +15,7 @@ export function isBusy(state: string): boolean {
 
 /**
  * How the element learned that the customer left the payment page:
- * - `return`: the plug-in's return page (popup message, or the `paybutton_order` redirect back);
+ * - `return`: the plug-in's return page (popup message, or the `tombolbayar_order` redirect back);
  * - `closed`: the popup was closed;
  * - `found`: the page came back without a return (Back, a bfcache restore, a reload, the shop
  *   opened again in the tab) and found an attempt that had not ended.
@@ -55,12 +55,12 @@ export function outcomeWords(order: Pick<Order, 'status' | 'method' | 'confirmed
 }
 
 /** Name of the query parameter the plug-in's return route adds when it redirects back. */
-export const RETURN_PARAM = 'paybutton_order';
+export const RETURN_PARAM = 'tombolbayar_order';
 
 /**
  * `href` without a `#paybutton_token=` fragment (an older plug-in put the status token there; a
  * secret is never read from, nor left in, the address bar) and, when `dropParam`, without our
- * `paybutton_order` parameter: the `returnTo` of a redirect flow, and the address bar
+ * `tombolbayar_order` parameter: the `returnTo` of a redirect flow, and the address bar
  * after a return.
  */
 export function withoutReturnParam(href: string, dropParam: unknown): string {
@@ -70,7 +70,7 @@ export function withoutReturnParam(href: string, dropParam: unknown): string {
 }
 
 /**
- * How a page load picks a stored attempt up: `return` when the URL's `paybutton_order` names the
+ * How a page load picks a stored attempt up: `return` when the URL's `tombolbayar_order` names the
  * stored order, `found` on a load without a return (Back, a reload: the attempt, popup or full
  * page, is still this cart's), and not at all when the URL returns another order (that return is
  * another element's).

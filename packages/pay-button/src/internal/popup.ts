@@ -21,7 +21,7 @@ export function isInAppBrowser(userAgent: string): boolean {
 /**
  * Opens the payment window inside the click, or returns `null` when the browser blocked it (some
  * blockers return a window that is already closed: that counts as blocked too). With `name` (the
- * window of an order this page opened before, `paybutton-<orderNum>`), a window of that name that
+ * window of an order this page opened before, `tombolbayar-<orderNum>`), a window of that name that
  * is still open (after a reload of the shop, say) is found and returned as it is, `existing`, so
  * one order never gets a second window; otherwise a new placeholder (480x720) says `text`.
  */

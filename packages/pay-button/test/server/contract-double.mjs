@@ -4,7 +4,7 @@
  *
  * Contract routes, under /api:
  *   POST /api/links, POST /api/va, GET /api/orders/:orderNum (the status token in the
- *   `PayButton-Status-Token` header only; a `?token=` is ignored and counted),
+ *   `Tombolbayar-Status-Token` header only; a `?token=` is ignored and counted),
  *   GET /api/orders/:orderNum/qr (QRIS orders; the same header), GET /api/return?orderNum=
  * What the item name asks for:
  *   sold-out-*  -> 409 not_for_sale          down-*    -> 503 gateway_unavailable (retryable)
@@ -151,7 +151,7 @@ export function contractDouble() {
     if (method === 'GET' && status) {
       const o = orders.get(decodeURIComponent(status[1]));
       if (o && ctx.query.token !== undefined) statsOf(o.item).tokensInUrl++;
-      if (!o || ctx.get('PayButton-Status-Token') !== o.token) return fail(ctx, 404, 'not_found', false, 'No such order.');
+      if (!o || ctx.get('Tombolbayar-Status-Token') !== o.token) return fail(ctx, 404, 'not_found', false, 'No such order.');
       statsOf(o.item).gets++;
       if (o.item.includes('-liar-')) return json(ctx, 200, { ...publicOrder(o), orderNum: `${o.orderNum}X`, status: 'paid' });
       return json(ctx, 200, publicOrder(o));
@@ -160,7 +160,7 @@ export function contractDouble() {
     const qr = /^\/api\/orders\/([^/]+)\/qr$/.exec(path);
     if (method === 'GET' && qr) {
       const o = orders.get(decodeURIComponent(qr[1]));
-      if (!o || o.method !== 'QRIS' || ctx.get('PayButton-Status-Token') !== o.token) return fail(ctx, 404, 'not_found', false, 'No such order.');
+      if (!o || o.method !== 'QRIS' || ctx.get('Tombolbayar-Status-Token') !== o.token) return fail(ctx, 404, 'not_found', false, 'No such order.');
       // The plug-in's drawing: one rectangle per run of dark modules, a 4-module quiet zone.
       const { modules } = QRCode.create(o.vaNumber, { errorCorrectionLevel: 'M' });
       let d = '';
@@ -180,7 +180,7 @@ export function contractDouble() {
       if (o?.returnTo) {
         // Full-page flow: back to the page that started the payment (303, as the contract says).
         const back = new URL(o.returnTo);
-        back.searchParams.set('paybutton_order', o.orderNum);
+        back.searchParams.set('tombolbayar_order', o.orderNum);
         ctx.status = 303;
         ctx.redirect(back.href);
         return;

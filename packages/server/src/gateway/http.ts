@@ -74,7 +74,7 @@ function post(url: URL, body: string, timeoutMs: number, agent: http.Agent): Pro
         'content-type': 'application/json; charset=utf-8',
         accept: 'application/json',
         'content-length': String(payload.length),
-        'user-agent': 'paybutton-express',
+        'user-agent': 'tombolbayar-server',
       },
     });
     const timer = setTimeout(() => {

@@ -5,7 +5,7 @@
  */
 import { PayButtonError } from '../errors.ts';
 import type { PayButtonEvents } from '../events.ts';
-import { STATUS_TOKEN_HEADER } from '../ids.ts';
+import { EARLIER_STATUS_TOKEN_HEADER, STATUS_TOKEN_HEADER } from '../ids.ts';
 import type { ResolvedOptions } from '../options.ts';
 import type { CoreRequest } from './context.ts';
 import { answer, type Answer, type EdgeHeaders } from './answer.ts';
@@ -27,7 +27,7 @@ function isOrigin(value: string): boolean {
 function setCors(headers: EdgeHeaders, origin: string): void {
   headers.set('Access-Control-Allow-Origin', origin);
   headers.set('Access-Control-Allow-Methods', 'GET, POST');
-  headers.set('Access-Control-Allow-Headers', `Content-Type, ${STATUS_TOKEN_HEADER}`);
+  headers.set('Access-Control-Allow-Headers', `Content-Type, ${STATUS_TOKEN_HEADER}, ${EARLIER_STATUS_TOKEN_HEADER}`);
   headers.set('Access-Control-Expose-Headers', 'Idempotent-Replayed, Retry-After, RateLimit, RateLimit-Policy');
   headers.set('Access-Control-Max-Age', '600');
 }

@@ -1,12 +1,12 @@
 /**
  * The order a browser may read: its number in the path, its status token in the
- * `PayButton-Status-Token` header (never the URL: proxies and access logs keep URLs). A missing,
+ * `Tombolbayar-Status-Token` header (or, for one version, the earlier `PayButton-Status-Token`) (never the URL: proxies and access logs keep URLs). A missing,
  * malformed or wrong token and an unknown order are the same 404, after the same work (a lookup and
  * a constant-time comparison), so nothing can be enumerated.
  */
 import { orderNumField } from '@tombolbayar/protocol';
 import { PayButtonError } from '../errors.ts';
-import { STATUS_TOKEN_HEADER, STATUS_TOKEN_PATTERN, tokensEqual } from '../ids.ts';
+import { EARLIER_STATUS_TOKEN_HEADER, STATUS_TOKEN_HEADER, STATUS_TOKEN_PATTERN, tokensEqual } from '../ids.ts';
 import type { Order, OrderStore } from '../store/orders.ts';
 import type { CoreRequest } from './context.ts';
 
@@ -34,7 +34,7 @@ export async function orderWithSecret(reader: OrderReader, orderNum: string, sec
 }
 
 export async function orderForToken(reader: OrderReader, request: CoreRequest, orderNumParam: string | undefined): Promise<Order> {
-  const token = request.headers.get(STATUS_TOKEN_HEADER);
+  const token = request.headers.get(STATUS_TOKEN_HEADER) ?? request.headers.get(EARLIER_STATUS_TOKEN_HEADER);
   const orderNum = orderNumField.safeParse(orderNumParam);
   if (!orderNum.success || token === null || !STATUS_TOKEN_PATTERN.test(token)) throw orderNotFound();
   const order = await orderWithSecret(reader, orderNum.data, (statusToken) => tokensEqual(token, statusToken));

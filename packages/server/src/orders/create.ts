@@ -66,6 +66,7 @@ const RETURN_TOKEN_CHARS = 22;
  * the token to the gateway or to access logs (the token itself never travels in a URL).
  */
 export function returnToken(statusToken: string): string {
+  // `paybutton-return:` is a frozen hash domain, not a name: return URLs already issued carry tokens derived with it.
   return createHash('sha256').update(`paybutton-return:${statusToken}`, 'utf8').digest('base64url').slice(0, RETURN_TOKEN_CHARS);
 }
 

@@ -38,6 +38,7 @@ export class LeaseLostError extends Error {
 }
 
 /** The key a merchant's own writes for one order can be made idempotent with (same on every run). */
+/** Frozen across the rename to tombolbayar: merchants pass it on as an idempotency key, so a run after an upgrade must give the key a run before it gave. */
 export const fulfilmentKey = (orderNum: string): string => `paybutton-onpaid-${orderNum}`;
 
 /** A lease about to be claimed: its stored deadline, and when the local one started counting. */

@@ -2,7 +2,7 @@
  * `GET /orders/:orderNum/qr`: the QRIS code of an order, drawn for `<pay-va>`, which cannot carry a
  * QR encoder within the script-tag budget (a lazy encoder would be ~8 kB gzip more; this answer
  * is ~1 kB). Guarded like the status route: the order's status token in the
- * `PayButton-Status-Token` header (never in a URL), and the same 404 for an unknown order, a wrong
+ * `Tombolbayar-Status-Token` header (never in a URL), and the same 404 for an unknown order, a wrong
  * token and an order that has no QR payload.
  *
  * The answer is data, not markup: `{ orderNum, size, path }`, where `path` is SVG path data

@@ -94,7 +94,7 @@ export function returnPage(input: ReturnPageInput): string {
 ${input.payMoney ? `<dt>${words.amount}</dt><dd>${escapeHtml(formatRupiah(input.payMoney))}</dd>` : ''}
 </dl>`
     : '';
-  const back = input.continueUrl ? `<p><a id="paybutton-continue" href="${escapeHtml(input.continueUrl)}">${words.back}</a></p>` : '';
+  const back = input.continueUrl ? `<p><a id="tombolbayar-continue" href="${escapeHtml(input.continueUrl)}">${words.back}</a></p>` : '';
   return `<!doctype html>
 <html lang="${input.locale}">
 <head>
@@ -105,7 +105,7 @@ ${input.payMoney ? `<dt>${words.amount}</dt><dd>${escapeHtml(formatRupiah(input.
 <style>${STYLE}</style>
 </head>
 <body>
-<main id="paybutton-return"${attributes}>
+<main id="tombolbayar-return"${attributes}>
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(body)}</p>
 ${facts}

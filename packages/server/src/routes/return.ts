@@ -4,13 +4,13 @@
  * The server cannot know whether it is a popup, so it serves a tiny page whose external script
  * (`GET /return.js`; the page allows no inline script) decides:
  * - a popup whose opener is the shop's page that started the payment: post
- *   `{ type: 'paybutton:return', orderNum }` to the opener with that page's origin as targetOrigin
+ *   `{ type: 'tombolbayar:return', orderNum }` to the opener with that page's origin as targetOrigin
  *   (never `*`; the origin of `returnTo`, a configured origin: `publicUrl` or `allowedOrigins`),
  *   and close once the element there echoes it back from that origin;
  * - anything else (a full page, a window another site opened, no acknowledgement): go to
  *   `GET /return/continue`, which 303-redirects to the page that started the payment (the shop's
  *   root when none was recorded) with
- *   `?paybutton_order=<orderNum>`. The status token is never put in a URL (it would stay in the
+ *   `?tombolbayar_order=<orderNum>`. The status token is never put in a URL (it would stay in the
  *   address bar and the history): the element kept it in sessionStorage when it sent the
  *   customer away. It trusts none of this: it asks `GET /orders/:orderNum` with the token in a header.
  *
@@ -105,7 +105,7 @@ export function returnContinueHandler(deps: ReturnDeps): RouteHandler {
     if (!order) return notFound(request, url);
     // Only whoever holds the order's own return link gets here: back to the page that started it.
     const target = startPage(deps, order);
-    target.searchParams.set('paybutton_order', order.orderNum);
+    target.searchParams.set('tombolbayar_order', order.orderNum);
     target.hash = '';
     // The body Express's `res.redirect` wrote, for a client that shows it.
     return textAnswer(303, `See Other. Redirecting to ${target.href}`, { ...SECURITY_HEADERS, Location: target.href });
@@ -132,7 +132,7 @@ export const RETURN_ACK_TIMEOUT_MS = 3000;
  */
 export const RETURN_SCRIPT = `(function () {
   'use strict';
-  var root = document.getElementById('paybutton-return');
+  var root = document.getElementById('tombolbayar-return');
   if (!root) return;
   var orderNum = root.getAttribute('data-order');
   var origin = root.getAttribute('data-origin');
@@ -149,12 +149,14 @@ export const RETURN_SCRIPT = `(function () {
   window.addEventListener('message', function (event) {
     if (done || event.source !== opener || event.origin !== origin) return;
     var data = event.data;
-    if (data && data.type === 'paybutton:return' && data.orderNum === orderNum) {
+    if (data && (data.type === 'tombolbayar:return' || data.type === 'paybutton:return') && data.orderNum === orderNum) {
       done = true;
       window.close();
     }
   });
   try {
+    opener.postMessage({ type: 'tombolbayar:return', orderNum: orderNum }, origin);
+    // For one version, also in the earlier name: an element a tab loaded before the upgrade.
     opener.postMessage({ type: 'paybutton:return', orderNum: orderNum }, origin);
   } catch (error) {
     return proceed();

@@ -1,5 +1,5 @@
 /**
- * `GET /orders/:orderNum` with the order's status token in the `PayButton-Status-Token` header:
+ * `GET /orders/:orderNum` with the order's status token in the `Tombolbayar-Status-Token` header:
  * what the element asks after the customer returns, never trusting query parameters. The token
  * never travels in a URL (proxies and access logs keep those). A missing, malformed or wrong token
  * and an unknown order all get the same 404 (nothing to enumerate); the token is compared in

@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import {
-  createPostgresPool, GroupCommitSqliteDialect, loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements,
+  createPostgresPool, currentOrLegacyPath, GroupCommitSqliteDialect, loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements,
   type PostgresDeadlines,
 } from '@tombolbayar/store-kit';
 import { Kysely, PostgresDialect, sql, type PostgresPool } from 'kysely';
@@ -25,8 +25,15 @@ export type DatabaseOption =
   | { readonly kind: 'postgres'; readonly pool: PostgresPool; readonly schema?: string }
   | { readonly kind: 'kysely'; readonly db: Kysely<any>; readonly engine: Engine; readonly schema?: string };
 
-/** The default store: a file under `.paybutton/` in the working directory. */
-export const DEFAULT_SQLITE_FILE = '.paybutton/paybutton-express.sqlite';
+/** The default store: a file under `.tombolbayar/` in the working directory. */
+export const DEFAULT_SQLITE_FILE = '.tombolbayar/server.sqlite';
+/** Where an earlier version kept the default store: still read, for one version, when only it exists. */
+export const EARLIER_DEFAULT_SQLITE_FILE = '.paybutton/paybutton-express.sqlite';
+
+/** The default store's file: the current one, or the earlier version's while only that exists (said once). */
+export function defaultSqliteFile(): string {
+  return currentOrLegacyPath(DEFAULT_SQLITE_FILE, EARLIER_DEFAULT_SQLITE_FILE, 'the order store');
+}
 
 export interface OpenDatabase {
   readonly db: Kysely<PayButtonDatabase>;
@@ -52,7 +59,7 @@ function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<voi
   try {
     // Folder 0700, files 0600: the store holds customers' personal data and status tokens. The
     // default folder is the plug-in's own, tightened even if an older version made it wider.
-    if (path !== ':memory:') preparePrivateSqliteFile(path, { ownsFolder: file === DEFAULT_SQLITE_FILE });
+    if (path !== ':memory:') preparePrivateSqliteFile(path, { ownsFolder: file === DEFAULT_SQLITE_FILE || file === EARLIER_DEFAULT_SQLITE_FILE });
     sqlite = new BetterSqlite3(path);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -205,6 +205,21 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
         await db.schema.alterTable('paybutton_orders').dropColumn('redacted_at').execute();
       },
     },
+    /**
+     * One name (`tombolbayar`): the tables an earlier version made as `paybutton_*` are renamed in
+     * place (their indexes follow them and keep their names). The migrator's own tables are
+     * renamed before it runs (`adoptEarlierMigrationTables`).
+     */
+    '2026_11_005_tombolbayar_names': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('paybutton_orders').renameTo('tombolbayar_orders').execute();
+        await db.schema.alterTable('paybutton_leases').renameTo('tombolbayar_leases').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('tombolbayar_leases').renameTo('paybutton_leases').execute();
+        await db.schema.alterTable('tombolbayar_orders').renameTo('paybutton_orders').execute();
+      },
+    },
   };
 }
 
@@ -214,6 +229,34 @@ const LEAN_REPLACED_INDEXES = ['paybutton_orders_fulfilled', 'paybutton_orders_p
 const WIDENED_COLUMNS = ['va_number', 'idempotency_key', 'return_to'] as const;
 /** What `2026_01_001_orders` declared, for `down`. */
 const NARROW_TYPES: Record<(typeof WIDENED_COLUMNS)[number], string> = { va_number: 'varchar(64)', idempotency_key: 'varchar(128)', return_to: 'varchar(2048)' };
+
+const MIGRATION_TABLE = 'tombolbayar_migration';
+const MIGRATION_LOCK_TABLE = 'tombolbayar_migration_lock';
+/** What an earlier version called the migrator's tables. */
+const EARLIER_MIGRATION_TABLES = [['paybutton_migration', MIGRATION_TABLE], ['paybutton_migration_lock', MIGRATION_LOCK_TABLE]] as const;
+
+/**
+ * A store an earlier version migrated keeps its history under the earlier names: renamed to the
+ * current ones before the migrator looks, so it sees what already ran (and then renames the
+ * tables themselves, `2026_11_005_tombolbayar_names`). Said once in the process's warnings.
+ * Two processes starting together: the loser of the race finds the table already renamed.
+ */
+async function adoptEarlierMigrationTables(db: Kysely<unknown>, schema: string | undefined, engine: Engine): Promise<void> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  const names = new Set(tables.filter((table) => engine === 'sqlite' || table.schema === (schema ?? 'public')).map((table) => table.name));
+  const renames = EARLIER_MIGRATION_TABLES.filter(([earlier, current]) => names.has(earlier) && !names.has(current));
+  for (const [earlier, current] of renames) {
+    try {
+      await db.schema.alterTable(earlier).renameTo(current).execute();
+    } catch (error) {
+      const now = await db.introspection.getTables({ withInternalKyselyTables: true });
+      if (!now.some((table) => table.name === current && (engine === 'sqlite' || table.schema === (schema ?? 'public')))) throw error; // not the race: a real failure
+    }
+  }
+  if (renames.length > 0) {
+    process.emitWarning(`the order store's tables were renamed from paybutton_* to tombolbayar_* (${renames.map(([earlier]) => earlier).join(', ')} and the tables they track)`, { code: 'TOMBOLBAYAR_RENAMED_TABLES' });
+  }
+}
 
 class InPackageProvider implements MigrationProvider {
   constructor(private readonly engine: Engine) {}
@@ -227,11 +270,12 @@ class InPackageProvider implements MigrationProvider {
  * made by an earlier release); throws with the failing migration's name.
  */
 export async function migrateToLatest(db: Kysely<unknown>, schema: string | undefined, engine: Engine, upTo?: string): Promise<void> {
+  await adoptEarlierMigrationTables(db, schema, engine);
   const migrator = new Migrator({
     db,
     provider: new InPackageProvider(engine),
-    migrationTableName: 'paybutton_migration',
-    migrationLockTableName: 'paybutton_migration_lock',
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await runMigrator(migrator, upTo);

@@ -111,7 +111,7 @@ export class OrderStore {
   /** Take over the create lease of an order still in `creating` whose lease has run out. */
   async claimCreateLease(orderNum: string, now: Date, leaseUntil: Date): Promise<boolean> {
     const result = await this.db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set({ create_lease_until: iso(leaseUntil), updated_at: iso(now) })
       .where('order_num', '=', orderNum)
       .where('status', '=', 'creating')
@@ -123,7 +123,7 @@ export class OrderStore {
   /** The outcome is still unknown: keep `creating`, free the lease, remember why. */
   async releaseCreateLease(orderNum: string, now: Date, error: { code: string; message: string; gatewayCode?: string | undefined }): Promise<void> {
     await this.db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set({
         create_lease_until: null,
         error_code: error.code,
@@ -156,7 +156,7 @@ export class OrderStore {
   /** creating -> failed: the gateway definitely did not take the order. */
   async markCreateFailed(orderNum: string, now: Date, error: { code: string; message: string; gatewayCode?: string | undefined }): Promise<boolean> {
     const result = await this.db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set({
         status: 'failed',
         create_lease_until: null,
@@ -192,7 +192,7 @@ export class OrderStore {
 
   /** Keep the page to return to current: a retried create may come from another page (popup -> full page). */
   async updateReturnTo(orderNum: string, returnTo: string, now: Date): Promise<void> {
-    await this.db.updateTable('paybutton_orders').set({ return_to: returnTo, updated_at: iso(now) }).where('order_num', '=', orderNum).execute();
+    await this.db.updateTable('tombolbayar_orders').set({ return_to: returnTo, updated_at: iso(now) }).where('order_num', '=', orderNum).execute();
   }
 
   /** Remember when the gateway was last asked, so status polls do not hammer it. */
@@ -248,7 +248,7 @@ export class OrderStore {
   /** Pending orders whose expiry has passed: the gateway should have told us their end. */
   async listPendingPastExpiry(now: Date, limit: number): Promise<Order[]> {
     const rows = await this.db
-      .selectFrom('paybutton_orders')
+      .selectFrom('tombolbayar_orders')
       .selectAll()
       .where('status', '=', 'pending')
       .where('expires_at', '<', iso(now))
@@ -261,7 +261,7 @@ export class OrderStore {
   /** Orders left in `creating` (gateway down, process killed) created before `before`, lease free. */
   async listStuckCreating(now: Date, before: Date, limit: number): Promise<Order[]> {
     const rows = await this.db
-      .selectFrom('paybutton_orders')
+      .selectFrom('tombolbayar_orders')
       .selectAll()
       .where('status', '=', 'creating')
       .where('created_at', '<', iso(before))
@@ -275,9 +275,9 @@ export class OrderStore {
   /** Paid orders whose `onPaid` has not succeeded yet (it threw, or the process died). */
   async listUnfulfilled(now: Date, limit: number): Promise<Order[]> {
     const rows = await this.db
-      .selectFrom('paybutton_orders')
+      .selectFrom('tombolbayar_orders')
       .selectAll()
-      // Written into the SQL so both planners see the partial index `paybutton_orders_unfulfilled` applies.
+      // Written into the SQL so both planners see the partial index `paybutton_orders_unfulfilled` (named before the table was renamed) applies.
       .where('status', '=', sql.lit<OrderStatus>('paid'))
       .where('fulfilled_at', 'is', null)
       .where((eb) => eb.or([eb('fulfil_lease_until', 'is', null), eb('fulfil_lease_until', '<', iso(now))]))

@@ -35,7 +35,7 @@ export class PersonalDataStore {
 
   /** The orders of the person (redacted ones included: they match by order number only). */
   async find(query: PersonQuery, limit: number): Promise<(Order & { readonly redactedAt: Date | null })[]> {
-    let select = this.db.selectFrom('paybutton_orders').selectAll();
+    let select = this.db.selectFrom('tombolbayar_orders').selectAll();
     // E-mail addresses are compared without case (the part people type differently).
     if (query.email !== undefined) select = select.where(sql<string>`lower(email)`, '=', query.email.toLowerCase());
     if (query.phone !== undefined) select = select.where('phone', '=', query.phone);
@@ -51,7 +51,7 @@ export class PersonalDataStore {
   async redact(orderNums: readonly string[], now: Date): Promise<string[]> {
     if (orderNums.length === 0) return [];
     const rows = await this.db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set({ ...REDACTED, redacted_at: iso(now) })
       .where('order_num', 'in', [...orderNums])
       .where((eb) => eb.or([eb('status', 'in', ['expired', 'failed']), eb.and([eb('status', '=', 'paid'), eb('fulfilled_at', 'is not', null)])]))
@@ -63,11 +63,11 @@ export class PersonalDataStore {
   /**
    * The retention pass: redact up to `limit` final orders last changed before `cutoff` and not
    * redacted yet (a paid order only once fulfilled). The states are literals in the SQL so SQLite
-   * can use the partial index `paybutton_orders_unredacted_final`. Returns how many.
+   * can use the partial index `paybutton_orders_unredacted_final` (named before the table was renamed). Returns how many.
    */
   async redactBefore(cutoff: Date, now: Date, limit: number): Promise<number> {
     const due = this.db
-      .selectFrom('paybutton_orders')
+      .selectFrom('tombolbayar_orders')
       .select('order_num')
       .where('redacted_at', 'is', null)
       .where('status', 'in', FINAL_STATUSES.map((status) => sql.lit<OrderStatus>(status)))
@@ -76,7 +76,7 @@ export class PersonalDataStore {
       .orderBy('updated_at')
       .limit(limit);
     const result = await this.db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set({ ...REDACTED, redacted_at: iso(now) })
       .where('order_num', 'in', due)
       .where('redacted_at', 'is', null)

@@ -13,7 +13,7 @@ import { iso, type GatewayFacts, type NewOrder } from './order-model.ts';
 import type { OrderStatus, PayButtonDatabase } from './schema.ts';
 
 type Db = Kysely<PayButtonDatabase>;
-type Eb = ExpressionBuilder<PayButtonDatabase, 'paybutton_orders'>;
+type Eb = ExpressionBuilder<PayButtonDatabase, 'tombolbayar_orders'>;
 
 /** The gateway's facts as query values (null where it told us nothing). */
 export interface FactValues {
@@ -67,7 +67,7 @@ type Keyed = { readonly orderNum: string; readonly now: string };
 const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 'failed', claim: boolean) =>
   prepare((db: Db, value: Param<Keyed & FactValues & { paidAt: string | null; leaseUntil: string | null }>) =>
     db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set((eb) => ({
         ...factSet(eb, value),
         previous_status: eb.ref('status'),
@@ -88,7 +88,7 @@ const transitions = new Map<string, ReturnType<typeof transitionQuery>>();
 export const ORDER_QUERIES = {
   insertCreating: prepare((db: Db, value: Param<NewOrderValues>) =>
     db
-      .insertInto('paybutton_orders')
+      .insertInto('tombolbayar_orders')
       .values({
         order_num: value('orderNum'),
         kind: value('kind'),
@@ -119,7 +119,7 @@ export const ORDER_QUERIES = {
       .returningAll(),
   ),
 
-  byOrderNum: prepare((db: Db, value: Param<{ orderNum: string }>) => db.selectFrom('paybutton_orders').selectAll().where('order_num', '=', value('orderNum'))),
+  byOrderNum: prepare((db: Db, value: Param<{ orderNum: string }>) => db.selectFrom('tombolbayar_orders').selectAll().where('order_num', '=', value('orderNum'))),
 
   /**
    * The purchase's order that can still be paid (at most one: a partial unique index). The states
@@ -127,11 +127,11 @@ export const ORDER_QUERIES = {
    * applies (bound, it walks every `creating` and `pending` order instead).
    */
   payableByPurchase: prepare((db: Db, value: Param<{ purchaseKey: string }>) =>
-    db.selectFrom('paybutton_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', 'in', [sql.lit<OrderStatus>('creating'), sql.lit<OrderStatus>('pending')])),
+    db.selectFrom('tombolbayar_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', 'in', [sql.lit<OrderStatus>('creating'), sql.lit<OrderStatus>('pending')])),
 
   /** The purchase's paid orders, first paid first. */
   paidByPurchase: prepare((db: Db, value: Param<{ purchaseKey: string }>) =>
-    db.selectFrom('paybutton_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', '=', 'paid').orderBy('paid_at').orderBy('order_num').limit(1)),
+    db.selectFrom('tombolbayar_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', '=', 'paid').orderBy('paid_at').orderBy('order_num').limit(1)),
 
   /**
    * The first paid order of a merchant reference other than `orderNum` (duplicate payments): by
@@ -139,7 +139,7 @@ export const ORDER_QUERIES = {
    */
   firstPaidOfReference: prepare((db: Db, value: Param<{ reference: string; orderNum: string }>) =>
     db
-      .selectFrom('paybutton_orders')
+      .selectFrom('tombolbayar_orders')
       .select(['order_num', 'paid_at', 'created_at'])
       .where('reference', '=', value('reference'))
       .where('status', '=', 'paid')
@@ -149,12 +149,12 @@ export const ORDER_QUERIES = {
       .orderBy('order_num')
       .limit(1)),
 
-  byIdempotencyKey: prepare((db: Db, value: Param<{ key: string }>) => db.selectFrom('paybutton_orders').selectAll().where('idempotency_key', '=', value('key'))),
+  byIdempotencyKey: prepare((db: Db, value: Param<{ key: string }>) => db.selectFrom('tombolbayar_orders').selectAll().where('idempotency_key', '=', value('key'))),
 
   /** creating -> pending with the create's answer. */
   markCreated: prepare((db: Db, value: Param<Keyed & FactValues & { checkedAt: string | null }>) =>
     db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set((eb) => ({
         ...factSet(eb, value),
         status: 'pending',
@@ -173,7 +173,7 @@ export const ORDER_QUERIES = {
   /** The create's answer for an order a notification already moved on. */
   recordFacts: prepare((db: Db, value: Param<Keyed & FactValues>) =>
     db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set((eb) => ({ ...factSet(eb, value), create_lease_until: null, updated_at: value('now') }))
       .where('order_num', '=', value('orderNum'))
       .returningAll(),
@@ -189,7 +189,7 @@ export const ORDER_QUERIES = {
 
   claimCheck: prepare((db: Db, value: Param<Keyed & { notAfter: string }>) =>
     db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set({ checked_at: value('now') })
       .where('order_num', '=', value('orderNum'))
       .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', value('notAfter'))])),
@@ -197,7 +197,7 @@ export const ORDER_QUERIES = {
 
   claimFulfilment: prepare((db: Db, value: Param<Keyed & { leaseUntil: string }>) =>
     db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set((eb) => ({ fulfil_lease_until: value('leaseUntil'), fulfil_attempts: eb('fulfil_attempts', '+', 1), updated_at: value('now') }))
       .where('order_num', '=', value('orderNum'))
       .where('status', '=', 'paid')
@@ -209,7 +209,7 @@ export const ORDER_QUERIES = {
   /** Fenced: only run `attempt`, and only while its lease has not run out (a stalled run cannot revive it). */
   renewFulfilment: prepare((db: Db, value: Param<Keyed & { attempt: number; leaseUntil: string }>) =>
     db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set({ fulfil_lease_until: value('leaseUntil'), updated_at: value('now') })
       .where('order_num', '=', value('orderNum'))
       .where('fulfilled_at', 'is', null)
@@ -220,7 +220,7 @@ export const ORDER_QUERIES = {
   /** Fenced like the renewal: a run whose lease ran out or was taken over records nothing. */
   completeFulfilment: prepare((db: Db, value: Param<Keyed & { attempt: number }>) =>
     db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set({ fulfilled_at: value('now'), fulfil_lease_until: null, fulfil_error: null, updated_at: value('now') })
       .where('order_num', '=', value('orderNum'))
       .where('fulfilled_at', 'is', null)
@@ -230,7 +230,7 @@ export const ORDER_QUERIES = {
 
   failFulfilment: prepare((db: Db, value: Param<Keyed & { attempt: number; message: string }>) =>
     db
-      .updateTable('paybutton_orders')
+      .updateTable('tombolbayar_orders')
       .set({ fulfil_lease_until: null, fulfil_error: value('message'), updated_at: value('now') })
       .where('order_num', '=', value('orderNum'))
       .where('fulfilled_at', 'is', null)

@@ -77,6 +77,6 @@ export interface LeasesTable {
 }
 
 export interface PayButtonDatabase {
-  paybutton_orders: OrdersTable;
-  paybutton_leases: LeasesTable;
+  tombolbayar_orders: OrdersTable;
+  tombolbayar_leases: LeasesTable;
 }

@@ -16,12 +16,12 @@ export class SweepStore {
    */
   async claimLease(name: string, owner: string, now: Date, until: Date): Promise<boolean> {
     await this.db
-      .insertInto('paybutton_leases')
+      .insertInto('tombolbayar_leases')
       .values({ name, owner, expires_at: iso(until) })
       .onConflict((conflict) => conflict.column('name').doNothing())
       .execute();
     const result = await this.db
-      .updateTable('paybutton_leases')
+      .updateTable('tombolbayar_leases')
       .set({ owner, expires_at: iso(until) })
       .where('name', '=', name)
       .where((eb) => eb.or([eb('owner', '=', owner), eb('expires_at', '<', iso(now))]))
@@ -31,7 +31,7 @@ export class SweepStore {
 
   /** Give the lease up (at close), so another process takes over at once. */
   async releaseLease(name: string, owner: string): Promise<void> {
-    await this.db.deleteFrom('paybutton_leases').where('name', '=', name).where('owner', '=', owner).execute();
+    await this.db.deleteFrom('tombolbayar_leases').where('name', '=', name).where('owner', '=', owner).execute();
   }
 
   /**
@@ -40,7 +40,7 @@ export class SweepStore {
    */
   async listSweepCandidates(createdBefore: Date, checkedBefore: Date, limit: number): Promise<Order[]> {
     const rows = await this.db
-      .selectFrom('paybutton_orders')
+      .selectFrom('tombolbayar_orders')
       .selectAll()
       .where('status', '=', 'pending')
       .where('method', 'is not', null)

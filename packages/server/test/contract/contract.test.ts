@@ -119,7 +119,7 @@ for (const engine of ENGINES) {
         assert.match(await page.text(), new RegExp(`data-order="${created.orderNum}"`));
         const onward = await fetch(redirectUrl.replace('/return?', '/return/continue?'), { redirect: 'manual' });
         assert.equal(onward.status, 303);
-        assert.equal(onward.headers.get('location'), `${shop.baseUrl}/?paybutton_order=${created.orderNum}`);
+        assert.equal(onward.headers.get('location'), `${shop.baseUrl}/?tombolbayar_order=${created.orderNum}`);
         const stranger = await shop.request(`/return?order=${created.orderNum}&rt=wrong`);
         assert.equal(stranger.status, 404);
       });

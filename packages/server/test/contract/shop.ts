@@ -159,7 +159,7 @@ export async function startShop(server: ContractServer, engine: EngineFixture, s
       return shop.post('/links', { item: 'kopi', idempotencyKey: newKey(), ...body }, headers);
     },
     status(orderNum, statusToken) {
-      return shop.request(`/orders/${encodeURIComponent(orderNum)}`, { headers: { 'PayButton-Status-Token': statusToken } });
+      return shop.request(`/orders/${encodeURIComponent(orderNum)}`, { headers: { 'Tombolbayar-Status-Token': statusToken } });
     },
     async close() {
       await started.close();

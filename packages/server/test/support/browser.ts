@@ -1,6 +1,6 @@
 /**
  * The browser side of the return tests: Debian's Chromium (or `CHROME_PATH`), headless, and a
- * checkout page that records the messages it gets and acknowledges `paybutton:return` as
+ * checkout page that records the messages it gets and acknowledges `tombolbayar:return` as
  * `<pay-button>` does (echoing it to `event.source` at `event.origin`), unless `?silent`.
  */
 import { chromium, type Browser } from 'playwright-core';
@@ -13,7 +13,7 @@ export const CHECKOUT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><
   window.addEventListener('message', (event) => {
     window.__messages.push({ origin: event.origin, data: event.data });
     // As <pay-button> does: acknowledge the return, so the return page may close.
-    if (!window.__silent && event.data && event.data.type === 'paybutton:return') {
+    if (!window.__silent && event.data && event.data.type === 'tombolbayar:return') {
       event.source.postMessage(event.data, event.origin);
     }
   });

@@ -1,6 +1,6 @@
 /**
  * One plug-in process of the fenced-fulfilment test (`fenced-fulfilment.test.ts`): `payButton()`
- * on the shared store named by PAYBUTTON_CHILD_CONFIG, driven through stdin and reporting on
+ * on the shared store named by TOMBOLBAYAR_CHILD_CONFIG, driven through stdin and reporting on
  * stdout, one JSON object per line:
  *
  * - in: `reconcile` runs `router.reconcile()`; out: `{ "event": "reconcile", "report": … }`.
@@ -22,7 +22,7 @@ export interface ChildConfig {
   readonly fulfilmentHeartbeatMs: number;
 }
 
-const config = JSON.parse(process.env.PAYBUTTON_CHILD_CONFIG!) as ChildConfig;
+const config = JSON.parse(process.env.TOMBOLBAYAR_CHILD_CONFIG!) as ChildConfig;
 const say = (line: Record<string, unknown>): void => void process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const router = payButton({

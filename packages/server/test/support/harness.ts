@@ -258,7 +258,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
       return harness.post('/links', { item: 'kopi', idempotencyKey: newKey(), ...body }, headers);
     },
     status(orderNum, token) {
-      return harness.get(`/orders/${encodeURIComponent(orderNum)}`, { 'PayButton-Status-Token': token });
+      return harness.get(`/orders/${encodeURIComponent(orderNum)}`, { 'Tombolbayar-Status-Token': token });
     },
     async platOrderNumOf(orderNum) {
       const order = await gateway.findOrderByOrderNum(MERCHANT_CODE, orderNum);

@@ -5,7 +5,7 @@
  *
  * A reload of the shop while the window is open leaves it orphaned: it goes on (and its opener is
  * still this tab) but the new page holds no handle on it. The next click finds it again by its
- * name (`paybutton-<orderNum>`), and its return page is still heard (a message naming the order,
+ * name (`tombolbayar-<orderNum>`), and its return page is still heard (a message naming the order,
  * from the plug-in's origin), so paying there ends here instead of turning the window into a
  * second copy of the shop.
  */
@@ -62,7 +62,7 @@ export class AttemptPopup implements ReactiveController {
   send(url: string, orderNum: string): void {
     const popup = this.window!;
     try {
-      popup.name = `paybutton-${orderNum}`;
+      popup.name = `tombolbayar-${orderNum}`;
     } catch {
       // Its name is only a convenience.
     }
@@ -84,7 +84,7 @@ export class AttemptPopup implements ReactiveController {
    */
   handleEvent({ data, origin, source }: MessageEvent): void {
     const orderNum = this.#on.awaited();
-    if (!orderNum || data?.type != 'paybutton:return' || data.orderNum !== orderNum) return;
+    if (!orderNum || data?.type != 'tombolbayar:return' || data.orderNum !== orderNum) return;
     if (origin !== new URL(this.#host.endpoint, location.href).origin || !source || (this.window && source !== this.window)) return;
     const popup = source as Window;
     popup.postMessage(data, origin);

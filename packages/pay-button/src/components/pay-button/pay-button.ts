@@ -188,7 +188,7 @@ export class PayButton extends PayElement<PayButtonState> {
     const inApp = this.mode !== 'popup' && isInAppBrowser(navigator.userAgent);
     const again = this.#key?.[1] === this.request;
     // Synchronously, inside the click: nothing may be awaited before window.open.
-    const opened = redirect || inApp ? null : openPaymentWindow(this.text('opening'), this.currentLocale, again && this.#order.orderNum ? `paybutton-${this.#order.orderNum}` : '');
+    const opened = redirect || inApp ? null : openPaymentWindow(this.text('opening'), this.currentLocale, again && this.#order.orderNum ? `tombolbayar-${this.#order.orderNum}` : '');
     if (opened?.existing) {
       // The order's window, left open by a reload: the attempt goes on there.
       const work = this.#renew(opened.window);
