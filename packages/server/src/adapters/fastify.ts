@@ -13,11 +13,13 @@
  * `request.ip` (so `trustProxy` is the app's), the prefix, and the `FastifyRequest` itself for
  * `quote(request, body)` and `rateLimit.key(request)`.
  *
- * Not wrapped in `fastify-plugin`, on purpose: the plugin replaces the content-type parsers of its
- * scope, and that must stay inside it. Broken out of encapsulation, the parser would take every
+ * Wrapped in `fastify-plugin` for its name and its Fastify version check (`5.x`: a Fastify 4 app is
+ * told at `register()`), with `encapsulate: true`: the plugin replaces the content-type parsers of
+ * its scope, and that must stay inside it. Broken out of encapsulation, the parser would take every
  * body of the merchant's app and leave it unread.
  */
 import type { FastifyInstance, FastifyPluginOptions, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 import { toRequest } from './node-request.ts';
 import type { PayButtonHandler } from '../core.ts';
 
@@ -26,11 +28,7 @@ export interface PayButtonFastifyOptions extends FastifyPluginOptions {
   readonly payButton: PayButtonHandler<FastifyRequest>;
 }
 
-/**
- * The plugin: register it with `prefix` equal to the `mountPath` given to `createPayButton()`
- * (`/pay` by default).
- */
-export async function payButtonFastify(fastify: FastifyInstance, options: PayButtonFastifyOptions): Promise<void> {
+async function plugin(fastify: FastifyInstance, options: PayButtonFastifyOptions): Promise<void> {
   const pay = options.payButton;
   if (typeof pay?.fetch !== 'function') throw new TypeError('payButtonFastify: pass { payButton: createPayButton({ ... }) } (from @tombolbayar/server) in the options of register()');
   const mountPath = fastify.prefix || '/';
@@ -64,3 +62,9 @@ export async function payButtonFastify(fastify: FastifyInstance, options: PayBut
     await pay.close();
   });
 }
+
+/**
+ * The plugin: register it with `prefix` equal to the `mountPath` given to `createPayButton()`
+ * (`/pay` by default).
+ */
+export const payButtonFastify = fastifyPlugin(plugin, { name: '@tombolbayar/server', fastify: '5.x', encapsulate: true });

@@ -126,6 +126,12 @@ describe('Fastify', () => {
     assert.match(await notify.text(), /^REJECTED /, 'the gateway gets the plug-in\'s answer, not Fastify\'s');
   });
 
+  test('a fastify-plugin: named for hasPlugin(), made for Fastify 5.x (an older Fastify is told at register())', () => {
+    assert.equal(app.hasPlugin('@tombolbayar/server'), true);
+    assert.equal((payButtonFastify as unknown as Record<symbol, { fastify?: string; encapsulate?: boolean }>)[Symbol.for('plugin-meta')]?.fastify, '5.x');
+    assert.equal((payButtonFastify as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')], false, 'encapsulated');
+  });
+
   test('app.close() closes the plug-in', async () => {
     await app.close();
     await assert.rejects(pay.getOrder('PBNOSUCHORDER00000'));
