@@ -291,6 +291,20 @@ for (const engine of ENGINES) {
       }
     });
 
+    test('two processes opening one new store at once both migrate it (the CREATE SCHEMA race is survived)', { skip: engine.name === 'postgres' ? false : 'PostgreSQL only: a new SQLite file has no schema to race on (a start that finds it locked is tried again by the next request)' }, async () => {
+      const fresh = await engine.fresh();
+      const stores = [createStore(fresh.option), createStore(fresh.option), createStore(fresh.option)];
+      try {
+        await Promise.all(stores.map((store) => store.migrate()));
+        for (const store of stores) await store.ping();
+        const order = (await stores[0]!.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
+        assert.equal((await stores[2]!.orders.get(order.orderNum))?.orderNum, order.orderNum);
+      } finally {
+        for (const store of stores) await store.close();
+        await fresh.cleanup();
+      }
+    });
+
     test('completion is fenced: a run whose lease ran out or was taken over records nothing', async () => {
       const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
       await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(1));

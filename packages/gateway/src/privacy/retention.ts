@@ -18,7 +18,7 @@ export const DEFAULT_RETENTION_DAYS = 90;
 
 const LEASE = 'personal-data-retention';
 const LEASE_MS = 5 * 60_000;
-/** How often a process runs the pass after its sweeps (real time). */
+/** How often a process runs the pass after its sweeps (gateway clock). */
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
 
 export interface Retention {
@@ -37,8 +37,10 @@ export function createRetention(options: { readonly database: Database; readonly
   let lastPassAt: number | undefined;
   const retention: Retention = {
     async runWhenDue() {
-      if (lastPassAt !== undefined && Date.now() - lastPassAt < RETENTION_INTERVAL_MS) return 0;
-      lastPassAt = Date.now();
+      // On the gateway clock, like the period itself: moving the sandbox clock makes a pass due.
+      const now = options.clock.now();
+      if (lastPassAt !== undefined && now - lastPassAt < RETENTION_INTERVAL_MS) return 0;
+      lastPassAt = now;
       return retention.run();
     },
     async run() {

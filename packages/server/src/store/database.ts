@@ -9,10 +9,9 @@
  */
 import { resolve } from 'node:path';
 import {
-  createPostgresPool, currentOrLegacyPath, GroupCommitSqliteDialect, loadPostgresDriver, loadSqliteDriver, preparePrivateSqliteFile, startCheckpointer, withNamedStatements,
-  type PostgresDeadlines,
+  currentOrLegacyPath, DriverMissingError, ensurePostgresSchema, openPostgresStore, openSqliteStore, withNamedStatements, type OpenedStore, type PostgresDeadlines,
 } from '@tombolbayar/store-kit';
-import { Kysely, PostgresDialect, sql, type PostgresPool } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import type { PayButtonDatabase } from './schema.ts';
 import { PayButtonError } from '../errors.ts';
 
@@ -50,43 +49,18 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-export const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+export { SCHEMA_NAME } from '@tombolbayar/store-kit';
 
-function openSqlite(file: string): { root: Kysely<any>; close: () => Promise<void>; truncateWal?: () => Promise<boolean> } {
+function openSqlite(file: string): OpenedStore {
   const path = file === ':memory:' ? file : resolve(file);
-  const BetterSqlite3 = loadSqliteDriver();
-  let sqlite: InstanceType<typeof BetterSqlite3>;
   try {
-    // Folder 0700, files 0600: the store holds customers' personal data and status tokens. The
-    // default folder is the plug-in's own, tightened even if an older version made it wider.
-    if (path !== ':memory:') preparePrivateSqliteFile(path, { ownsFolder: file === DEFAULT_SQLITE_FILE || file === EARLIER_DEFAULT_SQLITE_FILE });
-    sqlite = new BetterSqlite3(path);
+    // The default folder is the plug-in's own, tightened even if an older version made it wider.
+    return openSqliteStore(path, { ownsFolder: file === DEFAULT_SQLITE_FILE || file === EARLIER_DEFAULT_SQLITE_FILE });
   } catch (error) {
+    if (error instanceof DriverMissingError) throw error; // it names the package to install
     const reason = error instanceof Error ? error.message : String(error);
     throw new PayButtonError('config_invalid', `database: cannot open the SQLite file ${path} (${reason}); choose a file in a folder this process can create and write: database: { kind: 'sqlite', file }`, { cause: error });
   }
-  // WAL: readers beside the writer; busy_timeout: a second process waits instead of failing.
-  // synchronous NORMAL under WAL: a commit is in the WAL file (the OS's buffers) when it returns,
-  // so a crash or kill of this process loses no committed order; only a power cut or a kernel
-  // crash can lose the last commits (they are fsynced at each checkpoint). FULL would add an fsync
-  // to every commit, two per payment link, for that case alone.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
-  // Freed bytes are zeroed (a redacted e-mail leaves no copy in the page's free space or in
-  // free pages, SECURITY.md); orders are rarely deleted, so this costs almost no extra writes.
-  sqlite.pragma('secure_delete = ON');
-  // Checkpoints (an fsync each) run on a thread of their own, not inside a request's commit.
-  const checkpointer = path === ':memory:' ? undefined : startCheckpointer(sqlite, path);
-  const root = new Kysely<any>({ dialect: new GroupCommitSqliteDialect(sqlite) });
-  return {
-    root,
-    ...(checkpointer ? { truncateWal: () => checkpointer.truncate() } : {}),
-    close: async () => {
-      await checkpointer?.stop();
-      await root.destroy();
-    },
-  };
 }
 
 /** Told about a connection the database ended or that went silent (the process carries on). */
@@ -99,17 +73,15 @@ export function openDatabase(option: DatabaseOption, onConnectionError: Connecti
   let closeOwned: () => Promise<void>;
   let truncateWal: (() => Promise<boolean>) | undefined;
   if (option.kind === 'sqlite') {
-    ({ root, close: closeOwned, truncateWal } = openSqlite(option.file));
+    ({ kysely: root, close: closeOwned, truncateWal } = openSqlite(option.file));
     engine = 'sqlite';
   } else if (option.kind === 'postgres') {
     engine = 'postgres';
     schema = option.schema;
     if ('url' in option) {
       const { kind: _kind, url, schema: _schema, ...settings } = option;
-      // Deadlines on every wait (store-kit's `createPostgresPool`); a lost connection is reported, never fatal.
-      const pool = createPostgresPool(loadPostgresDriver(), { ...settings, url }, onConnectionError);
-      root = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-      closeOwned = () => root.destroy();
+      // Deadlines on every wait (store-kit's pool); a lost connection is reported, never fatal.
+      ({ kysely: root, close: closeOwned } = openPostgresStore({ ...settings, url }, onConnectionError));
     } else {
       // The merchant's pool (its deadlines are the merchant's): Kysely's destroy() would end it, so
       // we never call it. Its idle clients' errors are reported too, so they cannot crash the process.
@@ -133,8 +105,8 @@ export function openDatabase(option: DatabaseOption, onConnectionError: Connecti
   return { db, root, engine, schema, ...(truncateWal ? { truncateWal } : {}), close: () => (closing ??= closeOwned()) };
 }
 
-/** PostgreSQL: create the schema the tables go into (the migrator creates only its own tables). */
+/** PostgreSQL: create the schema the tables go into (the migrator creates only its own tables), surviving a race with another process. */
 export async function ensureSchema(open: OpenDatabase): Promise<void> {
   if (open.engine !== 'postgres' || !open.schema) return;
-  await sql`create schema if not exists ${sql.id(open.schema)}`.execute(open.root);
+  await ensurePostgresSchema(open.root, open.schema);
 }
