@@ -2,7 +2,8 @@
  * `createGateway(options)`: the gateway as one object, an Express app plus its store, notification
  * worker and expiry sweep, startable and stoppable in-process. Creation is synchronous (so `app`
  * can be mounted at once); the database is migrated in the background and every request, `listen`
- * and domain call waits for that (`ready`).
+ * and domain call waits for that (`ready`). This is the production gateway; with `sandbox: true`
+ * the sandbox is composed onto it at its seams (`extension.ts`, `sandbox/compose.ts`), never inside.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -13,9 +14,9 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { createClock } from './domain/clock.ts';
 import type { DomainContext } from './domain/context.ts';
-import { normalizeMerchantPublicKey, registerMerchant, updateMerchantNotify } from './domain/merchants.ts';
+import { normalizeMerchantPublicKey, registerMerchant } from './domain/merchants.ts';
 import { buildFeeTable, buildLimitTable } from './domain/pricing.ts';
-import { readOrder, sweepExpiredOrders } from './domain/transitions.ts';
+import { sweepExpiredOrders } from './domain/transitions.ts';
 import { createInFlightLimiter } from '@tombolbayar/store-kit';
 import { errorHandler, notFound } from './http/edges.ts';
 import { healthRouter, type StartupState } from './http/health.ts';
@@ -32,6 +33,7 @@ import { startNotificationWorker, type NotificationWorker } from './notify/worke
 import { GatewayConfigError, resolveOptions, type GatewayOptions } from './options.ts';
 import { createPaymentPageRouter } from './page/index.ts';
 import { createPageDeps } from './page-seam.ts';
+import { operatorApi } from './operator-api.ts';
 import { paymentLinkUrl, type GatewayRuntime } from './runtime.ts';
 import { PRODUCTION_HOOKS } from './domain/hooks.ts';
 import type { GatewayExtension, GatewayParts } from './extension.ts';
@@ -39,22 +41,11 @@ import { registerInternals } from './gateway-internals.ts';
 import type { Gateway, SandboxGateway } from './gateway-types.ts';
 import { SANDBOX } from './sandbox/compose.ts';
 import { ensureSchema, openDatabase } from './store/database.ts';
-import { listMerchants, findMerchant } from './store/merchants.ts';
 import { migrateToLatest } from './store/migrations.ts';
 import { untilDatabaseAnswers } from './store/startup.ts';
-import { findOrderByOrderNum } from './store/orders.ts';
 import { createRetention, DEFAULT_RETENTION_DAYS, type Retention } from './privacy/retention.ts';
-import { erasePersonalData, exportPersonalData } from './privacy/personal-data.ts';
-import { parsePersonQuery } from './privacy/query.ts';
 
 export type { Gateway, SandboxGateway } from './gateway-types.ts';
-
-/** A query of `personalData`, checked; a bad one names its field. */
-function personQuery(input: Readonly<Record<string, unknown>>) {
-  const parsed = parsePersonQuery(input);
-  if (!parsed.ok) throw new GatewayConfigError(`personalData: ${parsed.field}: ${parsed.message}`);
-  return parsed.query;
-}
 
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -236,11 +227,6 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   app.use(unrouted);
   app.use(lastResort);
 
-  const afterReady = async <T>(action: () => Promise<T>): Promise<T> => {
-    await ready;
-    return action();
-  };
-
   let closing: Promise<void> | undefined;
   async function shutdown(): Promise<void> {
     closed = true;
@@ -294,33 +280,8 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
       return { url: listenUrl, port: address.port };
     },
     close: () => (closing ??= shutdown()),
-    registerMerchant: (merchant) => afterReady(() => registerMerchant(database.db, merchant, clock.now())),
-    updateMerchant: (merchantCode, changes) =>
-      afterReady(async () => {
-        await updateMerchantNotify(database.db, merchantCode, changes.notify, clock.now());
-        return (await findMerchant(database.db, merchantCode))!;
-      }),
-    listMerchants: () => afterReady(() => listMerchants(database.db)),
-    findMerchant: (merchantCode) => afterReady(() => findMerchant(database.db, merchantCode)),
-    findOrder: (platOrderNum) => afterReady(() => readOrder(domain, platOrderNum)),
-    findOrderByOrderNum: (merchantCode, orderNum) =>
-      afterReady(async () => {
-        const order = await findOrderByOrderNum(database.db, merchantCode, orderNum);
-        return order ? readOrder(domain, order.platOrderNum) : undefined;
-      }),
     paymentUrl: (platOrderNum) => paymentLinkUrl(origins.baseUrl(), platOrderNum),
-    sweepExpired: () => afterReady(() => sweepExpiredOrders(domain)),
-    personalData: {
-      export: (query) => afterReady(() => exportPersonalData(database, personQuery(query))),
-      erase: (query) => afterReady(() => erasePersonalData(database, personQuery(query), clock.now())),
-      applyRetention: () => afterReady(async () => (retention ? retention.run() : 0)),
-    },
-    deliveries: {
-      list: (filter) => afterReady(() => deliveries.list(filter)),
-      get: (id) => afterReady(() => deliveries.get(id)),
-      resend: (id) => afterReady(() => deliveries.resend(id)),
-      runOnce: () => afterReady(() => (worker ? worker.runOnce() : Promise.resolve(0))),
-    },
+    ...operatorApi({ domain, ready, deliveries, retention, worker: () => worker }),
   };
   registerInternals(gateway, { pageDeps, domain });
   // The sandbox is composed onto the finished production gateway (sandbox/compose.ts).
