@@ -9,7 +9,7 @@ import type { MethodCode } from '@tombolbayar/protocol';
 import { sign as signFields, toPrivateKey } from '@tombolbayar/protocol/node';
 import { pino } from 'pino';
 import {
-  buildFeeTable, buildLimitTable, checkCallbackUrl, createClock, createOrder, faultPolicy, openStore, registerMerchant, type DatabaseConfig, type DomainContext,
+  buildFeeTable, buildLimitTable, checkCallbackUrl, createClock, createOrder, openStore, PRODUCTION_HOOKS, registerMerchant, type DatabaseConfig, type DomainContext,
 } from '@tombolbayar/gateway/internal';
 import { CUSTOMER, MERCHANT_CODE, MERCHANT_NAME } from './fixtures.ts';
 
@@ -42,7 +42,8 @@ export async function seedOrders(options: SeedOptions): Promise<SeedResult> {
     fees: buildFeeTable(),
     limits: buildLimitTable(),
     sandbox: options.sandbox,
-    faults: faultPolicy(options.sandbox),
+    // Seeding creates orders only: no notification is queued, in either mode.
+    hooks: PRODUCTION_HOOKS,
     sign: (fields) => signFields(fields, platformKey),
     checkCallbackUrl,
     onNotificationQueued: () => {},

@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createGateway } from '@tombolbayar/gateway';
 import type { MethodCode } from '@tombolbayar/protocol';
-import { gatewayInternals, type DatabaseConfig } from '@tombolbayar/gateway/internal';
+import { simulationsFor, type DatabaseConfig } from '@tombolbayar/gateway/internal';
 import { MERCHANT_CODE, MERCHANT_NAME } from '../lib/fixtures.ts';
 import { failed, loopDelayMonitor, memoryAfterGc, serve, type Command } from './ipc.ts';
 
@@ -51,8 +51,8 @@ async function main(): Promise<void> {
     notifications: { worker: config.worker },
   });
   await gateway.ready;
-  // Paying is the sandbox's simulation; the bench also pays on a production-mode gateway.
-  const { simulate } = gatewayInternals(gateway);
+  // Paying is the sandbox's simulation; on a production-mode gateway the bench composes it (simulationsFor).
+  const simulate = simulationsFor(gateway);
 
   let stats = new Map<string, PathStats>();
   const loop = loopDelayMonitor();

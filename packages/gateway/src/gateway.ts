@@ -2,23 +2,21 @@
  * `createGateway(options)`: the gateway as one object, an Express app plus its store, notification
  * worker and expiry sweep, startable and stoppable in-process. Creation is synchronous (so `app`
  * can be mounted at once); the database is migrated in the background and every request, `listen`
- * and domain call waits for that (`ready`).
+ * and domain call waits for that (`ready`). This is the production gateway; with `sandbox: true`
+ * the sandbox is composed onto it at its seams (`extension.ts`, `sandbox/compose.ts`), never inside.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sign as signFields, toPrivateKey, type MethodCode } from '@tombolbayar/protocol/node';
-import express, { type Express } from 'express';
+import { sign as signFields, toPrivateKey } from '@tombolbayar/protocol/node';
+import express from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { createClock, type Clock } from './domain/clock.ts';
+import { createClock } from './domain/clock.ts';
 import type { DomainContext } from './domain/context.ts';
-import { chooseMethod as chooseOrderMethod } from './domain/create-order.ts';
-import { normalizeMerchantPublicKey, registerMerchant, updateMerchantNotify } from './domain/merchants.ts';
-import type { NotificationKind } from './domain/notify-kinds.ts';
+import { normalizeMerchantPublicKey, registerMerchant } from './domain/merchants.ts';
 import { buildFeeTable, buildLimitTable } from './domain/pricing.ts';
-import { readOrder, sweepExpiredOrders, transition } from './domain/transitions.ts';
-import type { Merchant, Order } from './domain/types.ts';
+import { sweepExpiredOrders } from './domain/transitions.ts';
 import { createInFlightLimiter } from '@tombolbayar/store-kit';
 import { errorHandler, notFound } from './http/edges.ts';
 import { healthRouter, type StartupState } from './http/health.ts';
@@ -29,100 +27,25 @@ import { createGatewayOrigins } from './http/origins.ts';
 import { requestLog } from './http/request-log.ts';
 import { resolveLogger } from './logger.ts';
 import { checkCallbackUrl } from './notify/delivery/index.ts';
-import { createDeliveries, type Deliveries } from './notify/deliveries.ts';
+import { createDeliveries } from './notify/deliveries.ts';
 import type { PlatformSigner } from './notify/notification.ts';
 import { startNotificationWorker, type NotificationWorker } from './notify/worker.ts';
-import { GatewayConfigError, resolveOptions, type GatewayOptions, type MerchantRegistration } from './options.ts';
+import { GatewayConfigError, resolveOptions, type GatewayOptions } from './options.ts';
 import { createPaymentPageRouter } from './page/index.ts';
 import { createPageDeps } from './page-seam.ts';
+import { operatorApi } from './operator-api.ts';
 import { paymentLinkUrl, type GatewayRuntime } from './runtime.ts';
-import { faultPolicy } from './sandbox/fault-policy.ts';
-import { dashboardRouter } from './sandbox/dashboard/routes.ts';
-import { sandboxRouter } from './sandbox/routes.ts';
-import { simulatePayment } from './sandbox/simulate.ts';
-import { registerInternals, type Simulations } from './gateway-internals.ts';
+import { PRODUCTION_HOOKS } from './domain/hooks.ts';
+import type { GatewayExtension, GatewayParts } from './extension.ts';
+import { registerInternals } from './gateway-internals.ts';
+import type { Gateway, SandboxGateway } from './gateway-types.ts';
+import { SANDBOX } from './sandbox/compose.ts';
 import { ensureSchema, openDatabase } from './store/database.ts';
-import { listMerchants, findMerchant } from './store/merchants.ts';
 import { migrateToLatest } from './store/migrations.ts';
 import { untilDatabaseAnswers } from './store/startup.ts';
-import { findOrderByOrderNum } from './store/orders.ts';
 import { createRetention, DEFAULT_RETENTION_DAYS, type Retention } from './privacy/retention.ts';
-import { erasePersonalData, exportPersonalData, type ErasureReport } from './privacy/personal-data.ts';
-import { parsePersonQuery } from './privacy/query.ts';
-import type { PersonalOrder } from './store/personal-data.ts';
 
-/** What an operator calls, in any mode. */
-export interface Gateway {
-  readonly app: Express;
-  /** Resolves once the database is migrated and the merchants of the options are registered. */
-  readonly ready: Promise<void>;
-  /** Start serving HTTP; default port 0 (any free port) on 127.0.0.1. */
-  listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
-  /** The URL `listen` bound, once listening. */
-  readonly url: string | undefined;
-  /** Stop the sweep, the worker (waiting for deliveries in flight), the server and the store. Idempotent. */
-  close(): Promise<void>;
-  /** The platform public key (SPKI PEM) merchants verify `platSign` with. */
-  readonly platformPublicKey: string;
-  /** True for a `SandboxGateway` (what `createGateway({ sandbox: true })` returns). */
-  readonly sandbox: boolean;
-  registerMerchant(merchant: MerchantRegistration): Promise<void>;
-  /**
-   * Change which final states a registered merchant is notified of (`paid` always, `failed`,
-   * `expired`); resolves with the merchant as stored. Throws MerchantRegistrationError naming
-   * `notify` or `merchantCode`. Notifications already queued stay queued.
-   */
-  updateMerchant(merchantCode: string, changes: { readonly notify: readonly NotificationKind[] }): Promise<Merchant>;
-  listMerchants(): Promise<Merchant[]>;
-  findMerchant(merchantCode: string): Promise<Merchant | undefined>;
-  /** The order by platform number, expiry applied. */
-  findOrder(platOrderNum: string): Promise<Order | undefined>;
-  findOrderByOrderNum(merchantCode: string, orderNum: string): Promise<Order | undefined>;
-  /** The hosted-page link of an order. */
-  paymentUrl(platOrderNum: string): string;
-  /** Expire overdue orders now; returns how many. */
-  sweepExpired(): Promise<number>;
-  /**
-   * Customers' personal data (UU PDP), across every merchant: `export` every order of a person
-   * (by `email`, `phone` or `orderNum`), `erase` them (an order still pending, or whose notification
-   * is still being delivered, is refused with its reason), `applyRetention` now. A bad query throws
-   * a `GatewayConfigError` naming the field.
-   */
-  readonly personalData: {
-    export(query: { email?: string; phone?: string; orderNum?: string }): Promise<Omit<PersonalOrder, 'notificationsPending'>[]>;
-    erase(query: { email?: string; phone?: string; orderNum?: string }): Promise<ErasureReport>;
-    applyRetention(): Promise<number>;
-  };
-  readonly deliveries: Deliveries & {
-    /** Run one delivery round in this process now; returns how many notifications it handled. */
-    runOnce(): Promise<number>;
-  };
-  readonly logger: Logger;
-}
-
-/**
- * A gateway created with `sandbox: true`: the operator's API plus what the sandbox simulates in
- * process (the customer paying, an order expiring or failing, a movable clock). Without the
- * sandbox these members do not exist, in the type or on the object.
- */
-export interface SandboxGateway extends Gateway {
-  readonly sandbox: true;
-  /** PENDING -> PAID (the customer paid); for a link without method, pass the method chosen. */
-  pay(platOrderNum: string, options?: { method?: MethodCode }): Promise<Order>;
-  /** PENDING -> EXPIRED now, whatever the expiry time. */
-  expire(platOrderNum: string): Promise<Order>;
-  fail(platOrderNum: string): Promise<Order>;
-  chooseMethod(platOrderNum: string, method: MethodCode): Promise<Order>;
-  /** `now()`, and `advance(ms)` to move the gateway's time forward (expiry, notification retries). */
-  readonly clock: Clock;
-}
-
-/** A query of `personalData`, checked; a bad one names its field. */
-function personQuery(input: Readonly<Record<string, unknown>>) {
-  const parsed = parsePersonQuery(input);
-  if (!parsed.ok) throw new GatewayConfigError(`personalData: ${parsed.field}: ${parsed.message}`);
-  return parsed.query;
-}
+export type { Gateway, SandboxGateway } from './gateway-types.ts';
 
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -159,6 +82,8 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   });
 
   const sandbox = config.sandbox ?? false;
+  // Production is the core alone; the sandbox comes in only through its extension (extension.ts).
+  const extension: GatewayExtension<SandboxGateway> | undefined = sandbox ? SANDBOX : undefined;
   const clock = createClock(config.now);
   // A connection the database ended (or that went silent) is replaced by the pool; said, never fatal.
   const database = openDatabase(config.database, (error) => logger.warn({ err: error }, 'database connection lost; the pool opens a new one'));
@@ -170,7 +95,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     fees: buildFeeTable(config.fees),
     limits: buildLimitTable(config.limits),
     sandbox,
-    faults: faultPolicy(sandbox),
+    hooks: extension?.hooks ?? PRODUCTION_HOOKS,
     sign,
     checkCallbackUrl,
     onNotificationQueued: () => worker?.nudge(),
@@ -204,6 +129,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
       async () => {
         if (config.database.kind === 'postgres') await ensureSchema(database, config.database.schema);
         await migrateToLatest(database.db, database.engine);
+        await extension?.migrate(database);
         for (const merchant of merchantsToRegister) await registerMerchant(database.db, merchant, clock.now());
       },
       {
@@ -293,18 +219,13 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   app.use(healthRouter({ database, startup: () => startup, worker: () => worker?.health() }));
   app.use(...before);
   app.use('/gateway', gatewayRouter(runtime, signedRoutes));
-  if (sandbox) app.use('/sandbox/dashboard', dashboardRouter(runtime, deliveries));
-  if (sandbox) app.use('/sandbox', sandboxRouter(runtime, deliveries));
-  const pageDeps = createPageDeps(domain, { sandbox });
+  const parts: GatewayParts = { domain, runtime, deliveries, ready };
+  for (const [path, router] of extension?.routers(parts) ?? []) app.use(path, router);
+  const pageDeps = createPageDeps(domain, extension?.pageActions(domain));
   // Through the gateway's logger: honours `logger: false` and pino's redaction of keys and signs.
   app.use(createPaymentPageRouter(pageDeps, { sandbox, ownOrigins: runtime.ownOrigins, onError: (err) => logger.error({ err }, 'payment page error') }));
   app.use(unrouted);
   app.use(lastResort);
-
-  const afterReady = async <T>(action: () => Promise<T>): Promise<T> => {
-    await ready;
-    return action();
-  };
 
   let closing: Promise<void> | undefined;
   async function shutdown(): Promise<void> {
@@ -325,14 +246,6 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     await database.close();
     logger.info('gateway stopped');
   }
-
-  const simulate: Simulations = {
-    clock,
-    pay: (platOrderNum, payOptions) => afterReady(() => simulatePayment(domain, platOrderNum, payOptions?.method)),
-    expire: (platOrderNum) => afterReady(() => transition(domain, platOrderNum, 'EXPIRED', { force: true })),
-    fail: (platOrderNum) => afterReady(() => transition(domain, platOrderNum, 'FAILED')),
-    chooseMethod: (platOrderNum, method) => afterReady(() => chooseOrderMethod(domain, platOrderNum, method)),
-  };
 
   const gateway: Gateway = {
     app,
@@ -367,36 +280,10 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
       return { url: listenUrl, port: address.port };
     },
     close: () => (closing ??= shutdown()),
-    registerMerchant: (merchant) => afterReady(() => registerMerchant(database.db, merchant, clock.now())),
-    updateMerchant: (merchantCode, changes) =>
-      afterReady(async () => {
-        await updateMerchantNotify(database.db, merchantCode, changes.notify, clock.now());
-        return (await findMerchant(database.db, merchantCode))!;
-      }),
-    listMerchants: () => afterReady(() => listMerchants(database.db)),
-    findMerchant: (merchantCode) => afterReady(() => findMerchant(database.db, merchantCode)),
-    findOrder: (platOrderNum) => afterReady(() => readOrder(domain, platOrderNum)),
-    findOrderByOrderNum: (merchantCode, orderNum) =>
-      afterReady(async () => {
-        const order = await findOrderByOrderNum(database.db, merchantCode, orderNum);
-        return order ? readOrder(domain, order.platOrderNum) : undefined;
-      }),
     paymentUrl: (platOrderNum) => paymentLinkUrl(origins.baseUrl(), platOrderNum),
-    sweepExpired: () => afterReady(() => sweepExpiredOrders(domain)),
-    personalData: {
-      export: (query) => afterReady(() => exportPersonalData(database, personQuery(query))),
-      erase: (query) => afterReady(() => erasePersonalData(database, personQuery(query), clock.now())),
-      applyRetention: () => afterReady(async () => (retention ? retention.run() : 0)),
-    },
-    deliveries: {
-      list: (filter) => afterReady(() => deliveries.list(filter)),
-      get: (id) => afterReady(() => deliveries.get(id)),
-      resend: (id) => afterReady(() => deliveries.resend(id)),
-      runOnce: () => afterReady(() => (worker ? worker.runOnce() : Promise.resolve(0))),
-    },
+    ...operatorApi({ domain, ready, deliveries, retention, worker: () => worker }),
   };
-  // Object.assign keeps the `url` getter of `gateway` working on the same object.
-  const made: Gateway = sandbox ? Object.assign(gateway, simulate) : gateway;
-  registerInternals(made, { pageDeps, simulate });
-  return made;
+  registerInternals(gateway, { pageDeps, domain });
+  // The sandbox is composed onto the finished production gateway (sandbox/compose.ts).
+  return extension ? extension.compose(gateway, parts) : gateway;
 }

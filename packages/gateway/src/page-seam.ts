@@ -1,13 +1,14 @@
 /**
  * The gateway's side of the hosted-page seam (`page/deps.ts`): orders as the customer may see
- * them, the method choice, and in the sandbox the simulate buttons, on top of the domain.
+ * them and the method choice, on top of the domain; the sandbox's simulate buttons are its own
+ * (`sandbox/page-actions.ts`), given here only when it is composed onto the gateway.
  */
 import type { MethodCode } from '@tombolbayar/protocol';
 import { changeMethod, chooseMethod } from './domain/create-order.ts';
 import type { DomainContext } from './domain/context.ts';
 import { DomainError, OrderNotPendingError } from './domain/errors.ts';
-import { readOrder, transition } from './domain/transitions.ts';
-import type { FinalStatus, Order } from './domain/types.ts';
+import { readOrder } from './domain/transitions.ts';
+import type { Order } from './domain/types.ts';
 import { NO_BRAND, PageActionError, type PageActionRefusal, type PageOrder, type PaymentPageDeps } from './page/deps.ts';
 import { findBranding } from './store/branding.ts';
 import { findMerchant } from './store/merchants.ts';
@@ -59,7 +60,7 @@ function changeRefusal(error: DomainError): PageActionRefusal | undefined {
 }
 
 /** Domain refusals become PageActionError; anything else is a fault and propagates as is. */
-async function asPageAction(
+export async function asPageAction(
   context: DomainContext,
   action: () => Promise<Order>,
   refusal: (error: DomainError) => PageActionRefusal | undefined = () => undefined,
@@ -75,9 +76,7 @@ async function asPageAction(
   }
 }
 
-export function createPageDeps(context: DomainContext, options: { sandbox: boolean }): PaymentPageDeps {
-  const simulate = (platOrderNum: string, to: FinalStatus) =>
-    asPageAction(context, () => transition(context, platOrderNum, to, { force: to === 'EXPIRED' }));
+export function createPageDeps(context: DomainContext, sandboxActions?: PaymentPageDeps['sandbox']): PaymentPageDeps {
   return {
     async findOrder(platOrderNum: string) {
       const order = await readOrder(context, platOrderNum);
@@ -90,14 +89,6 @@ export function createPageDeps(context: DomainContext, options: { sandbox: boole
       return asPageAction(context, () => changeMethod(context, platOrderNum, current), changeRefusal);
     },
     now: () => context.clock.now(),
-    ...(options.sandbox
-      ? {
-          sandbox: {
-            pay: (platOrderNum: string) => simulate(platOrderNum, 'PAID'),
-            expire: (platOrderNum: string) => simulate(platOrderNum, 'EXPIRED'),
-            fail: (platOrderNum: string) => simulate(platOrderNum, 'FAILED'),
-          },
-        }
-      : {}),
+    ...(sandboxActions ? { sandbox: sandboxActions } : {}),
   };
 }

@@ -15,7 +15,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { formatDateTime, verify } from '@tombolbayar/protocol/node';
 import { UNSUPPORTED_CONTENT_ENCODING } from '@tombolbayar/protocol';
-import { gatewayInternals } from '../src/internal.ts';
+import { simulationsFor } from '../src/internal.ts';
 import { uniqueOrderNum } from './support/client.ts';
 import { ENGINES } from './support/engines.ts';
 import { CLIENT_SHAPES, shapedRequest, shapedValues, type ClientShape } from './support/family-shapes.ts';
@@ -88,8 +88,8 @@ for (const engine of ENGINES) {
         await receiver?.close();
       });
 
-      /** Pay in either mode: the sandbox's own simulation, reached through the internals in production. */
-      const pay = (platOrderNum: string) => gatewayInternals(h.gateway).simulate.pay(platOrderNum);
+      /** Pay in either mode: the sandbox's own simulation, composed by the test onto a production gateway. */
+      const pay = (platOrderNum: string) => simulationsFor(h.gateway).pay(platOrderNum);
 
       /** The notification as signed for `platOrderNum`: as received (sandbox), as logged to be sent (production). */
       async function notificationOf(platOrderNum: string): Promise<Record<string, string>> {

@@ -18,7 +18,7 @@ import { formatDateTime, sign, type SignableFields } from '@tombolbayar/protocol
 import { linkRequest, postJson, signed, vaRequest } from './support/client.ts';
 import { startHarness, MERCHANT_CODE, type Harness } from './support/harness.ts';
 import { countRows } from './support/inspect.ts';
-import { gatewayInternals } from '../src/internal.ts';
+import { simulationsFor } from '../src/internal.ts';
 import { merchantKeys, platformKeys } from './support/keys.ts';
 import { eventually } from './support/receiver.ts';
 import { send } from './hostile-support.ts';
@@ -192,7 +192,7 @@ describe('production mode', () => {
     for (const host of Object.keys(ZONE)) {
       const created = await postJson(`${h.url}/gateway/pay`, signed(vaRequest(MERCHANT_CODE, { notifyUrl: `https://${host}:${port}/notify` }), merchantKeys().privateKey));
       assert.equal(created.body.platRespCode, 'SUCCESS', created.body.platRespMessage);
-      await gatewayInternals(h.gateway).simulate.pay(created.body.platOrderNum!);
+      await simulationsFor(h.gateway).pay(created.body.platOrderNum!);
       const delivery = await eventually(async () => {
         const [latest] = await h.gateway.deliveries.list({ platOrderNum: created.body.platOrderNum! });
         return latest && latest.attempts.length > 0 ? latest : undefined;

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { notificationSchema, parseWith, verify } from '@tombolbayar/protocol/node';
 import { pino } from 'pino';
 import { ENGINES } from './support/engines.ts';
-import { gatewayInternals } from '../src/internal.ts';
+import { simulationsFor } from '../src/internal.ts';
 import { MERCHANT_CODE, startHarness, type Harness } from './support/harness.ts';
 import { ALWAYS_SUCCESS, eventually, startReceiver, type Receiver } from './support/receiver.ts';
 
@@ -199,7 +199,7 @@ describe('notifications in production mode', () => {
     try {
       const created = await h.client.createVa({ notifyUrl: 'https://shop.example.com/notify' });
       assert.equal(created.body.platRespCode, 'SUCCESS', created.body.platRespMessage);
-      await gatewayInternals(h.gateway).simulate.pay(created.body.platOrderNum!);
+      await simulationsFor(h.gateway).pay(created.body.platOrderNum!);
       const [delivery] = await eventually(async () => {
         const list = await h.gateway.deliveries.list({ orderNum: created.body.orderNum! });
         return list[0]?.attempts.length ? list : undefined;

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { Order } from '../src/domain/types.ts';
 import { openDatabase, type Database } from '../src/store/database.ts';
 import { uniqueViolation } from '../src/store/errors.ts';
-import { deleteFaultRule, findFaultRules, putFaultRule } from '../src/store/faults.ts';
+import { deleteFaultRule, findFaultRules, putFaultRule } from '../src/sandbox/fault-store.ts';
+import { migrateSandbox } from '../src/sandbox/migrations.ts';
 import { upsertMerchant } from '../src/store/merchants.ts';
 import { openStore } from '../src/store/open.ts';
 import { assignMethod, findOrderByPlatOrderNum, insertOrder, transitionOrder } from '../src/store/orders.ts';
@@ -172,7 +173,8 @@ for (const engine of ENGINES) {
       assert.equal(attempts.find((x) => x.notificationId === a)?.latencyMs, 13);
     });
 
-    test('fault rules: per order and per merchant', async () => {
+    test('fault rules (the sandbox\'s own table): per order and per merchant', async () => {
+      await migrateSandbox(database);
       await putFaultRule(database.db, { merchantCode: 'SHOP-001', settings: { create: { respond: 'UNKNOWN' } } }, T0);
       await putFaultRule(database.db, { merchantCode: 'SHOP-001', orderNum: 'O1', settings: { notifications: { drop: true } } }, T0);
       await putFaultRule(database.db, { merchantCode: 'SHOP-001', orderNum: 'O1', settings: { notifications: { duplicate: true } } }, T0);

@@ -274,27 +274,36 @@ describe('refusals before authentication, keyed on the protocol rule identifiers
   });
 });
 
-describe('sandbox faults as an injected policy', () => {
-  test('production (NO_FAULTS) plans the normal create and notification without reading the store', async () => {
-    const { NO_FAULTS, faultPolicy, STORED_FAULTS } = await import('../src/sandbox/fault-policy.ts');
-    const untouchable = new Proxy({}, { get: () => assert.fail('production must not read the fault rules') }) as never;
-    const create = await NO_FAULTS.forCreate(untouchable, 'M-TEST-001', 'ORDER-1');
-    assert.deepEqual([create.storesOrder, create.answersUnknown], [true, false]);
-    await create.hold();
-    assert.deepEqual(await NO_FAULTS.forNotification(untouchable, 'M-TEST-001', 'ORDER-1'), { drop: false, delayMs: 0, duplicate: false });
-    assert.equal(faultPolicy(false), NO_FAULTS);
-    assert.equal(faultPolicy(true), STORED_FAULTS);
+describe('sandbox faults at the production core\'s seams', () => {
+  test('production (PRODUCTION_HOOKS) creates and queues one row due now, without reading the store', async () => {
+    const { PRODUCTION_HOOKS } = await import('../src/domain/hooks.ts');
+    const untouchable = new Proxy({}, { get: () => assert.fail('production must not read the store') }) as never;
+    const key = { merchantCode: 'M-TEST-001', orderNum: 'ORDER-1' };
+    const order = { platOrderNum: 'P1' } as never;
+    assert.deepEqual(await PRODUCTION_HOOKS.aroundCreate(untouchable, key, () => Promise.resolve(order)), { kind: 'created', order });
+    assert.deepEqual(await PRODUCTION_HOOKS.notificationRows(untouchable, key, 1000), [{ state: 'pending', fault: null, nextAttemptAt: 1000 }]);
+    assert.ok(Object.isFrozen(PRODUCTION_HOOKS));
   });
 
-  test('notificationPlan, by table', async () => {
-    const { notificationPlan } = await import('../src/sandbox/fault-policy.ts');
-    const cases = [
-      [undefined, { drop: false, delayMs: 0, duplicate: false }],
-      [{}, { drop: false, delayMs: 0, duplicate: false }],
-      [{ drop: true }, { drop: true, delayMs: 0, duplicate: false }],
-      [{ delayMs: 5000, duplicate: true }, { drop: false, delayMs: 5000, duplicate: true }],
+  test('the sandbox\'s create plan and notification rows, by table', async () => {
+    const { createPlan, notificationRows } = await import('../src/sandbox/fault-hooks.ts');
+    const plans = [
+      [undefined, { storesOrder: true, answersUnknown: false, delayMs: 0 }],
+      [{ delayMs: 300 }, { storesOrder: true, answersUnknown: false, delayMs: 300 }],
+      [{ respond: 'UNKNOWN' }, { storesOrder: true, answersUnknown: true, delayMs: 0 }],
+      [{ respond: 'UNKNOWN', orderCreated: false }, { storesOrder: false, answersUnknown: true, delayMs: 0 }],
+      // Only an UNKNOWN answer can pretend the order was not stored.
+      [{ orderCreated: false }, { storesOrder: true, answersUnknown: false, delayMs: 0 }],
     ] as const;
-    for (const [faults, plan] of cases) assert.deepEqual(notificationPlan(faults), plan, JSON.stringify(faults));
+    for (const [faults, plan] of plans) assert.deepEqual(createPlan(faults), plan, JSON.stringify(faults));
+    const rows = [
+      [undefined, [{ state: 'pending', fault: null, nextAttemptAt: 1000 }]],
+      [{}, [{ state: 'pending', fault: null, nextAttemptAt: 1000 }]],
+      [{ drop: true, duplicate: true }, [{ state: 'dropped', fault: 'drop', nextAttemptAt: 1000 }]],
+      [{ delayMs: 5000 }, [{ state: 'pending', fault: 'delay', nextAttemptAt: 6000 }]],
+      [{ delayMs: 5000, duplicate: true }, [{ state: 'pending', fault: 'delay', nextAttemptAt: 6000 }, { state: 'pending', fault: 'duplicate', nextAttemptAt: 6000 }]],
+    ] as const;
+    for (const [faults, expected] of rows) assert.deepEqual(notificationRows(faults, 1000), expected, JSON.stringify(faults));
   });
 });
 

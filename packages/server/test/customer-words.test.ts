@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { gatewayInternals } from '@tombolbayar/gateway/internal';
+import { simulationsFor } from '@tombolbayar/gateway/internal';
 import { MERCHANT_CODE } from './support/keys.ts';
 import { startHarness, waitFor, type Harness } from './support/harness.ts';
 
@@ -49,7 +49,7 @@ describe('the return page says what happened', () => {
   test('expired: never "finished"; in Indonesian with ?lang=id', async () => {
     const { body } = await shop.createLink({ item: 'kopi' });
     const platOrderNum = await shop.platOrderNumOf(body.orderNum);
-    await gatewayInternals(shop.gateway).simulate.expire(platOrderNum);
+    await simulationsFor(shop.gateway).expire(platOrderNum);
     // The status poll applies the gateway's answer, as the element's would.
     await waitFor(async () => (await shop.status(body.orderNum, body.statusToken)).body.status === 'expired', 'the expiry');
     const { html } = await returnPage(body.orderNum, '&lang=id');
@@ -108,7 +108,7 @@ describe('the status answer says when the gateway could not confirm it', () => {
     } finally {
       await shop.proxy!.up();
     }
-    await gatewayInternals(shop.gateway).simulate.chooseMethod(await shop.platOrderNumOf(body.orderNum), 'VA_BCA');
+    await simulationsFor(shop.gateway).chooseMethod(await shop.platOrderNumOf(body.orderNum), 'VA_BCA');
     // At most one refresh a second while no method is known: ask until the gateway has been asked again.
     const answer = await waitFor(async () => {
       const polled = await shop.status(body.orderNum, body.statusToken);

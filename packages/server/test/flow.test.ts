@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MERCHANT_CODE } from './support/keys.ts';
-import { gatewayInternals } from '@tombolbayar/gateway/internal';
+import { simulationsFor } from '@tombolbayar/gateway/internal';
 import { CATALOGUE, newKey, startHarness, waitFor, type Harness } from './support/harness.ts';
 
 describe('create -> pay -> notify -> status', () => {
@@ -200,7 +200,7 @@ describe('a method chosen on the hosted page', () => {
     try {
       const created = await shop.createLink({ item: 'kopi' });
       const { orderNum, statusToken } = created.body;
-      await gatewayInternals(shop.gateway).simulate.chooseMethod(await shop.platOrderNumOf(orderNum), 'VA_BCA');
+      await simulationsFor(shop.gateway).chooseMethod(await shop.platOrderNumOf(orderNum), 'VA_BCA');
       const chosen = await shop.status(orderNum, statusToken);
       assert.equal(chosen.body.status, 'pending');
       assert.equal(chosen.body.method, 'VA_BCA');

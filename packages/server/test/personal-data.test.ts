@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { gatewayInternals } from '@tombolbayar/gateway/internal';
+import { simulationsFor } from '@tombolbayar/gateway/internal';
 import { tracesIn } from '@tombolbayar/test-support/personal-traces';
 import { erasureRefusal } from '../src/personal-data/decide.ts';
 import { parsePersonQuery } from '../src/personal-data/query.ts';
@@ -92,7 +92,7 @@ for (const engine of ENGINES) {
       assert.match(first.refused[0]!.message, /can still be paid/);
 
       // The pending order ends (expired at the gateway, told by its notification): now it goes too.
-      await gatewayInternals(harness.gateway).simulate.expire(await harness.platOrderNumOf(open.orderNum));
+      await simulationsFor(harness.gateway).expire(await harness.platOrderNumOf(open.orderNum));
       await waitFor(async () => ((await harness.stored(open.orderNum))?.status === 'expired' ? true : undefined), 'the pending order expired');
       const second = await router.personalData.erase({ email: SITI.email });
       assert.deepEqual(second, { erased: [{ orderNum: open.orderNum, status: 'expired', payMoney: '20000' }], refused: [] });

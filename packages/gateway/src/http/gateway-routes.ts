@@ -16,6 +16,7 @@ import {
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { createOrder, type CreateOrderInput } from '../domain/create-order.ts';
 import { DomainError } from '../domain/errors.ts';
+import type { CreateAnswer } from '../domain/hooks.ts';
 import { readOrder, withExpiryApplied } from '../domain/transitions.ts';
 import type { Merchant, Order, OrderKind } from '../domain/types.ts';
 import { findOrderByOrderNum } from '../store/orders.ts';
@@ -28,7 +29,6 @@ import { noteRequest } from './request-log.ts';
 import { sendSigned } from './respond.ts';
 
 const SUCCESS_MESSAGE = 'success';
-const UNKNOWN_MESSAGE = 'the outcome is unknown (sandbox fault): query the order before retrying';
 
 function toCreateInput(kind: OrderKind, merchant: Merchant, request: CreateVaRequest | CreatePaymentLinkRequest): CreateOrderInput {
   return {
@@ -66,26 +66,24 @@ function createHandler(runtime: GatewayRuntime, kind: OrderKind) {
   return async (req: Request, res: Response) => {
     const auth = await authenticate(runtime.domain.database.db, req.body, schema);
     if (!auth.ok) return auth.refusal ? sendRefusal(res, runtime.sign, auth.refusal) : sendSigned(res, runtime.sign, auth.code, auth.message);
-    // The fault policy's plan (sandbox/fault-policy.ts): the normal one in production.
-    const plan = await runtime.domain.faults.forCreate(runtime.domain.database.db, auth.merchant.merchantCode, auth.value.orderNum);
-    if (!plan.storesOrder) {
-      await plan.hold();
-      return sendSigned(res, runtime.sign, 'UNKNOWN', UNKNOWN_MESSAGE);
-    }
-    let order: Order;
+    const input = toCreateInput(kind, auth.merchant, auth.value);
+    let answer: CreateAnswer;
     try {
-      order = await createOrder(runtime.domain, toCreateInput(kind, auth.merchant, auth.value));
+      // The gateway's create hook (domain/hooks.ts): in production, create and answer.
+      answer = await runtime.domain.hooks.aroundCreate(runtime.domain.database.db, { merchantCode: auth.merchant.merchantCode, orderNum: input.orderNum }, async () => {
+        const order = await createOrder(runtime.domain, input);
+        noteRequest(res, {
+          message: 'order created',
+          fields: { platOrderNum: order.platOrderNum, orderNum: order.orderNum, merchantCode: order.merchantCode, kind, paymentMethod: order.method },
+        });
+        return order;
+      });
     } catch (error) {
       if (error instanceof DomainError) return sendSigned(res, runtime.sign, 'FAIL', error.message);
       throw error;
     }
-    noteRequest(res, {
-      message: 'order created',
-      fields: { platOrderNum: order.platOrderNum, orderNum: order.orderNum, merchantCode: order.merchantCode, kind, paymentMethod: order.method },
-    });
-    await plan.hold();
-    if (plan.answersUnknown) return sendSigned(res, runtime.sign, 'UNKNOWN', UNKNOWN_MESSAGE);
-    sendSigned(res, runtime.sign, 'SUCCESS', SUCCESS_MESSAGE, createdFields(runtime, req, order));
+    if (answer.kind === 'unknown') return sendSigned(res, runtime.sign, 'UNKNOWN', answer.message);
+    sendSigned(res, runtime.sign, 'SUCCESS', SUCCESS_MESSAGE, createdFields(runtime, req, answer.order));
   };
 }
 

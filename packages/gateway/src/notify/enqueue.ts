@@ -1,13 +1,13 @@
 /**
  * Writing a notification into the outbox, inside the transaction that changed the order's state,
- * as the fault policy plans it (`sandbox/fault-policy.ts`: the normal plan in production), and
+ * as the rows the gateway's hooks give (`domain/hooks.ts`: one pending row in production), and
  * only of a kind the merchant is notified of (`domain/notify-kinds.ts`: PAID always, FAILED and
  * EXPIRED on request). A kind not asked for is never queued, so it can never be retried.
  */
 import { nanoid } from 'nanoid';
 import type { FinalStatus, Order } from '../domain/types.ts';
 import type { Executor } from '../store/executor.ts';
-import type { FaultPolicy } from '../sandbox/fault-policy.ts';
+import type { GatewayHooks } from '../domain/hooks.ts';
 import { kindOf } from '../domain/notify-kinds.ts';
 import { merchantNotifyKinds } from '../store/merchants.ts';
 import { insertNotification } from '../store/outbox.ts';
@@ -15,7 +15,7 @@ import { signedNotificationFields, type PlatformSigner } from './notification.ts
 
 export interface EnqueueContext {
   readonly sign: PlatformSigner;
-  readonly faults: FaultPolicy;
+  readonly hooks: GatewayHooks;
 }
 
 /** Insert the outbox row(s) for the order's new state; returns how many will be delivered. */
@@ -29,7 +29,7 @@ export async function enqueueNotification(
   // PAID is always sent: the lookup is only paid for by the kinds a merchant may have left out.
   if (event !== 'PAID' && !(await merchantNotifyKinds(trx, order.merchantCode)).includes(kindOf(event))) return 0;
   const fields = signedNotificationFields(order, event, context.sign);
-  const plan = await context.faults.forNotification(trx, order.merchantCode, order.orderNum);
+  const rows = await context.hooks.notificationRows(trx, order, now);
   const base = {
     platOrderNum: order.platOrderNum,
     merchantCode: order.merchantCode,
@@ -38,13 +38,6 @@ export async function enqueueNotification(
     url: order.notifyUrl,
     fields,
   };
-  if (plan.drop) {
-    await insertNotification(trx, { ...base, id: nanoid(), state: 'dropped', fault: 'drop', nextAttemptAt: now }, now);
-    return 0;
-  }
-  const nextAttemptAt = now + plan.delayMs;
-  await insertNotification(trx, { ...base, id: nanoid(), state: 'pending', fault: plan.delayMs > 0 ? 'delay' : null, nextAttemptAt }, now);
-  if (!plan.duplicate) return 1;
-  await insertNotification(trx, { ...base, id: nanoid(), state: 'pending', fault: 'duplicate', nextAttemptAt }, now);
-  return 2;
+  for (const row of rows) await insertNotification(trx, { ...base, ...row, id: nanoid() }, now);
+  return rows.filter((row) => row.state === 'pending').length;
 }

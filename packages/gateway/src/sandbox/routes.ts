@@ -26,7 +26,7 @@ import { DomainError } from '../domain/errors.ts';
 import { readOrder, transition } from '../domain/transitions.ts';
 import type { Order } from '../domain/types.ts';
 import type { Deliveries } from '../notify/deliveries.ts';
-import { deleteFaultRule, listFaultRules, putFaultRule } from '../store/faults.ts';
+import { deleteFaultRule, listFaultRules, putFaultRule } from './fault-store.ts';
 import { paymentLinkUrl, type GatewayRuntime } from '../runtime.ts';
 import { NUL_RULE } from '../http/authenticate.ts';
 import { jsonBody, requireJson } from '../http/edges.ts';

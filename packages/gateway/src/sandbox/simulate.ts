@@ -11,6 +11,7 @@ import { chooseMethod } from '../domain/create-order.ts';
 import { DOMAIN_MESSAGES, DomainError } from '../domain/errors.ts';
 import { readOrder, transition } from '../domain/transitions.ts';
 import type { Order } from '../domain/types.ts';
+import type { Simulations } from '../gateway-types.ts';
 
 /**
  * What to do with the method a payment names, given the order as it is: pure, table-tested.
@@ -43,4 +44,22 @@ export async function simulatePayment(context: DomainContext, platOrderNum: stri
     }
     return transition(context, platOrderNum, 'PAID');
   }
+}
+
+/**
+ * What a `SandboxGateway` simulates, on `context`, each after `ready`. The sandbox composes these
+ * onto its gateway (`compose.ts`); a test of production mode may compose them itself (`internal.ts`).
+ */
+export function createSimulations(context: DomainContext, ready: Promise<void>): Simulations {
+  const afterReady = async <T>(action: () => Promise<T>): Promise<T> => {
+    await ready;
+    return action();
+  };
+  return {
+    clock: context.clock,
+    pay: (platOrderNum, options) => afterReady(() => simulatePayment(context, platOrderNum, options?.method)),
+    expire: (platOrderNum) => afterReady(() => transition(context, platOrderNum, 'EXPIRED', { force: true })),
+    fail: (platOrderNum) => afterReady(() => transition(context, platOrderNum, 'FAILED')),
+    chooseMethod: (platOrderNum, method) => afterReady(() => chooseMethod(context, platOrderNum, method)),
+  };
 }

@@ -3,7 +3,9 @@
  * takes a lock (an advisory lock on PostgreSQL), so several gateway processes starting against one
  * database at the same moment migrate it exactly once.
  *
- * Never edit a migration that has shipped: add the next one.
+ * Never edit a migration that has shipped: add the next one. (One exception, issue 33: the initial
+ * migration no longer creates the sandbox's table; databases that have it keep it, unused unless
+ * the sandbox runs on them.)
  */
 import { runMigrator } from '@tombolbayar/store-kit';
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
@@ -99,18 +101,11 @@ const initial: Migration = {
       .on('delivery_attempts')
       .columns(['notification_id', 'number'])
       .execute();
-
-    await db.schema
-      .createTable('sandbox_faults')
-      .addColumn('merchant_code', 'text', (col) => col.notNull())
-      .addColumn('order_num', 'text', (col) => col.notNull())
-      .addColumn('settings', 'text', (col) => col.notNull())
-      .addColumn('updated_at', 'bigint', (col) => col.notNull())
-      .addPrimaryKeyConstraint('sandbox_faults_pk', ['merchant_code', 'order_num'])
-      .execute();
+    // The sandbox's fault table was created here until issue 33; the sandbox's own migrations
+    // (sandbox/migrations.ts) create it now, only in sandbox mode. A database that has it keeps it.
   },
   async down(db: Kysely<any>) {
-    for (const table of ['sandbox_faults', 'delivery_attempts', 'notifications', 'orders', 'merchants']) {
+    for (const table of ['delivery_attempts', 'notifications', 'orders', 'merchants']) {
       await db.schema.dropTable(table).ifExists().execute();
     }
   },
@@ -202,11 +197,15 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026_12_01_001_merchant_notify_kinds': merchantNotifyKinds,
 };
 
-const provider: MigrationProvider = {
-  async getMigrations() {
-    return { ...MIGRATIONS };
-  },
-};
+/** A list of migrations and the tables the Migrator keeps its record and its lock in. */
+export interface MigrationSet {
+  readonly migrations: Readonly<Record<string, Migration>>;
+  readonly table: string;
+  readonly lockTable: string;
+}
+
+/** The gateway's own schema (the sandbox adds its set on top: sandbox/migrations.ts). */
+export const GATEWAY_MIGRATIONS: MigrationSet = { migrations: MIGRATIONS, table: 'gateway_migrations', lockTable: 'gateway_migrations_lock' };
 
 export class MigrationError extends Error {
   override readonly name = 'MigrationError';
@@ -224,14 +223,15 @@ async function currentSchema(db: Kysely<any>, engine: 'sqlite' | 'postgres'): Pr
   return schema;
 }
 
-/** Bring the schema up to date. Safe to call from several processes at once. */
-export async function migrateToLatest(db: Kysely<any>, engine: 'sqlite' | 'postgres'): Promise<void> {
+/** Bring a set of migrations up to date. Safe to call from several processes at once. */
+export async function runMigrationSet(db: Kysely<any>, engine: 'sqlite' | 'postgres', set: MigrationSet): Promise<void> {
   const schema = await currentSchema(db, engine);
+  const provider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...set.migrations }) };
   const migrator = new Migrator({
     db,
     provider,
-    migrationTableName: 'gateway_migrations',
-    migrationLockTableName: 'gateway_migrations_lock',
+    migrationTableName: set.table,
+    migrationLockTableName: set.lockTable,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await runMigrator(migrator);
@@ -240,4 +240,9 @@ export async function migrateToLatest(db: Kysely<any>, engine: 'sqlite' | 'postg
     const reason = error instanceof Error ? error.message : String(error);
     throw new MigrationError(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`.replace('  ', ' '));
   }
+}
+
+/** Bring the gateway's schema up to date. Safe to call from several processes at once. */
+export function migrateToLatest(db: Kysely<any>, engine: 'sqlite' | 'postgres'): Promise<void> {
+  return runMigrationSet(db, engine, GATEWAY_MIGRATIONS);
 }

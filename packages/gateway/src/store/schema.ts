@@ -91,14 +91,6 @@ export interface DeliveryAttemptsTable {
   worker: string;
 }
 
-export interface SandboxFaultsTable {
-  merchant_code: string;
-  /** `''` for a rule covering every order of the merchant. */
-  order_num: string;
-  settings: string;
-  updated_at: number;
-}
-
 /** Sandbox only: how a merchant looks on the sandbox dashboard (name, logo, accent colour). */
 export interface MerchantBrandingTable {
   merchant_code: string;
@@ -117,7 +109,6 @@ export interface GatewayDatabase {
   orders: OrdersTable;
   notifications: NotificationsTable;
   delivery_attempts: DeliveryAttemptsTable;
-  sandbox_faults: SandboxFaultsTable;
   merchant_branding: MerchantBrandingTable;
   leases: LeasesTable;
 }

@@ -19,8 +19,8 @@ export const MERCHANT_CODE = 'M-TEST-001';
 
 export interface Harness {
   /**
-   * A sandbox gateway, unless a test passes `sandbox: false`: such a test reaches the simulations
-   * through `gatewayInternals(gateway).simulate`, as the object then lacks them.
+   * A sandbox gateway, unless a test passes `sandbox: false`: a production gateway has no
+   * simulations, so such a test composes them itself with `simulationsFor(gateway)` (src/internal.ts).
    */
   readonly gateway: SandboxGateway;
   readonly url: string;

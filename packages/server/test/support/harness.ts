@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LookupFunction } from 'node:net';
 import type { Gateway, GatewayOptions } from '@tombolbayar/gateway';
-import { gatewayInternals } from '@tombolbayar/gateway/internal';
+import { simulationsFor } from '@tombolbayar/gateway/internal';
 import express from 'express';
 import { NotForSaleError, payButton, type Order, type PayButtonOptions, type PayButtonRouter } from '../../src/adapters/express.ts';
 import type { PayButtonEventMap, PayButtonEventName } from '../../src/events.ts';
@@ -269,8 +269,8 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
       const platOrderNum = await harness.platOrderNumOf(orderNum);
       const current = await gateway.findOrder(platOrderNum);
       if (setup.production) {
-        // No sandbox API in production: the gateway's own simulation, as its tests use it.
-        await gatewayInternals(gateway).simulate.pay(platOrderNum, current?.method ? {} : { method: method as 'VA_BCA' });
+        // No sandbox in a production gateway: the sandbox's simulation, composed by the test.
+        await simulationsFor(gateway).pay(platOrderNum, current?.method ? {} : { method: method as 'VA_BCA' });
         return;
       }
       const response = await fetch(`${gatewayUrl}/sandbox/orders/${encodeURIComponent(platOrderNum)}/pay`, {

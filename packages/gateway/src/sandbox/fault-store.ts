@@ -1,8 +1,20 @@
 /**
  * Sandbox fault rules, stored so they survive a restart and are shared by every gateway process
- * on one database. A rule covers one order (`orderNum`) or every order of a merchant (`''`).
+ * on one database. A rule covers one order (`orderNum`) or every order of a merchant (`''`). The
+ * table is the sandbox's own (`migrations.ts`): not part of the gateway's schema.
  */
-import type { Executor } from './executor.ts';
+import type { Executor } from '../store/executor.ts';
+
+export interface SandboxFaultsTable {
+  merchant_code: string;
+  /** `''` for a rule covering every order of the merchant. */
+  order_num: string;
+  settings: string;
+  updated_at: number;
+}
+
+/** The gateway's executor, seeing the sandbox's table too. */
+const withFaults = (db: Executor) => db.withTables<{ sandbox_faults: SandboxFaultsTable }>();
 
 export interface FaultRuleRow {
   readonly merchantCode: string;
@@ -20,7 +32,7 @@ export async function putFaultRule(
   now: number,
 ): Promise<void> {
   const settings = JSON.stringify(rule.settings);
-  await db
+  await withFaults(db)
     .insertInto('sandbox_faults')
     .values({ merchant_code: rule.merchantCode, order_num: key(rule.orderNum), settings, updated_at: now })
     .onConflict((conflict) => conflict.columns(['merchant_code', 'order_num']).doUpdateSet({ settings, updated_at: now }))
@@ -28,7 +40,7 @@ export async function putFaultRule(
 }
 
 export async function deleteFaultRule(db: Executor, merchantCode: string, orderNum?: string | null): Promise<boolean> {
-  const result = await db
+  const result = await withFaults(db)
     .deleteFrom('sandbox_faults')
     .where('merchant_code', '=', merchantCode)
     .where('order_num', '=', key(orderNum))
@@ -37,7 +49,7 @@ export async function deleteFaultRule(db: Executor, merchantCode: string, orderN
 }
 
 export async function listFaultRules(db: Executor): Promise<FaultRuleRow[]> {
-  const rows = await db.selectFrom('sandbox_faults').selectAll().orderBy('merchant_code').orderBy('order_num').execute();
+  const rows = await withFaults(db).selectFrom('sandbox_faults').selectAll().orderBy('merchant_code').orderBy('order_num').execute();
   return rows.map((row) => ({
     merchantCode: row.merchant_code,
     orderNum: row.order_num === '' ? null : row.order_num,
@@ -52,7 +64,7 @@ export async function findFaultRules(
   merchantCode: string,
   orderNum: string,
 ): Promise<{ order?: unknown; merchant?: unknown }> {
-  const rows = await db
+  const rows = await withFaults(db)
     .selectFrom('sandbox_faults')
     .select(['order_num', 'settings'])
     .where('merchant_code', '=', merchantCode)
