@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { minifyLitTemplates } from './scripts/minify-templates.ts';
+import { shortLitErrors } from './scripts/short-lit-errors.ts';
 
 /**
  * `src/components/pay-va/formats.ts` gets its own copy of `@tombolbayar/protocol/formats` (the same
@@ -27,7 +28,7 @@ function ownFormatsForPayVa(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [ownFormatsForPayVa(), minifyLitTemplates()],
+  plugins: [ownFormatsForPayVa(), minifyLitTemplates(), shortLitErrors()],
   build: {
     lib: {
       entry: {

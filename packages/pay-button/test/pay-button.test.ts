@@ -433,6 +433,13 @@ describe('<pay-button> popup flow', () => {
     expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('The payment service cannot be reached. Nothing was charged. Try again.');
   });
 
+  it("a page whose origin the plug-in refuses is told so (the shop's settings), never \"cannot be reached\" nor \"try again\"", async () => {
+    const { el, rec } = await button(uniqueItem('foreign'));
+    click(el);
+    expect((await rec.settle()).detail).to.include({ code: 'origin_not_allowed', retryable: false, status: 403 });
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Payments are not allowed on this page. Nothing was charged.');
+  });
+
   it('without an endpoint it ends in pay-error invalid_config and closes the placeholder', async () => {
     const el = await fixture<PayButton>(html`<pay-button item="x"></pay-button>`);
     const rec = new Recorder(el);

@@ -235,6 +235,7 @@ describe('errorWords: a code never reaches the customer', () => {
     ['http_502', 'unreachable'],
     ['rate_limited', 'busy'],
     ['http_503', 'busy'],
+    ['origin_not_allowed', 'origin'],
     ['bad_response', 'error'],
     ['internal', 'error'],
   ];
@@ -243,7 +244,7 @@ describe('errorWords: a code never reaches the customer', () => {
   }
   it('every failure says, in both languages, that nothing was charged, and no word of it is technical', () => {
     for (const lang of ['en', 'id'] as const) {
-      for (const key of ['unreachable', 'busy', 'error', 'expired', 'failed', 'cancelled'] as const) {
+      for (const key of ['unreachable', 'busy', 'origin', 'error', 'expired', 'failed', 'cancelled'] as const) {
         expect(strings[lang][key]).to.match(lang === 'en' ? /Nothing was charged/ : /Tidak ada dana yang ditarik/);
         expect(strings[lang][key]).not.to.match(/_|\bE[A-Z]{4,}\b|\b\d{3}\b|gateway|network/i);
       }

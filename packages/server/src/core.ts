@@ -183,6 +183,7 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
     callbackBase: base,
     merchantCode: resolved.merchantCode,
     orderNumPrefix: resolved.orderNumPrefix,
+    events,
     now,
   });
   const createDeps = { creator, events, options: resolved };

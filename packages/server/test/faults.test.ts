@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { MERCHANT_CODE, strangerKeys } from './support/keys.ts';
 import { newKey, startHarness, type Harness } from './support/harness.ts';
+import { logLineFor } from '../src/logging/event-log.ts';
 
 let shop: Harness | undefined;
 afterEach(async () => {
@@ -212,7 +213,16 @@ describe('answers that cannot be trusted', () => {
     assert.ok(!('url' in answer.body));
     const orderNum = shop.eventsNamed('gateway.call')[0]!.orderNum;
     assert.ok(callsFor(shop, orderNum).every((call) => call.endsWith(':invalid_response')));
-    assert.equal((await shop.router.getOrder(orderNum))!.status, 'creating', 'the gateway may have it: not marked failed');
+    const kept = (await shop.router.getOrder(orderNum))!;
+    assert.equal(kept.status, 'creating', 'the gateway may have it: not marked failed');
+    // The gateway did create it: recorded, said as an error naming the likely cause, kept for reconcile().
+    assert.ok(await shop.gateway.findOrderByOrderNum(MERCHANT_CODE, orderNum), 'the gateway holds the order');
+    const warned = shop.eventsNamed('warning').filter((w) => w.code === 'gateway_answer_untrusted');
+    assert.equal(warned.length, 1);
+    assert.equal(warned[0]!.orderNum, orderNum);
+    assert.match(warned[0]!.message, /platformPublicKey is not the key of this gateway/);
+    assert.match(warned[0]!.message, /reconcile\(\) asks the gateway about it/);
+    assert.equal(logLineFor('warning', warned[0]!).level, 'error');
   });
 
   test('a key rotation: the new platform key listed beside an old one verifies', async () => {

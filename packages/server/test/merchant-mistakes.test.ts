@@ -172,8 +172,8 @@ describe('the terminal of a merchant who made a mistake', () => {
     });
     assert.equal(answer.status, 403);
     const body = (await answer.json()) as { error: { message: string } };
-    assert.match(body.error.message, new RegExp(`http://localhost:${port} are not allowed \\(allowed: http://127\\.0\\.0\\.1:${port}\\)`));
-    await shop.waitFor(new RegExp(`refused a request from a page on http://localhost:${port}: allowed origins are http://127\\.0\\.0\\.1:${port}`));
+    assert.match(body.error.message, new RegExp(`not allowed from http://localhost:${port}; its server log names the setting to change`));
+    await shop.waitFor(new RegExp(`refused a request from a page on http://localhost:${port}: allowed origins are http://127\\.0\\.0\\.1:${port}\\. If pages on http://localhost:${port} are the shop's, add it: allowedOrigins: \\['http://localhost:${port}'\\]`));
     await shop.stop();
   });
 

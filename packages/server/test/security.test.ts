@@ -25,9 +25,15 @@ describe('same-origin check on browser routes', () => {
     assert.equal(va.status, 403);
     const status = await shop.get(`/orders/${created.body.orderNum}`, { ...evil, 'Tombolbayar-Status-Token': created.body.statusToken });
     assert.equal(status.status, 403);
-    assert.equal(links.headers.get('access-control-allow-origin'), null);
+    // The refused page may read the refusal (so the element tells the truth), and nothing else.
+    assert.equal(links.headers.get('access-control-allow-origin'), evil.origin);
+    assert.equal(links.headers.get('access-control-expose-headers'), null);
+    assert.equal(links.headers.get('access-control-allow-credentials'), null);
+    assert.deepEqual(Object.keys(links.body), ['error']);
+    assert.doesNotMatch(JSON.stringify(links.body), /127\.0\.0\.1/, 'the allowed origins are for the log, not for the refused page');
     const opaque = await shop.createLink({ item: 'kopi' }, { origin: 'null' });
     assert.equal(opaque.status, 403);
+    assert.equal(opaque.headers.get('access-control-allow-origin'), null, 'no CORS for an opaque origin');
   });
 
   test('a cross-site request without Origin is refused by Sec-Fetch-Site; same-origin GETs pass', async () => {
@@ -54,8 +60,16 @@ describe('same-origin check on browser routes', () => {
     const created = await shop.createLink({ item: 'kopi', returnTo: `${origin}/cart` }, { origin });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.headers.get('access-control-allow-origin'), origin);
-    const refused = await fetch(`${shop.mountUrl}/links`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
-    assert.equal(refused.status, 403);
+    // Another site's preflight is answered, never cached, so its request reaches the refusal it may read.
+    const evil = 'https://evil.example';
+    const refused = await fetch(`${shop.mountUrl}/links`, { method: 'OPTIONS', headers: { origin: evil, 'access-control-request-method': 'POST' } });
+    assert.equal(refused.status, 204);
+    assert.equal(refused.headers.get('access-control-allow-origin'), evil);
+    assert.equal(refused.headers.get('access-control-max-age'), null);
+    const stored = shop.eventsNamed('order.transition').length;
+    const sent = await shop.createLink({ item: 'kopi' }, { origin: evil });
+    assert.deepEqual([sent.status, sent.body.error.code], [403, 'origin_not_allowed']);
+    assert.equal(shop.eventsNamed('order.transition').length, stored, 'no order stored for the refused origin');
   });
 });
 

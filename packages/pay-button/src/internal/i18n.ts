@@ -10,7 +10,7 @@ export type Locale = 'en' | 'id';
 export type Strings<K extends string> = Record<Locale, Record<K, string>>;
 
 export type MessageKey =
-  'pay' | 'instructions' | 'transferTo' | 'payBy' | 'opening' | 'slow' | 'open' | 'blocked' | 'checking' | 'paid' | 'pending' | 'unconfirmed' | 'expired' | 'failed' | 'cancelled' | 'error' | 'unreachable' | 'busy';
+  'pay' | 'instructions' | 'transferTo' | 'payBy' | 'opening' | 'slow' | 'open' | 'blocked' | 'checking' | 'paid' | 'pending' | 'unconfirmed' | 'expired' | 'failed' | 'cancelled' | 'error' | 'unreachable' | 'busy' | 'origin';
 
 /** Strings of `<pay-button>`, and the outcome messages both elements say. */
 export const strings: Strings<MessageKey> = {
@@ -33,6 +33,7 @@ export const strings: Strings<MessageKey> = {
     error: 'Something went wrong. Nothing was charged. Try again.',
     unreachable: 'The payment service cannot be reached. Nothing was charged. Try again.',
     busy: 'The payment service is busy. Nothing was charged. Try again in a minute.',
+    origin: 'Payments are not allowed on this page. Nothing was charged.',
   },
   id: {
     pay: 'Bayar',
@@ -53,6 +54,7 @@ export const strings: Strings<MessageKey> = {
     error: 'Terjadi kendala. Tidak ada dana yang ditarik. Silakan coba lagi.',
     unreachable: 'Layanan pembayaran tidak dapat dihubungi. Tidak ada dana yang ditarik. Silakan coba lagi.',
     busy: 'Layanan pembayaran sedang sibuk. Tidak ada dana yang ditarik. Silakan coba lagi dalam satu menit.',
+    origin: 'Pembayaran tidak diizinkan di halaman ini. Tidak ada dana yang ditarik.',
   },
 };
 
@@ -73,6 +75,8 @@ export const errorWords: Record<string, MessageKey> = {
   overloaded: 'busy',
   http_429: 'busy',
   http_503: 'busy',
+  // The plug-in refused this page's origin (and lets the page read that refusal): the shop must fix its settings, so no "try again".
+  origin_not_allowed: 'origin',
 };
 
 

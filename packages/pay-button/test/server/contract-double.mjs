@@ -10,6 +10,7 @@
  *   sold-out-*  -> 409 not_for_sale          down-*    -> 503 gateway_unavailable (retryable)
  *   refused-*   -> 409 quote_refused (an http-errors 4xx from quote())  busy-* -> 429 quote_refused (retryable)
  *   garbage-*   -> 201 outside the contract   hold-*    -> answers only after /api/__test/release
+ *   foreign-*   -> 403 origin_not_allowed (the plug-in refused the page's origin)
  *   autopay-*   -> the fake hosted page pays the order at once and goes to the return route
  *   amount[<payMoney>][<payFee>]-* -> the order's amounts are these JSON values (outside the contract, say)
  *   autopay-liar-* -> the status route answers (paid) about another orderNum than the one asked about
@@ -77,6 +78,7 @@ export function contractDouble() {
     if (item.startsWith('busy')) return fail(ctx, 429, 'quote_refused', true, 'Too Many Requests'), true;
     if (item.startsWith('down')) return fail(ctx, 503, 'gateway_unavailable', true, 'The gateway is unavailable.'), true;
     if (item.startsWith('garbage')) return json(ctx, 201, { hello: 'world' }), true;
+    if (item.startsWith('foreign')) return fail(ctx, 403, 'origin_not_allowed', false, "This shop's payments are not allowed from this origin."), true;
     return false;
   }
 

@@ -24,12 +24,33 @@ function isOrigin(value: string): boolean {
   return URL.canParse(value) && new URL(value).origin === value;
 }
 
-function setCors(headers: EdgeHeaders, origin: string): void {
-  headers.set('Access-Control-Allow-Origin', origin);
+/** What a preflight may send: the contract's methods and headers (a refused origin gets these too, never cached). */
+function setPreflight(headers: EdgeHeaders): void {
   headers.set('Access-Control-Allow-Methods', 'GET, POST');
   headers.set('Access-Control-Allow-Headers', `Content-Type, ${STATUS_TOKEN_HEADER}, ${EARLIER_STATUS_TOKEN_HEADER}`);
+}
+
+function setCors(headers: EdgeHeaders, origin: string): void {
+  headers.set('Access-Control-Allow-Origin', origin);
+  setPreflight(headers);
   headers.set('Access-Control-Expose-Headers', 'Idempotent-Replayed, Retry-After, RateLimit, RateLimit-Policy');
   headers.set('Access-Control-Max-Age', '600');
+}
+
+/**
+ * The merchant's fix for a refused origin, as the terminal says it (a pure decision, table-tested):
+ * a page on the host this server was reached at means `publicUrl` names another address (a moved
+ * `PORT`, a forgotten `PUBLIC_URL`); any other page is another site, which `allowedOrigins` lets in
+ * if it is the shop's. Both are said as "if it is yours": any site can send a refused request.
+ */
+export function originAdvice(refused: string, reachedAt: string, publicUrl: URL, allowed: readonly string[]): string {
+  const others = allowed.filter((origin) => origin !== publicUrl.origin);
+  const addIt = `allowedOrigins: [${[...others, refused].map((origin) => `'${origin}'`).join(', ')}]`;
+  const head = `refused a request from a page on ${refused}: allowed origins are ${allowed.join(', ')}.`;
+  const sameHost = URL.canParse(reachedAt) && new URL(reachedAt).host === new URL(refused).host;
+  return sameHost
+    ? `${head} This server was reached at ${refused} but publicUrl is ${publicUrl.origin}: if that page is the shop's, set publicUrl: '${refused}' (PUBLIC_URL in the examples). If not, ignore this: any site can send such a request.`
+    : `${head} If pages on ${refused} are the shop's, add it: ${addIt}. If not, ignore this: any site can send such a request.`;
 }
 
 /**
@@ -38,9 +59,15 @@ function setCors(headers: EdgeHeaders, origin: string): void {
  * cross-site by `Sec-Fetch-Site`. Requests with neither header come from non-browser clients,
  * which CSRF cannot use. Sets `Vary` and CORS on `headers`; answers a preflight (`OPTIONS`) with
  * its `204`, and gives `undefined` for a request that may go on.
+ *
+ * A refused page that has an origin may read the refusal itself, nothing else: its preflight is
+ * answered (the browser then sends the request, which is refused here before any route or limit,
+ * as a simple request from any site always was) and the `403` carries `Access-Control-Allow-Origin`
+ * with no exposed headers, so `<pay-button>` can tell the customer the truth instead of "cannot be
+ * reached". The refusal's body names no allowed origin (those are for the merchant's log).
  */
 export function originGuard(context: GuardDeps): (request: CoreRequest, headers: EdgeHeaders) => Answer | undefined {
-  const allowed = [...context.options.browserOrigins].join(', ');
+  const origins = [...context.options.browserOrigins];
   const reported = new Set<string>();
   return (request, headers) => {
     const origin = request.headers.get('origin');
@@ -51,9 +78,16 @@ export function originGuard(context: GuardDeps): (request: CoreRequest, headers:
         // Said once per origin in the merchant's log (a page on localhost instead of 127.0.0.1 is the usual cause).
         if (named && !reported.has(named) && reported.size < MAX_REPORTED_ORIGINS) {
           reported.add(named);
-          context.events.emit('warning', { code: 'origin_not_allowed', message: `refused a request from a page on ${named}: allowed origins are ${allowed} (publicUrl and allowedOrigins)` });
+          context.events.emit('warning', { code: 'origin_not_allowed', message: originAdvice(named, request.url, context.options.publicUrl, origins) });
         }
-        throw new PayButtonError('origin_not_allowed', `Requests from ${named ?? (origin === 'null' ? 'an opaque origin' : 'this origin')} are not allowed (allowed: ${allowed}); add it to allowedOrigins if it is yours.`);
+        if (named) {
+          headers.set('Access-Control-Allow-Origin', named);
+          if (request.method === 'OPTIONS') {
+            setPreflight(headers);
+            return answer(204, null);
+          }
+        }
+        throw new PayButtonError('origin_not_allowed', `This shop's payments are not allowed from ${named ?? (origin === 'null' ? 'an opaque origin' : 'this origin')}; its server log names the setting to change.`);
       }
       if (origin !== context.options.publicUrl.origin) setCors(headers, origin);
     } else {

@@ -20,7 +20,7 @@ export interface LogLine {
 }
 
 /** Warnings that mean money or orders are stuck until someone acts. */
-const ERROR_WARNINGS: ReadonlySet<string> = new Set(['self_check_failed', 'internal', 'store_unavailable', 'gateway_mismatch']);
+const ERROR_WARNINGS: ReadonlySet<string> = new Set(['self_check_failed', 'internal', 'store_unavailable', 'gateway_mismatch', 'gateway_answer_untrusted']);
 /** Notification answers that say the merchant's own code or store failed. */
 const ERROR_REJECTIONS: ReadonlySet<string> = new Set(['fulfilment_failed', 'internal_error', 'store_unavailable', 'body_consumed']);
 

@@ -19,6 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parseWith, urlField, type MethodCode } from '@tombolbayar/protocol';
+import type { PayButtonEvents } from '../events.ts';
 import type { ResolvedOptions } from '../options.ts';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
 import type { CreateFields, GatewayClient } from '../gateway/client.ts';
@@ -139,6 +140,8 @@ export interface CreatorDeps {
   readonly merchantCode: string;
   readonly orderNumPrefix: string;
   readonly now: () => Date;
+  /** For the warning about an answer that cannot be trusted (`untrustedAnswer`). */
+  readonly events: PayButtonEvents;
 }
 
 /** The error a failed creation is replayed with. */
@@ -146,6 +149,24 @@ function storedFailure(order: Order): PayButtonError {
   const code = (order.errorCode ?? 'internal') as ConstructorParameters<typeof PayButtonError>[0];
   // The same key will always get this answer: only a new key (a new attempt) can help.
   return new PayButtonError(code, order.errorMessage ?? 'The order could not be created.', { gatewayCode: order.gatewayCode ?? undefined, retryable: false });
+}
+
+/**
+ * The warning for an order whose gateway answers could not be trusted (they do not verify, or are
+ * outside the protocol): the gateway may have created it, so the customer was told nothing was
+ * charged while a live order may wait there. The usual cause is a platform key that is not this
+ * gateway's; the order is kept in `creating` (never re-sent) and `reconcile()` settles it by query
+ * once the answers verify: adopted if the gateway has it, failed if it never did.
+ */
+export function untrustedAnswer(orderNum: string, why: string): { code: 'gateway_answer_untrusted'; message: string; orderNum: string } {
+  return {
+    code: 'gateway_answer_untrusted',
+    orderNum,
+    message:
+      `the gateway's answers for order ${orderNum} cannot be trusted (${why}), so the customer was told it failed, but the gateway may hold it live: ` +
+      'most likely platformPublicKey is not the key of this gateway (GATEWAY_URL) or of this merchant. Fix the key and restart; ' +
+      `the order is kept in creating and reconcile() asks the gateway about it (adopted if it has it, failed if not).`,
+  };
 }
 
 export class OrderCreator {
@@ -273,7 +294,11 @@ export class OrderCreator {
       }
       const error = { code: failure.error.code, message: failure.error.message, gatewayCode: failure.error.gatewayCode };
       if (failure.definitive) await lifecycle.refused(order, error, 'create');
-      else await lifecycle.releaseCreate(order.orderNum, error);
+      else {
+        // Recorded on the row (errorCode): the gateway may hold it live, so it stays `creating` for reconcile().
+        await lifecycle.releaseCreate(order.orderNum, error);
+        if (failure.error.code === 'gateway_response_invalid') this.deps.events.emit('warning', untrustedAnswer(order.orderNum, failure.error.message));
+      }
       throw failure.error;
     }
   }
