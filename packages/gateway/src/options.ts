@@ -73,6 +73,11 @@ export interface GatewayOptions {
    * `Retry-After` at once instead of queueing (health routes are never refused). Default 64.
    */
   maxInFlight?: number;
+  /**
+   * The whole request (headers and body) must arrive within this, or the server `listen()` starts
+   * answers 408 and closes the connection: a slow body holds no slot past it. Default 10 000 ms.
+   */
+  requestTimeoutMs?: number;
   /** How often overdue orders are expired in the background; default 15 000 ms. */
   expirySweepIntervalMs?: number;
 }
@@ -142,6 +147,7 @@ const optionsSchema = z.object({
     .optional(),
   expirySweepIntervalMs: positiveMs.optional(),
   maxInFlight: z.number().int().min(1).max(100_000).optional(),
+  requestTimeoutMs: z.number().int().min(100).max(600_000).optional(),
 });
 
 export const DEFAULT_DATA_DIR = './.paybutton/gateway';
