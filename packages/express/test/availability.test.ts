@@ -48,7 +48,7 @@ describe('health() and a store that is down', () => {
     const ready = await fetch(`${server.url}/readyz`);
     assert.equal(ready.status, 503);
     assert.equal(ready.headers.get('retry-after'), '5');
-    const readiness = await ready.json();
+    const readiness = (await ready.json()) as { status: string; database: string };
     assert.deepEqual([readiness.status, readiness.database], ['unavailable', 'unavailable']);
     const created = await fetch(`${server.url}/pay/links`, {
       method: 'POST',
@@ -79,7 +79,7 @@ describe('health() and load shedding on a working shop', () => {
     server = await serve(app);
     const ready = await fetch(`${server.url}/readyz`);
     assert.equal(ready.status, 200);
-    const readiness = await ready.json();
+    const readiness = (await ready.json()) as { load: Record<string, unknown> };
     assert.deepEqual({ ...readiness, load: { ...readiness.load, eventLoopDelayMs: 0 } }, { status: 'ready', database: 'ok', load: { state: 'ok', inFlight: 0, reading: 0, shed: 0, eventLoopDelayMs: 0 } });
 
     // One request held open (its body never ends) is all this client may have open (its cap is
@@ -94,7 +94,7 @@ describe('health() and load shedding on a working shop', () => {
     assert.equal(shed.headers.get('retry-after'), '1');
     const saturated = await fetch(`${server.url}/readyz`);
     assert.equal(saturated.status, 503);
-    assert.equal((await saturated.json()).status, 'saturated');
+    assert.equal(((await saturated.json()) as { status: string }).status, 'saturated');
     assert.equal(shed.body.error.code, 'overloaded');
     assert.equal(shed.body.error.retryable, true);
     // A path that is not the plug-in's still goes on to the app (its 404 here), busy or not.

@@ -146,7 +146,7 @@ describe('createPayButton().fetch: a Request in, a Response out', () => {
     assert.deepEqual(warnings, ['mount_path_mismatch']);
     const health = await pay.healthResponse();
     assert.equal(health.status, 200);
-    const readiness = await health.json();
+    const readiness = (await health.json()) as { status: string; database: string; load: { state: string } };
     assert.deepEqual([readiness.status, readiness.database, readiness.load.state], ['ready', 'ok', 'ok']);
   });
 });
