@@ -13,6 +13,7 @@
  * overload and after settling. Load goes to 127.0.0.1 only.
  */
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +63,8 @@ async function openLoop(url: string, bodies: readonly string[], rate: number, se
   // Customers, not one client: the load comes from 16 loopback addresses (the plug-in caps each one's open requests).
   const agents = Array.from({ length: CLIENT_ADDRESSES }, (_, index) => new http.Agent({ keepAlive: true, maxSockets: 4_096, localAddress: `127.0.0.${2 + index}` }));
   const answers: Array<{ status: number; ms: number; retryAfter: boolean }> = [];
+  /** How late this process sent each request (its own lateness, included in every answer's time). */
+  const sendLagMs: number[] = [];
   let errors = 0;
   const total = Math.min(bodies.length, Math.floor(rate * seconds));
   const started = performance.now();
@@ -72,7 +75,7 @@ async function openLoop(url: string, bodies: readonly string[], rate: number, se
         method: 'POST',
         agent,
         timeout: 30_000,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), origin: SHOP_PUBLIC_URL },
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), origin: SHOP_PUBLIC_URL, 'x-bench-sent-at': String(performance.timeOrigin + performance.now()) },
       });
       request.on('response', (response) => {
         response.resume();
@@ -93,6 +96,7 @@ async function openLoop(url: string, bodies: readonly string[], rate: number, se
     const tick = () => {
       const now = performance.now();
       while (sent < total && started + (sent * 1000) / rate <= now) {
+        sendLagMs.push(now - (started + (sent * 1000) / rate));
         pending.push(send(bodies[sent]!, started + (sent * 1000) / rate, agents[sent % agents.length]!));
         sent++;
       }
@@ -103,7 +107,7 @@ async function openLoop(url: string, bodies: readonly string[], rate: number, se
   });
   await Promise.all(pending);
   for (const agent of agents) agent.destroy();
-  return { answers, errors, sent: total };
+  return { answers, errors, sent: total, sendLagP99Ms: Math.round(percentile(sendLagMs.sort((a, b) => a - b), 0.99)) };
 }
 
 const { engine, rate, seconds, steadyRate, steadySeconds, settleSeconds } = args(process.argv.slice(2));
@@ -138,8 +142,13 @@ try {
   const steady = await openLoop(`${shop.url}/pay/links`, linkBodies(Math.ceil(steadyRate * steadySeconds), `${tag}s`), steadyRate, steadySeconds);
   const steadyPerSecond = steady.answers.filter((answer) => answer.status === 201).length / steadySeconds;
   const before = { shop: await shop.rssMb(), gateway: await gateway.rssMb() };
-  const { answers, errors, sent } = await openLoop(`${shop.url}/pay/links`, linkBodies(Math.ceil(rate * seconds), `${tag}o`), rate, seconds);
+  await Promise.all([shop.command({ cmd: 'reset' }), gateway.command({ cmd: 'reset' })]);
+  // This process times every answer: its own event loop's delay is in every figure.
+  const ownLoop = monitorEventLoopDelay({ resolution: 5 });
+  ownLoop.enable();
+  const { answers, errors, sent, sendLagP99Ms } = await openLoop(`${shop.url}/pay/links`, linkBodies(Math.ceil(rate * seconds), `${tag}o`), rate, seconds);
   const after = { shop: await shop.rssMb(), gateway: await gateway.rssMb() };
+  const loopDelay = { shop: await shop.command<{ p99Ms: number; maxMs: number }>({ cmd: 'loop' }), gateway: await gateway.command<{ p99Ms: number; maxMs: number }>({ cmd: 'loop' }) };
   await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1_000));
   const settled = { shop: await shop.rssMb(), gateway: await gateway.rssMb() };
   const accepted = answers.filter((answer) => answer.status === 201).map((answer) => answer.ms).sort((a, b) => a - b);
@@ -170,6 +179,13 @@ try {
         allP99Ms: ms(percentile(all, 0.99)),
         allMaxMs: ms(all.at(-1) ?? Number.NaN),
         refusedWithRetryAfter: refused.filter((answer) => answer.retryAfter).length,
+        loadGeneratorLateP99Ms: sendLagP99Ms,
+        eventLoopDelayMs: {
+          loadGenerator: { p99: ms(ownLoop.percentile(99) / 1e6), max: ms(ownLoop.max / 1e6) },
+          shop: { p99: ms(loopDelay.shop.p99Ms), max: ms(loopDelay.shop.maxMs) },
+          gateway: { p99: ms(loopDelay.gateway.p99Ms), max: ms(loopDelay.gateway.maxMs) },
+        },
+        ...(await shop.command<{ calls: Record<string, number>; inShopMs: unknown }>({ cmd: 'stats' }).then(({ calls, inShopMs }) => ({ shopGatewayCalls: calls, inShopMs }))),
         rssMb: { steady: before, afterOverload: after, [`after${settleSeconds}s`]: settled },
         rssSettledVsSteady: { shop: ratio(settled.shop, before.shop), gateway: ratio(settled.gateway, before.gateway) },
       },

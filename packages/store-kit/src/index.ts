@@ -20,6 +20,7 @@ export {
 export {
   admitRequest,
   carriesBody,
+  closesConnection,
   createInFlightLimiter,
   SHED_EVENT_LOOP_DELAY_MS,
   SHED_REPORT_INTERVAL_MS,

@@ -47,6 +47,14 @@ export interface AdmitState {
   readonly loopDelayMs: number;
 }
 
+/**
+ * Whether a refusal whose body was not read also closes its connection: yes when the client
+ * looks like the cause (too many bodies arriving, or too many requests of its own open), so its
+ * connection is not kept to drain a body that may never come; no under plain overload, where
+ * closing would make every refused client connect again, costing more than the refusal saved.
+ */
+export const closesConnection = (reason: ShedReason): boolean => reason === 'reading' || reason === 'per_client';
+
 /** The pure decision for one arriving request. */
 export function admitRequest(state: AdmitState): AdmitDecision {
   if (state.clientGone) return 'client_gone';
@@ -134,7 +142,7 @@ export interface InFlightLimiter {
   snapshot(): LoadSnapshot;
   /**
    * Connect-style middleware: `next()` for an admitted request, `shed(req, res, reason)` otherwise
-   * (a request with a body is answered with `Connection: close`: its body is not read).
+   * (with `Connection: close` when `closesConnection(reason)` and the body was not read).
    */
   middleware(shed: (req: IncomingMessage, res: ServerResponse, reason: ShedReason) => void, clientOf?: (req: IncomingMessage) => string | undefined): (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }
@@ -224,8 +232,9 @@ export function createInFlightLimiter(options: AdmissionOptions): InFlightLimite
         return;
       }
       if (admitted.decision !== 'admit') {
-        // The body is not read: the connection closes after the refusal instead of draining it.
-        if (hasBody && !req.complete) res.setHeader('Connection', 'close');
+        // The body is not read: drained (plain overload) or not waited for (the connection closes).
+        if (hasBody && !req.complete && closesConnection(admitted.decision)) res.setHeader('Connection', 'close');
+        else req.resume();
         answerShed(req, res, admitted.decision);
         return;
       }

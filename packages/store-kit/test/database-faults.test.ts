@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { admitRequest, carriesBody, createInFlightLimiter, databaseFault, postgresPoolConfig, retryAfterSeconds, SHED_EVENT_LOOP_DELAY_MS, type DatabaseFault, type ShedReport } from '../src/index.ts';
+import { admitRequest, carriesBody, closesConnection, createInFlightLimiter, databaseFault, postgresPoolConfig, retryAfterSeconds, SHED_EVENT_LOOP_DELAY_MS, type DatabaseFault, type ShedReason, type ShedReport } from '../src/index.ts';
 
 const pgError = (code: string, message = 'server said no') => Object.assign(new Error(message), { code, severity: 'FATAL' });
 const socketError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:5432`), { code, errno: -111, syscall: 'connect' });
@@ -140,6 +140,11 @@ describe('createInFlightLimiter: a body still arriving costs no work slot; one c
     assert.deepEqual(reports.map((report) => [report.reason, report.shedSinceLastReport, report.inFlight]), [['in_flight', 1, 1]]);
     if (held.decision === 'admit') held.done();
     assert.equal(limiter.snapshot().shed, 5);
+  });
+
+  it('closes the connection of a refusal only when the client looks like the cause', () => {
+    const table: Array<[ShedReason, boolean]> = [['in_flight', false], ['event_loop', false], ['reading', true], ['per_client', true]];
+    for (const [reason, closes] of table) assert.equal(closesConnection(reason), closes, reason);
   });
 
   it('carriesBody reads Content-Length and Transfer-Encoding, from Node headers or a Headers', () => {

@@ -5,12 +5,12 @@
  * `bodyReadTimeoutMs` or it is answered `408 request_timeout` and its connection closed. The
  * plug-in cannot set the timeouts of the merchant's server, so it keeps this deadline itself.
  */
-import { carriesBody, createInFlightLimiter, type Admitted, type InFlightLimiter, type ShedReport } from '@tombolbayar/store-kit';
+import { carriesBody, closesConnection, createInFlightLimiter, type Admitted, type InFlightLimiter, type ShedReport } from '@tombolbayar/store-kit';
 import { PayButtonError } from '../errors.ts';
 import type { PayButtonEvents } from '../events.ts';
 import type { CoreRequest, RequestFacts } from './context.ts';
 
-export type { InFlightLimiter } from '@tombolbayar/store-kit';
+export { closesConnection, type InFlightLimiter } from '@tombolbayar/store-kit';
 
 const SHED_WORDS: Record<ShedReport['reason'], string> = {
   in_flight: 'maxInFlight requests are being worked on',

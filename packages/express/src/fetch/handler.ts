@@ -16,7 +16,7 @@ import { scriptHandler, scriptSource } from '../routes/script.ts';
 import { statusHandler } from '../routes/status.ts';
 import type { OrderStore } from '../store/orders.ts';
 import type { RequestFacts, RouteContext, CoreRequest } from './context.ts';
-import { bodyToRead, createAdmission, withBodyDeadline, type InFlightLimiter } from './admission.ts';
+import { bodyToRead, closesConnection, createAdmission, withBodyDeadline, type InFlightLimiter } from './admission.ts';
 import { originGuard } from './guards.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { AnswerHeaders, clientGone, type Answer } from './answer.ts';
@@ -42,11 +42,12 @@ export interface FetchDeps {
 
 /**
  * The refusal past `maxInFlight` (or a late event loop, or one client's cap): at once, rather than
- * queued. A body not read is not drained either: the connection closes after the answer.
+ * queued. A body not read is drained, or, when the client looks like the cause, not waited for:
+ * the connection closes after the answer (`closesConnection`).
  */
-function overloaded(bodyUnread: boolean): Answer {
+function overloaded(close: boolean): Answer {
   const refusal = new PayButtonError('overloaded', 'Too many payments are being handled right now; try again in a moment.');
-  return jsonAnswer(refusal.httpStatus, refusal.toJSON(), { 'Retry-After': '1', 'Cache-Control': 'no-store', ...(bodyUnread ? { Connection: 'close' } : {}) });
+  return jsonAnswer(refusal.httpStatus, refusal.toJSON(), { 'Retry-After': '1', 'Cache-Control': 'no-store', ...(close ? { Connection: 'close' } : {}) });
 }
 
 function routesOf(deps: FetchDeps): Route[] {
@@ -136,7 +137,7 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
       // A client already gone is not answered (the adapter ends its connection).
       if (admitted.decision === 'client_gone') return clientGone();
       request.body?.cancel().catch(() => {});
-      return overloaded(hasBody);
+      return overloaded(hasBody && closesConnection(admitted.decision));
     }
     try {
       mountedAt(located.prefix);
