@@ -74,6 +74,7 @@ export function withBodyDeadline(request: CoreRequest, admitted: Admitted, timeo
   const readBody = (max: number): Promise<Buffer | undefined> =>
     new Promise((resolve, reject) => {
       const reading = request.readBody ? { read: request.readBody(max), stop: () => {} } : readWebBody(request.body, max);
+      // Whichever comes first: the body (or its failure), or the deadline; a read cut off later is ignored.
       const timer = setTimeout(() => {
         timedOut = true;
         reading.stop();
@@ -81,11 +82,13 @@ export function withBodyDeadline(request: CoreRequest, admitted: Admitted, timeo
       }, timeoutMs);
       reading.read.then(
         (whole) => {
+          if (timedOut) return;
           clearTimeout(timer);
           admitted.bodyArrived();
           resolve(whole);
         },
         (error: unknown) => {
+          if (timedOut) return;
           clearTimeout(timer);
           reject(error);
         },

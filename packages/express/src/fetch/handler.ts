@@ -1,7 +1,7 @@
 /**
  * The fetch core's request path: admission (`overloaded`, the body deadline: `admission.ts`), the
- * mount prefix, the route table, the edge checks, and the one error answer. Routes are built once here from the wired
- * lifecycle; each is a `(request, context) => Promise<Answer>` of `routes/`.
+ * mount prefix, the route table, the edge checks, and the one error answer. Routes are built once
+ * here from the wired lifecycle; each is a `(request, context) => Promise<Answer>` of `routes/`.
  */
 import { dirname, join } from 'node:path';
 import { PayButtonError } from '../errors.ts';

@@ -1,8 +1,9 @@
 /**
  * Health routes for the orchestrator: `GET /healthz` (liveness: the process answers HTTP) and
  * `GET /readyz` (readiness: started, the database answers within a deadline, the notification
- * worker is not stalled, and the process is not saturated: refusing requests, or its event loop late). They answer plain JSON, carry nothing secret, are never shed and never
- * logged per request (probes come every few seconds).
+ * worker is not stalled, and the process is not saturated: refusing requests, or its event loop
+ * late). They answer plain JSON, carry nothing secret, are never shed and never logged per
+ * request (probes come every few seconds).
  */
 import { sql } from 'kysely';
 import { Router } from 'express';
