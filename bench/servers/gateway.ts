@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     gateway.app(req as never, res as never);
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4_096 }, resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const handle = async (command: Command) => {

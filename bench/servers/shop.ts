@@ -23,6 +23,17 @@ export interface ShopServerConfig {
   readonly database: DatabaseOption;
 }
 
+/** p50 and p99 of each status's times, in whole ms. */
+function percentiles(times: Record<string, number[]>): Record<string, { count: number; p50: number; p99: number }> {
+  return Object.fromEntries(
+    Object.entries(times).map(([status, list]) => {
+      const sorted = [...list].sort((a, b) => a - b);
+      const at = (fraction: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0);
+      return [status, { count: sorted.length, p50: at(0.5), p99: at(0.99) }];
+    }),
+  );
+}
+
 async function main(): Promise<void> {
   const config = JSON.parse(process.env.BENCH_SHOP ?? '') as ShopServerConfig;
   let paid = 0;
@@ -58,15 +69,26 @@ async function main(): Promise<void> {
   app.disable('x-powered-by');
   app.use('/pay', payments);
   const server = createServer(app);
+  // Time in this process, from the request's headers to its answer, by status: what the load
+  // generator times besides it is connecting, queueing in sockets and its own lateness.
+  let inShop: Record<string, number[]> = {};
+  server.on('request', (req, res) => {
+    const started = performance.now();
+    // How long after the load generator sent it the request reached this process (same clock).
+    const sentAt = Number(req.headers['x-bench-sent-at']);
+    if (sentAt > 0) (inShop.arrival ??= []).push(performance.timeOrigin + started - sentAt);
+    res.once('finish', () => (inShop[res.statusCode] ??= []).push(performance.now() - started));
+  });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4_096 }, resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const handle = (command: Command) => {
     switch (command.cmd) {
       case 'stats':
-        return { calls, warnings, paid };
+        return { calls, warnings, paid, inShopMs: percentiles(inShop) };
       case 'reset':
+        inShop = {};
         calls = {};
         warnings = {};
         paid = 0;

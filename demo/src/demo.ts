@@ -76,7 +76,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   let shopServer: Server | undefined;
   let shopUrl = options.shopUrl ?? `http://${host}:5173`;
   if (shopPort !== null) {
-    shopServer = createServer();
+    // A slow or idle client holds no connection for long (Node's defaults wait 300 s for a request).
+    shopServer = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 });
     shopServer.listen(shopPort, host);
     await once(shopServer, 'listening');
     const address = shopServer.address();

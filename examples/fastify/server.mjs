@@ -24,7 +24,9 @@ const pay = createPayButton({
   },
 });
 
-const app = Fastify();                                 // behind a proxy: Fastify({ trustProxy: 1 })
+// Timeouts (Fastify's requestTimeout defaults to none): a client that is slow to send its request
+// or its next keep-alive request holds no connection for long. Behind a proxy: trustProxy: 1.
+const app = Fastify({ requestTimeout: 30_000, keepAliveTimeout: 5_000, http: { headersTimeout: 10_000 } });
 await app.register(payButtonFastify, { prefix: '/pay', payButton: pay }); // pay is closed with the app
 app.get('/readyz', () => pay.healthResponse());
 app.get('/', (request, reply) => reply.type('text/html').send(`<!doctype html>

@@ -32,7 +32,10 @@ app.get('/', (c) => c.html(`<!doctype html>
 <script type="module" src="/pay/pay-button.js"></script>
 <pay-button endpoint="/pay" item="kopi-gayo-250">Bayar</pay-button>`));
 
-const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => console.log(`shop on http://127.0.0.1:${info.port}`));
+// Timeouts (Node's defaults wait 300 s for a request): a client that is slow to send its headers,
+// its request or its next keep-alive request holds no connection for long.
+const serverOptions = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 };
+const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1', serverOptions }, (info) => console.log(`shop on http://127.0.0.1:${info.port}`));
 // Ctrl-C: stop taking requests, then let the plug-in finish what it started.
 process.once('SIGINT', () => server.close(() => pay.close().then(() => process.exit(0))));
 process.once('SIGTERM', () => server.close(() => pay.close().then(() => process.exit(0))));

@@ -20,6 +20,7 @@ import { sweepExpiredOrders } from './domain/transitions.ts';
 import { createInFlightLimiter } from '@tombolbayar/store-kit';
 import { errorHandler, notFound } from './http/edges.ts';
 import { healthRouter, type StartupState } from './http/health.ts';
+import { createGatewayServer } from './http/server.ts';
 import { sendRefusal } from './http/refusals.ts';
 import { fastLane } from './http/fast-lane.ts';
 import { gatewayRouter, gatewayRoutes } from './http/gateway-routes.ts';
@@ -186,8 +187,12 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Past maxInFlight, refuse at once rather than queue (a client that left is not worked on).
-  const limiter = createInFlightLimiter(config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  // Past maxInFlight (or a late event loop, or one client's cap), refuse at once rather than
+  // queue; a body still arriving takes no slot (its deadline is the server's requestTimeout).
+  const limiter = createInFlightLimiter({
+    maxInFlight: config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    onShed: (report) => logger.warn(report, 'shedding load: requests refused with 503 overloaded'),
+  });
   const shedding = limiter.middleware((_req, res) => {
     (res as express.Response).set('Retry-After', '1');
     sendRefusal(res as express.Response, sign, 'overloaded');
@@ -216,7 +221,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   // The signed API's exact paths skip the router's dispatch (http/fast-lane.ts): same chain, same answers.
   app.use(fastLane({ before, routes: new Map([...signedRoutes].map(([path, chain]) => [`/gateway${path}`, chain])), onError: lastResort, unanswered: unrouted }));
   // Probes first: never shed, never logged per request.
-  app.use(healthRouter({ database, startup: () => startup, worker: () => worker?.health() }));
+  app.use(healthRouter({ database, startup: () => startup, worker: () => worker?.health(), load: () => limiter.snapshot() }));
   app.use(...before);
   app.use('/gateway', gatewayRouter(runtime, signedRoutes));
   const parts: GatewayParts = { domain, runtime, deliveries, ready };
@@ -260,7 +265,8 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
       if (server) throw new Error('the gateway is already listening');
       // Listening while the database is down lets /readyz say so; requests get 503 until it is up.
       await Promise.race([ready, waitingForDatabase]);
-      const started = app.listen(port, host);
+      const started = createGatewayServer(app, config.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: config.requestTimeoutMs });
+      started.listen(port, host);
       server = started;
       try {
         await new Promise<void>((resolve, reject) => {

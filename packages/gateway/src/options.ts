@@ -80,6 +80,11 @@ export interface GatewayOptions {
    * `Retry-After` at once instead of queueing (health routes are never refused). Default 64.
    */
   maxInFlight?: number;
+  /**
+   * The whole request (headers and body) must arrive within this, or the server `listen()` starts
+   * answers 408 and closes the connection: a slow body holds no slot past it. Default 10 000 ms.
+   */
+  requestTimeoutMs?: number;
   /** How often overdue orders are expired in the background; default 15 000 ms. */
   expirySweepIntervalMs?: number;
   /**
@@ -163,6 +168,7 @@ const optionsSchema = z.object({
     .object({ retentionDays: z.union([z.literal(false), z.number().int().min(1).max(36_500)], { error: 'must be false or a whole number of days from 1 to 36500' }).optional() })
     .strict()
     .optional(),
+  requestTimeoutMs: z.number().int().min(100).max(600_000).optional(),
 });
 
 export const DEFAULT_DATA_DIR = './.tombolbayar/gateway';

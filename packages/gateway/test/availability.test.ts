@@ -38,16 +38,17 @@ describe('startupRetryDelayMs and readiness (pure)', () => {
   });
 
   const table: Array<[Parameters<typeof readiness>, ReturnType<typeof readiness>]> = [
-    [['ready', true, { lastRoundAt: 0, stalled: false }], { ready: true, database: 'ok', worker: 'ok' }],
-    [['ready', true, undefined], { ready: true, database: 'ok', worker: 'off' }],
-    [['ready', false, { lastRoundAt: 0, stalled: false }], { ready: false, database: 'unavailable', worker: 'ok' }],
-    [['ready', true, { lastRoundAt: 0, stalled: true }], { ready: false, database: 'ok', worker: 'stalled' }],
-    [['starting', false, undefined], { ready: false, database: 'starting', worker: 'off' }],
-    [['waiting_for_database', false, undefined], { ready: false, database: 'unavailable', worker: 'off' }],
-    [['failed', false, undefined], { ready: false, database: 'unavailable', worker: 'off' }],
+    [['ready', true, { lastRoundAt: 0, stalled: false }], { ready: true, database: 'ok', worker: 'ok', load: 'ok' }],
+    [['ready', true, undefined], { ready: true, database: 'ok', worker: 'off', load: 'ok' }],
+    [['ready', false, { lastRoundAt: 0, stalled: false }], { ready: false, database: 'unavailable', worker: 'ok', load: 'ok' }],
+    [['ready', true, { lastRoundAt: 0, stalled: true }], { ready: false, database: 'ok', worker: 'stalled', load: 'ok' }],
+    [['starting', false, undefined], { ready: false, database: 'starting', worker: 'off', load: 'ok' }],
+    [['waiting_for_database', false, undefined], { ready: false, database: 'unavailable', worker: 'off', load: 'ok' }],
+    [['failed', false, undefined], { ready: false, database: 'unavailable', worker: 'off', load: 'ok' }],
+    [['ready', true, undefined, true], { ready: false, database: 'ok', worker: 'off', load: 'saturated' }],
   ];
   for (const [input, expected] of table) {
-    it(`${input[0]}, database ${input[1] ? 'answers' : 'silent'}, worker ${input[2] ? (input[2].stalled ? 'stalled' : 'ok') : 'off'}`, () => {
+    it(`${input[0]}, database ${input[1] ? 'answers' : 'silent'}, worker ${input[2] ? (input[2].stalled ? 'stalled' : 'ok') : 'off'}${input[3] ? ', saturated' : ''}`, () => {
       assert.deepEqual(readiness(...input), expected);
     });
   }
@@ -67,21 +68,24 @@ describe('health routes and load shedding (SQLite)', () => {
     assert.deepEqual(await (await fetch(`${url}/healthz`)).json(), { status: 'ok' });
     const ready = await fetch(`${url}/readyz`);
     assert.equal(ready.status, 200);
-    assert.deepEqual(await ready.json(), { status: 'ready', database: 'ok', worker: 'ok' });
+    const readiness = (await ready.json()) as { load: { eventLoopDelayMs: number } };
+    assert.ok(readiness.load.eventLoopDelayMs >= 0);
+    assert.deepEqual({ ...readiness, load: { ...readiness.load, eventLoopDelayMs: 0 } }, { status: 'ready', database: 'ok', worker: 'ok', load: { state: 'ok', inFlight: 0, reading: 0, shed: 0, eventLoopDelayMs: 0 } });
 
-    // One request held open (its body never ends) fills the only slot.
+    // One request held open (its body never ends) is all this client may have open (its cap is
+    // maxInFlight); other clients are not held back by it (test/slow-clients.test.ts).
     const held = net.connect(Number(new URL(url).port), '127.0.0.1');
     held.write('POST /gateway/prepaidOrder HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
     const shed = await waitFor(async () => {
       const response = await fetch(`${url}/gateway/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       return response.status === 503 ? response : undefined;
-    }, 'a request refused while the slot is taken');
+    }, 'a request of the same client refused while its slow one is open');
     assert.equal(shed.headers.get('retry-after'), '1');
     assert.equal((await shed.json()).platRespCode, 'ERROR');
     // Probes are never shed.
     assert.equal((await fetch(`${url}/healthz`)).status, 200);
     held.destroy();
-    // The slot frees when the held request's connection ends.
+    // The client may send again once the held request's connection ends.
     await waitFor(async () => ((await fetch(`${url}/gateway/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status === 200 ? true : undefined), 'the slot freed');
   });
 });
@@ -117,7 +121,7 @@ describe('starting while PostgreSQL is down', { skip: DATABASE_URL ? false : 'DA
     assert.equal((await fetch(`${base}/healthz`)).status, 200);
     const notReady = await fetch(`${base}/readyz`);
     assert.equal(notReady.status, 503);
-    assert.deepEqual(await notReady.json(), { status: 'unavailable', database: 'unavailable', worker: 'off' });
+    assert.deepEqual({ ...(await notReady.json()), load: undefined }, { status: 'unavailable', database: 'unavailable', worker: 'off', load: undefined });
     const refused = await fetch(`${base}/gateway/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     assert.equal(refused.status, 503);
     assert.ok(Number(refused.headers.get('retry-after')) > 0);

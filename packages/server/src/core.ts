@@ -197,7 +197,7 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
     ? undefined
     : startSweeper({ ready, sweep: store.sweep, lifecycle, events, merchantCode: resolved.merchantCode, now, afterRound: personalData.applyRetention }, resolved.sweep);
 
-  const health = () => healthAnswer({ ready, ping: () => store.ping() });
+  const health = () => healthAnswer({ ready, ping: () => store.ping(), load: () => handle.admission.snapshot() });
   let closing: Promise<void> | undefined;
   const handler: PayButtonHandler<Native> = {
     fetch: async (request, facts) => toResponse((await handle(request, facts)) ?? notFoundAnswer()),

@@ -55,8 +55,10 @@ export const ERROR_CODES = {
   gateway_url_untrusted: { httpStatus: 502, retryable: false },
   /** The order store could not be opened or migrated, or failed under the request (a lost connection). */
   store_unavailable: { httpStatus: 503, retryable: true },
-  /** This process is working on `maxInFlight` requests already: try again in a moment. */
+  /** This process is working on `maxInFlight` requests already (or is short of CPU): try again in a moment. */
   overloaded: { httpStatus: 503, retryable: true },
+  /** The request's body did not arrive within the deadline (10 s); the connection is closed. */
+  request_timeout: { httpStatus: 408, retryable: true },
   /** Anything else; details go to events, never to the response. */
   internal: { httpStatus: 500, retryable: false },
 } as const satisfies Record<string, { httpStatus: number; retryable: boolean }>;

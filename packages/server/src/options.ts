@@ -223,6 +223,8 @@ export interface ResolvedOptions {
   readonly logger: LoggerLike;
   readonly selfCheck: boolean;
   readonly maxInFlight: number;
+  /** A request body must arrive within this (`internal/tuning.ts`). */
+  readonly bodyReadTimeoutMs: number;
   readonly sweep: SweepSchedule | false;
   readonly retentionDays: number | false;
   readonly now: () => number;
@@ -386,6 +388,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     maxRetries: options.maxRetries ?? 2,
     retryBaseDelayMs: tuning.retryBaseDelayMs,
     retryMaxDelayMs: tuning.retryMaxDelayMs,
+    bodyReadTimeoutMs: tuning.bodyReadTimeoutMs,
     rateLimit: options.rateLimit === false ? false : { windowMs: options.rateLimit?.windowMs ?? 60_000, limit: options.rateLimit?.limit ?? DEFAULT_RATE_LIMIT, key: options.rateLimit?.key },
     bodyLimitBytes: options.bodyLimitBytes ?? 8 * 1024,
     notifyBodyLimitBytes: options.notifyBodyLimitBytes ?? 16 * 1024,

@@ -48,7 +48,8 @@ describe('health() and a store that is down', () => {
     const ready = await fetch(`${server.url}/readyz`);
     assert.equal(ready.status, 503);
     assert.equal(ready.headers.get('retry-after'), '5');
-    assert.deepEqual(await ready.json(), { status: 'unavailable', database: 'unavailable' });
+    const readiness = (await ready.json()) as { status: string; database: string };
+    assert.deepEqual([readiness.status, readiness.database], ['unavailable', 'unavailable']);
     const created = await fetch(`${server.url}/pay/links`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
@@ -78,17 +79,22 @@ describe('health() and load shedding on a working shop', () => {
     server = await serve(app);
     const ready = await fetch(`${server.url}/readyz`);
     assert.equal(ready.status, 200);
-    assert.deepEqual(await ready.json(), { status: 'ready', database: 'ok' });
+    const readiness = (await ready.json()) as { load: Record<string, unknown> };
+    assert.deepEqual({ ...readiness, load: { ...readiness.load, eventLoopDelayMs: 0 } }, { status: 'ready', database: 'ok', load: { state: 'ok', inFlight: 0, reading: 0, shed: 0, eventLoopDelayMs: 0 } });
 
-    // One request held open (its body never ends) takes the only slot.
+    // One request held open (its body never ends) is all this client may have open (its cap is
+    // maxInFlight); it takes no work slot from other clients (contract/slow-clients.test.ts).
     const { port } = new URL(harness.merchantUrl);
     const held = net.connect(Number(port), '127.0.0.1');
     held.write(`POST /pay/links HTTP/1.1\r\nHost: x\r\nOrigin: ${harness.merchantUrl}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
     const shed = await waitFor(async () => {
       const response = await harness.createLink();
       return response.status === 503 ? response : undefined;
-    }, 'a request refused while the slot is taken');
+    }, 'a request of the same client refused while its slow one is open');
     assert.equal(shed.headers.get('retry-after'), '1');
+    const saturated = await fetch(`${server.url}/readyz`);
+    assert.equal(saturated.status, 503);
+    assert.equal(((await saturated.json()) as { status: string }).status, 'saturated');
     assert.equal(shed.body.error.code, 'overloaded');
     assert.equal(shed.body.error.retryable, true);
     // A path that is not the plug-in's still goes on to the app (its 404 here), busy or not.

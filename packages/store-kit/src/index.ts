@@ -18,5 +18,21 @@ export { databaseFault, retryAfterSeconds, type DatabaseFault } from './database
 export {
   createPostgresPool, postgresPoolConfig, POSTGRES_DEADLINE_DEFAULTS, type PostgresDeadlines, type PostgresPoolSettings,
 } from './postgres-pool.ts';
-export { admitRequest, createInFlightLimiter, SHED_EVENT_LOOP_DELAY_MS, type AdmitDecision, type AdmitState, type InFlightLimiter } from './load-shedding.ts';
+export {
+  admitRequest,
+  carriesBody,
+  closesConnection,
+  createInFlightLimiter,
+  SHED_EVENT_LOOP_DELAY_MS,
+  SHED_REPORT_INTERVAL_MS,
+  type AdmissionOptions,
+  type AdmitDecision,
+  type Admitted,
+  type AdmitState,
+  type ArrivingRequest,
+  type InFlightLimiter,
+  type LoadSnapshot,
+  type ShedReason,
+  type ShedReport,
+} from './load-shedding.ts';
 export { runMigrator } from './migrate.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { admitRequest, databaseFault, postgresPoolConfig, retryAfterSeconds, SHED_EVENT_LOOP_DELAY_MS, type DatabaseFault } from '../src/index.ts';
+import { admitRequest, carriesBody, closesConnection, createInFlightLimiter, databaseFault, postgresPoolConfig, retryAfterSeconds, SHED_EVENT_LOOP_DELAY_MS, type DatabaseFault, type ShedReason, type ShedReport } from '../src/index.ts';
 
 const pgError = (code: string, message = 'server said no') => Object.assign(new Error(message), { code, severity: 'FATAL' });
 const socketError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:5432`), { code, errno: -111, syscall: 'connect' });
@@ -82,20 +82,77 @@ describe('postgresPoolConfig: a deadline on every wait', () => {
   });
 });
 
-describe('admitRequest: shed past the bound or a late event loop, drop what nobody waits for', () => {
-  const table: Array<[number, number, boolean, number, string]> = [
-    [0, 1, false, 0, 'admit'],
-    [63, 64, false, 0, 'admit'],
-    [64, 64, false, 0, 'shed'],
-    [100, 64, false, 0, 'shed'],
-    [0, 64, false, SHED_EVENT_LOOP_DELAY_MS, 'admit'],
-    [0, 64, false, SHED_EVENT_LOOP_DELAY_MS + 1, 'shed'],
-    [0, 64, true, 0, 'client_gone'],
-    [64, 64, true, 1_000, 'client_gone'],
+describe('admitRequest: shed past a bound or a late event loop, drop what nobody waits for', () => {
+  const base = { inFlight: 0, maxInFlight: 64, reading: 0, maxReading: 256, clientOpen: 0, maxPerClient: 64, hasBody: false, clientGone: false, loopDelayMs: 0 };
+  const table: Array<[string, Partial<typeof base>, string]> = [
+    ['nothing in flight', {}, 'admit'],
+    ['one slot left', { inFlight: 63 }, 'admit'],
+    ['every slot taken', { inFlight: 64 }, 'in_flight'],
+    ['past the bound', { inFlight: 100 }, 'in_flight'],
+    ['loop late by the threshold', { loopDelayMs: SHED_EVENT_LOOP_DELAY_MS }, 'admit'],
+    ['loop late past the threshold', { loopDelayMs: SHED_EVENT_LOOP_DELAY_MS + 1 }, 'event_loop'],
+    ['bodies still arriving do not take work slots', { reading: 255, hasBody: true }, 'admit'],
+    ['the reading budget spent, a body to read', { reading: 256, hasBody: true }, 'reading'],
+    ['the reading budget spent, no body', { reading: 256 }, 'admit'],
+    ['the client has its cap open', { clientOpen: 64 }, 'per_client'],
+    ['the client below its cap', { clientOpen: 63 }, 'admit'],
+    ['client gone', { clientGone: true }, 'client_gone'],
+    ['client gone while saturated', { clientGone: true, inFlight: 64, loopDelayMs: 1_000 }, 'client_gone'],
   ];
-  for (const [inFlight, maxInFlight, clientGone, loopDelayMs, expected] of table) {
-    it(`${inFlight}/${maxInFlight}, loop ${loopDelayMs} ms late${clientGone ? ', client gone' : ''} -> ${expected}`, () => {
-      assert.equal(admitRequest({ inFlight, maxInFlight, clientGone, loopDelayMs }), expected);
+  for (const [name, state, expected] of table) {
+    it(`${name} -> ${expected}`, () => {
+      assert.equal(admitRequest({ ...base, ...state }), expected);
     });
   }
+});
+
+describe('createInFlightLimiter: a body still arriving costs no work slot; one client is capped', () => {
+  it('counts a request as in flight once its body arrived, and frees every count once done', () => {
+    const limiter = createInFlightLimiter({ maxInFlight: 1, maxReading: 2, maxPerClient: 2 });
+    const slow = limiter.arrive({ client: 'a', hasBody: true, clientGone: false });
+    const other = limiter.arrive({ client: 'b', hasBody: false, clientGone: false });
+    assert.equal(slow.decision, 'admit');
+    assert.equal(other.decision, 'admit', 'the slow body took no work slot');
+    assert.deepEqual([limiter.snapshot().inFlight, limiter.snapshot().reading], [1, 1]);
+    assert.equal(limiter.arrive({ client: 'c', hasBody: false, clientGone: false }).decision, 'in_flight');
+    assert.equal(limiter.arrive({ client: 'a', hasBody: true, clientGone: false }).decision, 'in_flight');
+    if (other.decision !== 'admit' || slow.decision !== 'admit') throw new Error('admitted above');
+    other.done();
+    const second = limiter.arrive({ client: 'a', hasBody: true, clientGone: false });
+    assert.equal(second.decision, 'admit');
+    assert.equal(limiter.arrive({ client: 'a', hasBody: false, clientGone: false }).decision, 'per_client');
+    assert.equal(limiter.arrive({ client: 'd', hasBody: true, clientGone: false }).decision, 'reading');
+    slow.bodyArrived();
+    slow.bodyArrived();
+    assert.deepEqual([limiter.snapshot().inFlight, limiter.snapshot().reading], [1, 1]);
+    slow.done();
+    slow.done();
+    if (second.decision === 'admit') second.done();
+    const snapshot = limiter.snapshot();
+    assert.deepEqual([snapshot.inFlight, snapshot.reading, snapshot.shed, snapshot.saturated], [0, 0, 4, true]);
+  });
+
+  it('reports the first refusal at once and then counts until the next report', () => {
+    const reports: ShedReport[] = [];
+    const limiter = createInFlightLimiter({ maxInFlight: 1, onShed: (report) => reports.push(report) });
+    const held = limiter.arrive({ client: undefined, hasBody: false, clientGone: false });
+    for (let i = 0; i < 5; i++) limiter.arrive({ client: undefined, hasBody: false, clientGone: false });
+    assert.deepEqual(reports.map((report) => [report.reason, report.shedSinceLastReport, report.inFlight]), [['in_flight', 1, 1]]);
+    if (held.decision === 'admit') held.done();
+    assert.equal(limiter.snapshot().shed, 5);
+  });
+
+  it('closes the connection of a refusal only when the client looks like the cause', () => {
+    const table: Array<[ShedReason, boolean]> = [['in_flight', false], ['event_loop', false], ['reading', true], ['per_client', true]];
+    for (const [reason, closes] of table) assert.equal(closesConnection(reason), closes, reason);
+  });
+
+  it('carriesBody reads Content-Length and Transfer-Encoding, from Node headers or a Headers', () => {
+    assert.equal(carriesBody({ 'content-length': '100' }), true);
+    assert.equal(carriesBody({ 'content-length': '0' }), false);
+    assert.equal(carriesBody({ 'transfer-encoding': 'chunked' }), true);
+    assert.equal(carriesBody({}), false);
+    assert.equal(carriesBody(new Headers({ 'content-length': '2' })), true);
+    assert.equal(carriesBody(new Headers()), false);
+  });
 });

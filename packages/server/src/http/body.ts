@@ -12,6 +12,7 @@
 import { bodyEncoding, contentTypeOf, isUtf8Charset, MAX_JSON_DEPTH, readJsonText, UNSUPPORTED_CONTENT_ENCODING, type JsonBodyProblem } from '@tombolbayar/protocol';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { PayButtonError, invalidRequest } from '../errors.ts';
+import { readWebBody } from './admission.ts';
 import type { CoreRequest, ParsedBody } from './context.ts';
 
 export type { ParsedBody } from './context.ts';
@@ -44,38 +45,19 @@ const unreadable = (error: unknown): PayButtonError =>
     ? 'The request was aborted before its body arrived.'
     : 'The request body could not be read (the connection broke off).');
 
-/** Read the body whole, refusing past `max` bytes (the rest is cancelled, so the answer can still be sent). */
+/**
+ * Read the body whole, refusing past `max` bytes (the rest is cancelled, so the answer can still be
+ * sent). A `PayButtonError` (the body's deadline) passes as it is; any other failure is the client's.
+ */
 async function readUpTo(request: CoreRequest, max: number, limit: number): Promise<Buffer> {
-  if (request.readBody) {
-    let whole: Buffer | undefined;
-    try {
-      whole = await request.readBody(max);
-    } catch (error) {
-      throw unreadable(error);
-    }
-    if (whole === undefined) throw tooLarge(limit);
-    return whole;
+  let whole: Buffer | undefined;
+  try {
+    whole = await (request.readBody ? request.readBody(max) : readWebBody(request.body, max).read);
+  } catch (error) {
+    throw error instanceof PayButtonError ? error : unreadable(error);
   }
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let step: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      step = await reader.read();
-    } catch (error) {
-      throw unreadable(error);
-    }
-    if (step.done) break;
-    size += step.value.byteLength;
-    if (size > max) {
-      reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(step.value);
-  }
-  return chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength) : Buffer.concat(chunks);
+  if (whole === undefined) throw tooLarge(limit);
+  return whole;
 }
 
 /**

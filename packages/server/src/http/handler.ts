@@ -1,10 +1,9 @@
 /**
- * The fetch core's request path: the in-flight bound (`overloaded`), the mount prefix, the route
- * table, the edge checks, and the one error answer. Routes are built once here from the wired
- * lifecycle; each is a `(request, context) => Promise<Answer>` of `routes/`.
+ * The fetch core's request path: admission (`overloaded`, the body deadline: `admission.ts`), the
+ * mount prefix, the route table, the edge checks, and the one error answer. Routes are built once
+ * here from the wired lifecycle; each is a `(request, context) => Promise<Answer>` of `routes/`.
  */
 import { dirname, join } from 'node:path';
-import { createInFlightLimiter } from '@tombolbayar/store-kit';
 import { PayButtonError } from '../errors.ts';
 import type { PayButtonEvents } from '../events.ts';
 import type { ResolvedOptions } from '../options.ts';
@@ -17,6 +16,7 @@ import { scriptHandler, scriptSource } from '../routes/script.ts';
 import { statusHandler } from '../routes/status.ts';
 import type { OrderStore } from '../store/orders.ts';
 import type { RequestFacts, RouteContext, CoreRequest } from './context.ts';
+import { bodyToRead, closesConnection, createAdmission, withBodyDeadline, type InFlightLimiter } from './admission.ts';
 import { originGuard } from './guards.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { AnswerHeaders, clientGone, type Answer } from './answer.ts';
@@ -24,7 +24,10 @@ import { errorAnswer, jsonAnswer, withEdgeHeaders } from './respond.ts';
 import { routeTable, runRoute, type Matched, type Route } from './routes.ts';
 
 /** `fetch` that gives `undefined` for a path that is not the plug-in's. */
-export type FetchHandler<Native> = (request: CoreRequest, facts?: RequestFacts<Native>) => Promise<Answer | undefined>;
+export type FetchHandler<Native> = ((request: CoreRequest, facts?: RequestFacts<Native>) => Promise<Answer | undefined>) & {
+  /** The admission's load, for the readiness answer. */
+  readonly admission: Pick<InFlightLimiter, 'snapshot'>;
+};
 
 export interface FetchDeps {
   readonly options: ResolvedOptions;
@@ -37,10 +40,14 @@ export interface FetchDeps {
   readonly callbackBase: string;
 }
 
-/** The refusal past `maxInFlight` (or a stalled event loop): at once, rather than queued. */
-function overloaded(): Answer {
+/**
+ * The refusal past `maxInFlight` (or a late event loop, or one client's cap): at once, rather than
+ * queued. A body not read is drained, or, when the client looks like the cause, not waited for:
+ * the connection closes after the answer (`closesConnection`).
+ */
+function overloaded(close: boolean): Answer {
   const refusal = new PayButtonError('overloaded', 'Too many payments are being handled right now; try again in a moment.');
-  return jsonAnswer(refusal.httpStatus, refusal.toJSON(), { 'Retry-After': '1', 'Cache-Control': 'no-store' });
+  return jsonAnswer(refusal.httpStatus, refusal.toJSON(), { 'Retry-After': '1', 'Cache-Control': 'no-store', ...(close ? { Connection: 'close' } : {}) });
 }
 
 function routesOf(deps: FetchDeps): Route[] {
@@ -81,7 +88,7 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
   const origin = originGuard(guardDeps);
   const limiter = createRateLimiter(options.rateLimit);
   const edge = { origin, limit: (context: RouteContext) => limiter(context.native, context.facts.clientAddress, context.headers) };
-  const inFlight = createInFlightLimiter(options.maxInFlight);
+  const admission = createAdmission(options.maxInFlight, events);
 
   // The signed notifyUrl and redirectUrl come from mountPath: say so once if the app mounted us elsewhere.
   let warnedMount = false;
@@ -111,7 +118,7 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
     return undefined;
   };
 
-  return async (request, facts = {}) => {
+  const handle = async (request: CoreRequest, facts: RequestFacts<Native> = {}): Promise<Answer | undefined> => {
     const headers = new AnswerHeaders();
     let url: URL;
     let located: ReturnType<typeof locate>;
@@ -124,25 +131,30 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
     }
     // Not the plug-in's path: the app's next handler answers it, however busy the plug-in is.
     if (!located) return undefined;
-    const admitted = inFlight.enter(request.signal.aborted);
+    const hasBody = bodyToRead(request, facts);
+    const admitted = admission.arrive({ client: facts.clientAddress, hasBody, clientGone: request.signal.aborted });
     if (admitted.decision !== 'admit') {
       // A client already gone is not answered (the adapter ends its connection).
       if (admitted.decision === 'client_gone') return clientGone();
       request.body?.cancel().catch(() => {});
-      return overloaded();
+      return overloaded(hasBody && closesConnection(admitted.decision));
     }
     try {
       mountedAt(located.prefix);
+      const timed = withBodyDeadline(request, admitted, options.bodyReadTimeoutMs);
       const context: RouteContext = { url, params: located.matched.params, facts, native: facts.native ?? request, headers };
       let response: Answer | undefined;
       try {
-        response = await runRoute(located.matched, request, context, edge);
+        response = await runRoute(located.matched, timed.request, context, edge);
       } catch (error) {
         response = errorAnswer(guardDeps, error, headers);
       }
+      // The rest of a body that missed its deadline is not waited for.
+      if (timed.timedOut()) headers.set('Connection', 'close');
       return response && withEdgeHeaders(response, headers);
     } finally {
       admitted.done();
     }
   };
+  return Object.assign(handle, { admission });
 }

@@ -1,8 +1,10 @@
 /**
  * Readiness for probes, as a `Response` any framework can return (`healthResponse()` of the core;
  * the Express adapter's `health()` writes it): 200 when the order store is migrated and answers
- * within a deadline, 503 with `Retry-After` otherwise. Plain JSON, nothing secret.
+ * within a deadline and the process is not saturated (refusing requests, or its event loop late),
+ * 503 with `Retry-After` otherwise. Plain JSON, nothing secret.
  */
+import type { LoadSnapshot } from '@tombolbayar/store-kit';
 import { jsonAnswer } from './respond.ts';
 import type { Answer } from './answer.ts';
 
@@ -10,6 +12,8 @@ import type { Answer } from './answer.ts';
 export interface HealthDeps {
   readonly ready: () => Promise<void>;
   readonly ping: () => Promise<void>;
+  /** The admission's load (`fetch/admission.ts`). */
+  readonly load?: () => LoadSnapshot;
 }
 
 /** How long the store may take to answer the probe. */
@@ -34,8 +38,16 @@ async function storeAnswers(deps: HealthDeps, timeoutMs: number): Promise<boolea
 
 export async function healthAnswer(deps: HealthDeps, timeoutMs = HEALTH_PROBE_TIMEOUT_MS): Promise<Answer> {
   const ok = await storeAnswers(deps, timeoutMs);
-  return jsonAnswer(ok ? 200 : 503, { status: ok ? 'ready' : 'unavailable', database: ok ? 'ok' : 'unavailable' }, {
+  const load = deps.load?.();
+  const saturated = load?.saturated ?? false;
+  const ready = ok && !saturated;
+  const status = ready ? 'ready' : ok ? 'saturated' : 'unavailable';
+  return jsonAnswer(ready ? 200 : 503, {
+    status,
+    database: ok ? 'ok' : 'unavailable',
+    ...(load ? { load: { state: saturated ? 'saturated' : 'ok', inFlight: load.inFlight, reading: load.reading, shed: load.shed, eventLoopDelayMs: load.loopDelayMs } } : {}),
+  }, {
     'Cache-Control': 'no-store',
-    ...(ok ? {} : { 'Retry-After': '5' }),
+    ...(ready ? {} : { 'Retry-After': ok ? '1' : '5' }),
   });
 }

@@ -8,9 +8,11 @@ export interface Tuning {
   /** Full-jitter backoff between create retries: first ceiling and cap (ms). */
   readonly retryBaseDelayMs: number;
   readonly retryMaxDelayMs: number;
+  /** How long a request's body may take to arrive before it is answered 408 and its connection closed (ms). */
+  readonly bodyReadTimeoutMs: number;
 }
 
-export const DEFAULT_TUNING: Tuning = { retryBaseDelayMs: 250, retryMaxDelayMs: 4_000 };
+export const DEFAULT_TUNING: Tuning = { retryBaseDelayMs: 250, retryMaxDelayMs: 4_000, bodyReadTimeoutMs: 10_000 };
 
 const tunings = new WeakMap<object, Partial<Tuning>>();
 

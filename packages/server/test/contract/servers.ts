@@ -33,6 +33,12 @@ export interface ContractServer {
 
 export const MOUNT = '/pay';
 
+/** The timeouts each README's server sets (headers, whole request, keep-alive). */
+const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 } as const;
+
+/** A Node server with the READMEs' timeouts. */
+const timedServer = (listener?: http.RequestListener): http.Server => http.createServer(TIMEOUTS, listener);
+
 /** A plain Node server listening on an ephemeral loopback port, and its origin. */
 async function listening(server: http.Server): Promise<string> {
   await new Promise<void>((resolve, reject) => {
@@ -53,7 +59,7 @@ async function closeServer(server: http.Server): Promise<void> {
 const expressServer: ContractServer = {
   name: 'express',
   async start(options) {
-    const server = http.createServer();
+    const server = timedServer();
     const baseUrl = await listening(server);
     const pay = payButton(options(baseUrl));
     const app = express();
@@ -74,7 +80,7 @@ const honoServer: ContractServer = {
   name: 'hono',
   async start(options) {
     const app = new Hono();
-    const server = createAdaptorServer({ fetch: app.fetch }) as http.Server;
+    const server = createAdaptorServer({ fetch: app.fetch, serverOptions: TIMEOUTS }) as http.Server;
     const baseUrl = await listening(server);
     const pay = createPayButton(options(baseUrl));
     app.route(MOUNT, payButtonHono(pay));
@@ -95,9 +101,9 @@ const honoServer: ContractServer = {
 const fastifyServer: ContractServer = {
   name: 'fastify',
   async start(options) {
-    const server = http.createServer();
+    const server = timedServer();
     const baseUrl = await listening(server);
-    const app = Fastify({ serverFactory: (handler) => server.on('request', handler) });
+    const app = Fastify({ serverFactory: (handler) => server.on('request', handler), requestTimeout: TIMEOUTS.requestTimeout, keepAliveTimeout: TIMEOUTS.keepAliveTimeout });
     const pay = createPayButton(options(baseUrl));
     await app.register(payButtonFastify, { prefix: MOUNT, payButton: pay });
     await app.ready();
@@ -122,7 +128,7 @@ const nextServer: ContractServer = {
   name: 'next',
   async start(options) {
     let routes: Partial<Record<string, PayButtonRouteHandler>> = {};
-    const server = http.createServer(getRequestListener((request, env) => {
+    const server = timedServer(getRequestListener((request, env) => {
       const { pathname } = new URL(request.url);
       if (!pathname.startsWith(`${MOUNT}/`)) return new Response(null, { status: 404 });
       const route = routes[request.method === 'HEAD' ? 'GET' : request.method];

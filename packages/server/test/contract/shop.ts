@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Gateway } from '@tombolbayar/gateway';
 import { NotForSaleError, type Order } from '../../src/adapters/express.ts';
+import { withTuning, type Tuning } from '../../src/internal/tuning.ts';
 import type { PayButtonOptions } from '../../src/options.ts';
 import type { EngineFixture } from '../support/engines.ts';
 import { CATALOGUE, newKey } from '../support/harness.ts';
@@ -136,10 +137,11 @@ function shopOptions(baseUrl: string, sandbox: SandboxGateway, database: PayButt
   };
 }
 
-export async function startShop(server: ContractServer, engine: EngineFixture, sandbox: SandboxGateway): Promise<ContractShop> {
+/** `tuning`: timings shortened for a test (the body deadline), as `withTuning()` attaches them. */
+export async function startShop(server: ContractServer, engine: EngineFixture, sandbox: SandboxGateway, tuning: Partial<Tuning> = {}): Promise<ContractShop> {
   const store = await engine.fresh();
   const paid: Order[] = [];
-  const started = await server.start((baseUrl) => shopOptions(baseUrl, sandbox, store.option, paid));
+  const started = await server.start((baseUrl) => withTuning(shopOptions(baseUrl, sandbox, store.option, paid), tuning));
   const mountUrl = `${started.baseUrl}${MOUNT}`;
   const shop: ContractShop = {
     baseUrl: started.baseUrl,
