@@ -129,6 +129,12 @@ export interface PayButtonEventMap {
    * its completion not recorded; another run fulfils the order. `error` is set when it threw.
    */
   'fulfilment.lease_lost': [FulfilmentEvent];
+  /**
+   * `onPaid` returned, but the database would not record it while the run held its lease (tried
+   * again until the lease was lost, or at `close()`): `error` is the last failure. The order is
+   * still unfulfilled, so `onPaid` runs again later; look at what this run already did.
+   */
+  'fulfilment.unrecorded': [FulfilmentEvent];
   'order.duplicate_paid': [DuplicatePaymentEvent];
   /** Something the merchant should look at that did not fail a request (quote() threw, misconfiguration). */
   warning: [WarningEvent];

@@ -26,6 +26,7 @@ describe('logLineFor', () => {
     { line: logLineFor('fulfilment.succeeded', { orderNum: 'PB1', attempt: 1, durationMs: 12 }), level: 'info', says: /onPaid done for PB1 \(run 1, 12 ms\)/ },
     { line: logLineFor('fulfilment.failed', { orderNum: 'PB1', attempt: 2, durationMs: 12, error: new Error('boom') }), level: 'error', says: /onPaid threw for paid order PB1 \(run 2\)/ },
     { line: logLineFor('fulfilment.lease_lost', { orderNum: 'PB1', attempt: 1, durationMs: 61_000 }), level: 'warn', says: /onPaid for PB1 lost its lease \(run 1, 61000 ms\)/ },
+    { line: logLineFor('fulfilment.unrecorded', { orderNum: 'PB1', attempt: 1, durationMs: 61_000, error: new Error('SQLITE_BUSY') }), level: 'error', says: /onPaid returned for PB1 \(run 1\) but the database would not record it: onPaid will run again/ },
     { line: logLineFor('order.duplicate_paid', { orderNum: 'PB2', duplicateOf: 'PB1', reference: 'cart-1', payMoney: '150000' }), level: 'error', says: /PB2 paid Rp 150000 for reference cart-1, already paid by PB1: refund one/ },
     { line: logLineFor('warning', { code: 'quote_failed', message: 'quote() threw' }), level: 'warn', says: /^quote\(\) threw$/ },
     { line: logLineFor('warning', { code: 'self_check_failed', message: 'start-up check: x' }), level: 'error', says: /start-up check/ },

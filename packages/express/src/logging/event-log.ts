@@ -75,6 +75,14 @@ export function logLineFor<K extends PayButtonEventName>(name: K, ...[payload]: 
         message: `onPaid for ${e.orderNum} lost its lease (run ${e.attempt}, ${ms(e.durationMs)} ms): its signal was aborted and its completion not recorded`,
       };
     }
+    case 'fulfilment.unrecorded': {
+      const e = payload as PayButtonEventMap['fulfilment.unrecorded'][0];
+      return {
+        level: 'error',
+        fields: withError({ event: name, orderNum: e.orderNum, attempt: e.attempt, durationMs: e.durationMs }, e.error),
+        message: `onPaid returned for ${e.orderNum} (run ${e.attempt}) but the database would not record it: onPaid will run again for this order, so check what this run already did`,
+      };
+    }
     case 'order.duplicate_paid': {
       const e = payload as PayButtonEventMap['order.duplicate_paid'][0];
       return { level: 'error', fields: { event: name, ...e }, message: `order ${e.orderNum} paid Rp ${e.payMoney} for reference ${e.reference}, already paid by ${e.duplicateOf}: refund one` };
@@ -90,7 +98,7 @@ export function logLineFor<K extends PayButtonEventName>(name: K, ...[payload]: 
 
 const EVENT_NAMES: readonly PayButtonEventName[] = [
   'order.transition', 'gateway.call', 'notification.accepted', 'notification.rejected',
-  'fulfilment.succeeded', 'fulfilment.failed', 'fulfilment.lease_lost', 'order.duplicate_paid', 'warning',
+  'fulfilment.succeeded', 'fulfilment.failed', 'fulfilment.lease_lost', 'fulfilment.unrecorded', 'order.duplicate_paid', 'warning',
 ];
 
 /** Log every event of `events` with `logger`; returns the function that stops it. */

@@ -11,10 +11,16 @@
  * - Completion is fenced the same way: only the attempt holding a live lease records it. A run that
  *   lost its lease records nothing and emits `fulfilment.lease_lost`; the run that took over is
  *   the one whose completion counts.
+ * - A completion the database would not take (a fault) is written again while the heartbeat keeps
+ *   the lease, so a live process never lets a second run start after its `onPaid` returned. If it
+ *   never could be written before the lease was lost (or at `close()`), `fulfilment.unrecorded`
+ *   says so: that order's `onPaid` will run again. Only a process killed between `onPaid`
+ *   returning and that write repeats a run without being told.
  * - `close()` aborts the signal of every run in this process (shutdown) and waits for them.
  *
  * Started only by the lifecycle (`lifecycle.ts`), the one place that knows an order became paid.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PayButtonEvents } from '../events.ts';
 import type { OnPaidFunction } from '../options.ts';
 import { toPublicOrder } from '../public-order.ts';
@@ -22,7 +28,15 @@ import type { Order, OrderStore } from '../store/orders.ts';
 
 export type FulfilmentSource = 'notification' | 'query' | 'reconcile';
 
-export type FulfilmentResult = 'fulfilled' | 'already_fulfilled' | 'busy' | 'failed' | 'lease_lost' | 'not_paid';
+export type FulfilmentResult = 'fulfilled' | 'already_fulfilled' | 'busy' | 'failed' | 'lease_lost' | 'unrecorded' | 'not_paid';
+
+/** A run's lease while its `onPaid` works and its completion is written. */
+interface Heartbeat {
+  /** The lease is still this run's (not lost, its last secured deadline still ahead). */
+  held(): boolean;
+  /** Stop renewing; waits for a renewal in flight. */
+  stop(): Promise<void>;
+}
 
 export interface FulfilmentSettings {
   readonly onPaid: OnPaidFunction;
@@ -84,7 +98,9 @@ export class Fulfilment {
    * Run `onPaid` for a paid order unless it already returned once. `busy`: another run holds the
    * lease right now, or this process is closing (a notification retried during shutdown must not
    * start `onPaid` only to abort it); `failed`: `onPaid` threw (the lease is released for the
-   * next try); `lease_lost`: this run stalled past its lease and its completion was not recorded.
+   * next try); `lease_lost`: this run stalled past its lease and its completion was not recorded;
+   * `unrecorded`: `onPaid` returned but the database never took its completion while the lease
+   * was held (`fulfilment.unrecorded`).
    */
   async run(orderNum: string, source: FulfilmentSource): Promise<FulfilmentResult> {
     const terms = this.lease();
@@ -122,14 +138,14 @@ export class Fulfilment {
   private async attempt(
     orderNum: string, attempt: number, controller: AbortController, started: number, onPaid: () => Promise<void> | void,
   ): Promise<FulfilmentResult> {
-    const stopHeartbeat = this.heartbeat(orderNum, attempt, controller, started);
+    const lease = this.heartbeat(orderNum, attempt, controller, started);
     const lost = (): boolean => controller.signal.aborted && controller.signal.reason instanceof LeaseLostError;
-    const report = (name: 'fulfilment.succeeded' | 'fulfilment.failed' | 'fulfilment.lease_lost', error?: unknown) =>
+    const report = (name: 'fulfilment.succeeded' | 'fulfilment.failed' | 'fulfilment.lease_lost' | 'fulfilment.unrecorded', error?: unknown) =>
       this.events.emit(name, { orderNum, attempt, durationMs: performance.now() - started, ...(error === undefined ? {} : { error }) });
     try {
       await onPaid();
     } catch (error) {
-      await stopHeartbeat();
+      await lease.stop();
       if (lost()) {
         report('fulfilment.lease_lost', error);
         return 'lease_lost';
@@ -140,29 +156,64 @@ export class Fulfilment {
       report('fulfilment.failed', error);
       return 'failed';
     }
-    await stopHeartbeat();
-    if (lost() || !(await this.orders.completeFulfilment(orderNum, attempt, this.now()))) {
+    if (lost()) {
+      await lease.stop();
+      report('fulfilment.lease_lost');
+      return 'lease_lost';
+    }
+    // The heartbeat goes on while the completion is written: a write that met a database fault is
+    // tried again for as long as the lease is this run's, so no other run can start meanwhile.
+    const outcome = await this.record(orderNum, attempt, lease, controller.signal);
+    await lease.stop();
+    if (outcome.recorded) {
+      report('fulfilment.succeeded');
+      return 'fulfilled';
+    }
+    if (outcome.error === undefined) {
       if (!controller.signal.aborted) controller.abort(new LeaseLostError(`the onPaid lease of order ${orderNum} ran out before it returned`));
       report('fulfilment.lease_lost');
       return 'lease_lost';
     }
-    report('fulfilment.succeeded');
-    return 'fulfilled';
+    report('fulfilment.unrecorded', outcome.error);
+    return 'unrecorded';
   }
 
   /**
-   * Renew the lease of run `attempt` every `heartbeatMs` until the returned `stop()` (which waits
-   * for a renewal in flight). Aborts `controller` when the lease is lost: the renewal found it
-   * taken or run out, or this process woke up past the deadline it last secured.
+   * Write run `attempt`'s completion, again after each failure (backoff up to `heartbeatMs`) while
+   * its lease is held and the process is not closing. `error`: the last failure, when it never
+   * could be written; without it, the store said the run no longer holds the lease.
    */
-  private heartbeat(orderNum: string, attempt: number, controller: AbortController, started: number): () => Promise<void> {
+  private async record(orderNum: string, attempt: number, lease: Heartbeat, signal: AbortSignal): Promise<{ recorded: boolean; error?: unknown }> {
+    let error: unknown;
+    for (let tries = 0; ; tries++) {
+      try {
+        // After a failure the write may have committed all the same: the store then reads whose it is.
+        return { recorded: await this.orders.completeFulfilment(orderNum, attempt, this.now(), tries > 0) };
+      } catch (caught) {
+        error = caught;
+        this.events.emit('warning', { code: 'fulfilment_record_failed', message: `could not record that onPaid returned for order ${orderNum} (run ${attempt}); trying again while its lease is held`, orderNum, error });
+      }
+      await sleep(Math.min(this.settings.heartbeatMs, 100 * 2 ** tries));
+      if (!lease.held() || signal.aborted) return { recorded: false, error };
+    }
+  }
+
+  /**
+   * Renew the lease of run `attempt` every `heartbeatMs` until `stop()` (which waits for a renewal
+   * in flight). Aborts `controller` when the lease is lost: the renewal found it taken or run out,
+   * or this process woke up past the deadline it last secured. `held()`: neither has happened yet
+   * and the last secured deadline is still ahead (on the monotonic clock).
+   */
+  private heartbeat(orderNum: string, attempt: number, controller: AbortController, started: number): Heartbeat {
     const { leaseMs, heartbeatMs } = this.settings;
     let deadline = started + leaseMs;
     let stopped = false;
+    let lostIt = false;
     let timer: NodeJS.Timeout | undefined;
     let inFlight: Promise<void> = Promise.resolve();
     const lose = (why: string): void => {
       stopped = true;
+      lostIt = true;
       if (!controller.signal.aborted) controller.abort(new LeaseLostError(`the onPaid lease of order ${orderNum} was lost: ${why}`));
     };
     const beat = (): void => {
@@ -181,10 +232,13 @@ export class Fulfilment {
       })();
     };
     timer = setTimeout(beat, heartbeatMs);
-    return async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await inFlight;
+    return {
+      held: () => !lostIt && performance.now() <= deadline,
+      async stop() {
+        stopped = true;
+        clearTimeout(timer);
+        await inFlight;
+      },
     };
   }
 

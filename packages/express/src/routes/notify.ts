@@ -175,7 +175,7 @@ function handleNotification(context: NotifyDeps): (request: CoreRequest, routeCo
       // `fulfilment.failed` carries the error; this event says the gateway will resend.
       return notAcknowledged(context, { httpStatus: 500, reason: 'fulfilment_failed', orderNum: after.orderNum, message: 'onPaid failed; send this notification again later', retry: true });
     }
-    if (fulfilment === 'busy' || fulfilment === 'lease_lost') {
+    if (fulfilment === 'busy' || fulfilment === 'lease_lost' || fulfilment === 'unrecorded') {
       return notAcknowledged(context, { httpStatus: 503, reason: 'fulfilment_busy', orderNum: after.orderNum, message: 'onPaid is running for this order; send this notification again later', retry: true });
     }
     context.events.emit('notification.accepted', { orderNum: after.orderNum, reported, status: after.status, changed });

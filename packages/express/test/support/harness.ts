@@ -201,7 +201,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
   }, { retryBaseDelayMs: 20, retryMaxDelayMs: 100, ...setup.tuning }));
   let inspector: Store | undefined;
   const events: RecordedEvent[] = [];
-  for (const name of ['order.transition', 'gateway.call', 'notification.accepted', 'notification.rejected', 'fulfilment.succeeded', 'fulfilment.failed', 'fulfilment.lease_lost', 'order.duplicate_paid', 'warning'] as const) {
+  for (const name of ['order.transition', 'gateway.call', 'notification.accepted', 'notification.rejected', 'fulfilment.succeeded', 'fulfilment.failed', 'fulfilment.lease_lost', 'fulfilment.unrecorded', 'order.duplicate_paid', 'warning'] as const) {
     router.events.on(name, ((payload: RecordedEvent['payload']) => {
       events.push({ name, payload });
     }) as never);
