@@ -4,8 +4,12 @@
  * a status poll, or for `reconcile()` after it expires. So the router asks the gateway about its
  * pending orders that have a method chosen (the customer is at the payment step), on a backoff
  * schedule by the order's age: first after `firstCheckAfterMs`, then every quarter of its age,
- * at most every `maxCheckIntervalMs`. With the defaults a paid order reaches `onPaid` within
- * 105 s of the payment (90 s between checks + one 15 s round), without anyone polling.
+ * at most every `maxCheckIntervalMs`. A round asks about every order due, oldest first, as many
+ * as the gateway query budget allows (`queriesPerSecond`, less the status polls' questions since
+ * the last round), a few at a time: the batch follows the backlog, not a fixed size. With the
+ * defaults and a backlog within the budget (up to about 2,000 orders with a method at the 90 s
+ * cap), a paid order reaches `onPaid` within 90 s + one 15 s round + that round's questions,
+ * without anyone polling.
  *
  * One process at a time sweeps (a lease row in the store, renewed each round); each order is claimed
  * first with the status poll's own claim (`lifecycle.claimRefresh`), so a poll and the sweep never
@@ -17,7 +21,7 @@ import type { PayButtonEvents } from '../events.ts';
 import type { Order } from '../store/orders.ts';
 import type { SweepStore } from '../store/sweep.ts';
 import type { OrderLifecycle } from './lifecycle.ts';
-import { checkIntervalMs, sweepDue, type SweepSchedule } from './sweep-schedule.ts';
+import { checkIntervalMs, pickBatch, roundBudget, scanLimit, SWEEP_CONCURRENCY, type SweepSchedule } from './sweep-schedule.ts';
 
 
 /** What the sweep uses: its lease and candidates, the lifecycle that asks and applies, the events. */
@@ -51,28 +55,41 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
     await deps.lifecycle.confirmAndApply(order, 'reconcile', 'await');
   }
 
+  // The gateway query budget: questions this process sent (first tries), and how many were the sweep's.
+  let queries = 0;
+  const countQuery = (event: { operation: string; attempt: number }): void => {
+    if (event.operation === 'query' && event.attempt === 1) queries += 1;
+  };
+  deps.events.on('gateway.call', countQuery);
+  let lastRound: { started: number; queries: number; asked: number } | undefined;
+
   async function runRound(): Promise<number> {
     await deps.ready();
     const now = deps.now();
     const held = await sweep.claimLease(lease, owner, now, new Date(now.getTime() + 3 * schedule.intervalMs));
     if (!held) return 0;
-    const candidates = await sweep.listSweepCandidates(
-      new Date(now.getTime() - schedule.firstCheckAfterMs),
-      new Date(now.getTime() - schedule.firstCheckAfterMs),
-      schedule.limit,
-    );
-    let asked = 0;
-    for (const order of candidates) {
-      if (stopped) break;
-      if (!sweepDue(order, now, schedule)) continue;
-      asked += 1;
-      try {
-        await check(order, deps.now());
-      } catch (error) {
-        deps.events.emit('warning', { code: 'sweep_order_failed', message: `the sweep could not check order ${order.orderNum}; it is tried again later`, orderNum: order.orderNum, error });
+    const started = performance.now();
+    const othersSpent = lastRound ? Math.max(0, queries - lastRound.queries - lastRound.asked) : 0;
+    const budget = roundBudget(schedule, lastRound && started - lastRound.started, othersSpent);
+    const round = { started, queries, asked: 0 };
+    lastRound = round;
+    const checkedBefore = new Date(now.getTime() - schedule.firstCheckAfterMs);
+    const candidates = await sweep.listSweepCandidates(checkedBefore, checkedBefore, scanLimit(schedule));
+    const batch = pickBatch(candidates, now, schedule, budget);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (!stopped && next < batch.length) {
+        const order = batch[next++]!;
+        round.asked += 1;
+        try {
+          await check(order, deps.now());
+        } catch (error) {
+          deps.events.emit('warning', { code: 'sweep_order_failed', message: `the sweep could not check order ${order.orderNum}; it is tried again later`, orderNum: order.orderNum, error });
+        }
       }
-    }
-    return asked;
+    };
+    await Promise.all(Array.from({ length: Math.min(SWEEP_CONCURRENCY, batch.length) }, worker));
+    return round.asked;
   }
 
   function runOnce(): Promise<number> {
@@ -96,6 +113,7 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      deps.events.off('gateway.call', countQuery);
       await round?.catch(() => {});
       await sweep.releaseLease(lease, owner).catch(() => {});
     },
