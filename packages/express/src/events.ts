@@ -78,6 +78,8 @@ export interface NotificationRejectedEvent {
   readonly message: string;
   /** The HTTP status answered to the gateway (never 200: the gateway will resend). */
   readonly httpStatus: number;
+  /** The sender's address as the framework knows it, when it does (refusal log lines are sampled by it). */
+  readonly client?: string;
 }
 
 export interface NotificationAcceptedEvent {

@@ -9,6 +9,7 @@
  */
 import type { PayButtonEventMap, PayButtonEventName, PayButtonEvents } from '../events.ts';
 import type { LoggerLike } from './logger.ts';
+import { LogSampler } from './sampler.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -101,11 +102,22 @@ const EVENT_NAMES: readonly PayButtonEventName[] = [
   'fulfilment.succeeded', 'fulfilment.failed', 'fulfilment.lease_lost', 'fulfilment.unrecorded', 'order.duplicate_paid', 'warning',
 ];
 
-/** Log every event of `events` with `logger`; returns the function that stops it. */
-export function logEvents(events: PayButtonEvents, logger: LoggerLike): () => void {
+/**
+ * Log every event of `events` with `logger`; returns the function that stops it. Refusals at
+ * `warn` (a sender's junk) are sampled per client (`sampler.ts`); those at `error` (our side
+ * failed) never are.
+ */
+export function logEvents(events: PayButtonEvents, logger: LoggerLike, now: () => number = Date.now): () => void {
+  const sampler = new LogSampler();
   const listeners = EVENT_NAMES.map((name) => {
     const listener = (...payload: PayButtonEventMap[typeof name]) => {
       const line = logLineFor(name, ...payload);
+      if (name === 'notification.rejected' && line.level === 'warn') {
+        const client = (payload[0] as PayButtonEventMap['notification.rejected'][0]).client ?? 'unknown';
+        const verdict = sampler.admit(client, now());
+        if (verdict.skipped > 0) logger.warn({ event: name, client, skipped: verdict.skipped }, `${verdict.skipped} more refused notifications from ${client} were not logged`);
+        if (!verdict.log) return;
+      }
       logger[line.level](line.fields, line.message);
     };
     events.on(name, listener as never);
