@@ -27,7 +27,7 @@ import { startProxy, type FaultProxy } from './proxy.ts';
 import { startRewriteProxy, type RewriteProxy } from './rewrite-proxy.ts';
 import { testGateway } from './sandbox-gateway.ts';
 
-export type Parsers = 'none' | 'json' | 'urlencoded' | 'urlencoded-extended' | 'both' | 'text' | 'raw' | 'stream-eater' | 'urlencoded-off-mount';
+export type Parsers = 'none' | 'json' | 'urlencoded' | 'urlencoded-extended' | 'both' | 'text' | 'raw' | 'stream-eater' | 'urlencoded-off-mount' | 'both-keeping-raw';
 
 /** Where the harness's servers listen, for options that name them. */
 export interface HarnessUrls {
@@ -131,6 +131,14 @@ function installParsers(app: express.Express, parsers: Parsers): void {
     // The README's way to keep a global parser that must run first away from the router's paths.
     const urlencoded = express.urlencoded({ extended: false });
     app.use((req, res, next) => (req.path.startsWith('/pay/') ? next() : urlencoded(req, res, next)));
+  }
+  if (parsers === 'both-keeping-raw') {
+    // Parsers that keep the bytes they read (their `verify` option), as the README shows.
+    const keep = (req: express.Request & { rawBody?: Buffer }, _res: unknown, buf: Buffer) => {
+      req.rawBody = buf;
+    };
+    app.use(express.json({ verify: keep }));
+    app.use(express.urlencoded({ extended: false, verify: keep }));
   }
   if (parsers === 'stream-eater') {
     // A middleware that reads every body and keeps nothing (a logging proxy, a misconfigured parser).
