@@ -132,9 +132,9 @@ export interface PayButtonEventMap {
    */
   'fulfilment.lease_lost': [FulfilmentEvent];
   /**
-   * `onPaid` returned, but the database would not record it while the run held its lease (tried
-   * again until the lease was lost, or at `close()`): `error` is the last failure. The order is
-   * still unfulfilled, so `onPaid` runs again later; look at what this run already did.
+   * `onPaid` returned, but the database would not record it (tried again until then) before
+   * another process took the order over after its lease ran out, or this one closed: `error` is
+   * the last failure. `onPaid` runs (or ran) again for the order; look at what this run did.
    */
   'fulfilment.unrecorded': [FulfilmentEvent];
   'order.duplicate_paid': [DuplicatePaymentEvent];

@@ -5,8 +5,10 @@
  *
  * - A fault shorter than the lease: the write is tried again while the heartbeat keeps the lease,
  *   and recorded; `onPaid` ran once and never runs again.
- * - A fault outlasting the lease: `fulfilment.unrecorded` and an error log line tell the merchant,
- *   and the order is left for the next run (which is what they were told).
+ * - A fault outlasting the lease, nobody taking over: still recorded once the database is back,
+ *   and this process started no second run meanwhile.
+ * - A fault outlasting the lease while another process took the order over: `fulfilment.unrecorded`
+ *   and an error log line tell the merchant that `onPaid` runs again.
  *
  * The lock is taken by `onPaid` itself just before it returns, and let go on a state (the
  * plug-in's own warnings and events), never on the clock.
@@ -26,9 +28,16 @@ import { MERCHANT_CODE, merchantKeys, platformKeys } from './support/keys.ts';
 /** Another connection holding the orders table's write lock. */
 interface WriteLock {
   take(): Promise<void>;
+  /** Inside the lock: when the order's lease runs out (ms since epoch). */
+  leaseUntil(orderNum: string): Promise<number | undefined>;
+  /** Inside the lock: another process's run takes the order over, as `claimFulfilment` would. */
+  takeOver(orderNum: string): Promise<void>;
   release(): Promise<void>;
   close(): Promise<void>;
 }
+
+const TAKE_OVER = 'update paybutton_orders set fulfil_attempts = fulfil_attempts + 1, fulfil_lease_until = ? where order_num = ?';
+const LEASE_OF = 'select fulfil_lease_until as until from paybutton_orders where order_num = ?';
 
 function writeLock(option: DatabaseOption): WriteLock {
   if (option.kind === 'sqlite') {
@@ -38,6 +47,13 @@ function writeLock(option: DatabaseOption): WriteLock {
       async take() {
         db.exec('BEGIN IMMEDIATE');
         held = true;
+      },
+      async leaseUntil(orderNum) {
+        const row = db.prepare(LEASE_OF).get(orderNum) as { until: string | null } | undefined;
+        return row?.until ? Date.parse(row.until) : undefined;
+      },
+      async takeOver(orderNum) {
+        db.prepare(TAKE_OVER).run(new Date(Date.now() + 60_000).toISOString(), orderNum);
       },
       async release() {
         if (held) db.exec('COMMIT');
@@ -60,6 +76,14 @@ function writeLock(option: DatabaseOption): WriteLock {
       await client.query('BEGIN');
       await client.query(`LOCK TABLE "${schema}".paybutton_orders IN EXCLUSIVE MODE`);
       held = true;
+    },
+    async leaseUntil(orderNum) {
+      const result = await client.query<{ until: string | Date | null }>(LEASE_OF.replace('paybutton_orders', `"${schema}".paybutton_orders`).replace('?', '$1'), [orderNum]);
+      const until = result.rows[0]?.until;
+      return until ? new Date(until).getTime() : undefined;
+    },
+    async takeOver(orderNum) {
+      await client.query(TAKE_OVER.replace('paybutton_orders', `"${schema}".paybutton_orders`).replace('?', '$1').replace('?', '$2'), [new Date(Date.now() + 60_000).toISOString(), orderNum]);
     },
     async release() {
       if (held) await client.query('COMMIT');
@@ -164,15 +188,36 @@ for (const engine of ENGINES) {
       assert.deepEqual(runs, [1]);
     });
 
-    test('a fault outlasting the lease: fulfilment.unrecorded and an error line tell the merchant', async () => {
+    test('a fault outlasting the lease, nobody taking over: recorded once the database is back; no second run meanwhile', async () => {
+      const { store, order, lock, router, runs } = await setUp(engine, 2_000);
+      const succeeded: number[] = [];
+      router.on('fulfilment.succeeded', (event) => succeeded.push(event.attempt));
+      const first = router.reconcile();
+      // The database is away past the lease: the stored lease runs out while the write is pending.
+      await waitFor(async () => ((await lock.leaseUntil(order.orderNum)) ?? Infinity) < Date.now() - 500, 'the lease ran out during the fault', 60_000);
+      // A notification's resend, a poll or the sweep in this process meanwhile: no second run.
+      const meanwhile = await router.reconcile();
+      assert.equal(meanwhile.fulfilled, 0);
+      assert.deepEqual(runs, [1]);
+      await lock.release();
+      assert.equal((await first).fulfilled, 1, 'recorded once the database took it');
+      assert.deepEqual(succeeded, [1]);
+      const stored = (await store.orders.get(order.orderNum))!;
+      assert.ok(stored.fulfilledAt);
+      assert.equal(stored.fulfilAttempts, 1);
+      assert.equal((await router.reconcile()).fulfilled, 0, 'never again');
+      assert.deepEqual(runs, [1]);
+    });
+
+    test('taken over by another process while the fault lasted: fulfilment.unrecorded and an error line tell the merchant', async () => {
       const { store, order, lock, router, runs, lines } = await setUp(engine, 2_000);
       const unrecorded: Array<{ attempt: number; error: unknown }> = [];
-      router.on('fulfilment.unrecorded', (event) => {
-        unrecorded.push({ attempt: event.attempt, error: event.error });
-        void lock.release();
-      });
-
-      const report = await router.reconcile();
+      router.on('fulfilment.unrecorded', (event) => unrecorded.push({ attempt: event.attempt, error: event.error }));
+      const first = router.reconcile();
+      await waitFor(async () => ((await lock.leaseUntil(order.orderNum)) ?? Infinity) < Date.now() - 500, 'the lease ran out during the fault', 60_000);
+      await lock.takeOver(order.orderNum);
+      await lock.release();
+      const report = await first;
       assert.equal(report.fulfilled, 0, JSON.stringify(report));
       assert.equal(unrecorded.length, 1);
       assert.equal(unrecorded[0]!.attempt, 1);
@@ -181,13 +226,10 @@ for (const engine of ENGINES) {
         lines.some((line) => line.level === 'error' && line.message.includes(`onPaid returned for ${order.orderNum} (run 1) but the database would not record it`)),
         JSON.stringify(lines.map((line) => line.message)),
       );
-      assert.equal((await store.orders.get(order.orderNum))!.fulfilledAt, null);
+      const stored = (await store.orders.get(order.orderNum))!;
+      assert.equal(stored.fulfilledAt, null, 'the run that took over fulfils it');
+      assert.equal(stored.fulfilAttempts, 2);
       assert.deepEqual(runs, [1]);
-
-      // What the merchant was told: once the lease has run out, the order's onPaid runs again.
-      await waitFor(async () => (await router.reconcile()).fulfilled === 1, 'a second run after the lease', 20_000);
-      assert.deepEqual(runs, [1, 2]);
-      assert.ok((await store.orders.get(order.orderNum))!.fulfilledAt);
     });
   });
 }

@@ -8,14 +8,16 @@
  *   (this attempt, and a lease that has not run out), and the run keeps its own deadline on the
  *   monotonic clock: a heartbeat that finds the lease taken, or a run that resumes after a stall
  *   past its deadline (GC pause, frozen VM, SIGSTOP), aborts the run's `signal`.
- * - Completion is fenced the same way: only the attempt holding a live lease records it. A run that
- *   lost its lease records nothing and emits `fulfilment.lease_lost`; the run that took over is
- *   the one whose completion counts.
- * - A completion the database would not take (a fault) is written again while the heartbeat keeps
- *   the lease, so a live process never lets a second run start after its `onPaid` returned. If it
- *   never could be written before the lease was lost (or at `close()`), `fulfilment.unrecorded`
- *   says so: that order's `onPaid` will run again. Only a process killed between `onPaid`
- *   returning and that write repeats a run without being told.
+ * - Completion is fenced by the attempt: a run whose `signal` was aborted (its lease lost) records
+ *   nothing and emits `fulfilment.lease_lost`, and a run that was taken over cannot record; the
+ *   run that took over is the one whose completion counts.
+ * - `onPaid` completes once while the process lives: a completion the database would not take (a
+ *   fault) is written again, the heartbeat going on meanwhile, until it is recorded. Nobody else
+ *   can start a run while the lease holds, and this process starts none for that order while the
+ *   write is pending (`busy`); after a long outage the write still counts if nobody took over
+ *   (the store fences completion by attempt alone). If another process took the order over
+ *   meanwhile, or this one closes first, `fulfilment.unrecorded` says so: `onPaid` runs again.
+ *   Only a process killed between `onPaid` returning and that write repeats a run unreported.
  * - `close()` aborts the signal of every run in this process (shutdown) and waits for them.
  *
  * Started only by the lifecycle (`lifecycle.ts`), the one place that knows an order became paid.
@@ -30,13 +32,8 @@ export type FulfilmentSource = 'notification' | 'query' | 'reconcile';
 
 export type FulfilmentResult = 'fulfilled' | 'already_fulfilled' | 'busy' | 'failed' | 'lease_lost' | 'unrecorded' | 'not_paid';
 
-/** A run's lease while its `onPaid` works and its completion is written. */
-interface Heartbeat {
-  /** The lease is still this run's (not lost, its last secured deadline still ahead). */
-  held(): boolean;
-  /** Stop renewing; waits for a renewal in flight. */
-  stop(): Promise<void>;
-}
+/** Waits between two writes of a completion the database would not take (backoff from 100 ms). */
+const RECORD_RETRY_MAX_MS = 1_000;
 
 export interface FulfilmentSettings {
   readonly onPaid: OnPaidFunction;
@@ -74,6 +71,8 @@ export interface ClaimedLease {
 export class Fulfilment {
   /** Runs in this process, aborted at shutdown. */
   private readonly running = new Map<Promise<unknown>, AbortController>();
+  /** Orders whose `onPaid` returned here and whose completion is still being written. */
+  private readonly recording = new Set<string>();
   private closed = false;
 
   constructor(
@@ -99,12 +98,13 @@ export class Fulfilment {
    * lease right now, or this process is closing (a notification retried during shutdown must not
    * start `onPaid` only to abort it); `failed`: `onPaid` threw (the lease is released for the
    * next try); `lease_lost`: this run stalled past its lease and its completion was not recorded;
-   * `unrecorded`: `onPaid` returned but the database never took its completion while the lease
-   * was held (`fulfilment.unrecorded`).
+   * `unrecorded`: `onPaid` returned but its completion could not be recorded before another run
+   * took over or the process closed (`fulfilment.unrecorded`).
    */
   async run(orderNum: string, source: FulfilmentSource): Promise<FulfilmentResult> {
     const terms = this.lease();
-    if (!terms) return 'busy';
+    // A run of this process returned and its completion is being written: never a second run.
+    if (!terms || this.recording.has(orderNum)) return 'busy';
     const claimed = await this.orders.claimFulfilment(orderNum, terms.now, terms.until);
     if (claimed === undefined) {
       const order = await this.orders.get(orderNum);
@@ -161,15 +161,22 @@ export class Fulfilment {
       report('fulfilment.lease_lost');
       return 'lease_lost';
     }
-    // The heartbeat goes on while the completion is written: a write that met a database fault is
-    // tried again for as long as the lease is this run's, so no other run can start meanwhile.
-    const outcome = await this.record(orderNum, attempt, lease, controller.signal);
-    await lease.stop();
+    // The heartbeat goes on while the completion is written; this process starts no other run
+    // for the order until the write is settled.
+    this.recording.add(orderNum);
+    let outcome: { recorded: boolean; error?: unknown };
+    try {
+      outcome = await this.record(orderNum, attempt);
+    } finally {
+      this.recording.delete(orderNum);
+      await lease.stop();
+    }
     if (outcome.recorded) {
       report('fulfilment.succeeded');
       return 'fulfilled';
     }
     if (outcome.error === undefined) {
+      // Taken over between onPaid returning and the write (this process stalled past its lease).
       if (!controller.signal.aborted) controller.abort(new LeaseLostError(`the onPaid lease of order ${orderNum} ran out before it returned`));
       report('fulfilment.lease_lost');
       return 'lease_lost';
@@ -179,41 +186,39 @@ export class Fulfilment {
   }
 
   /**
-   * Write run `attempt`'s completion, again after each failure (backoff up to `heartbeatMs`) while
-   * its lease is held and the process is not closing. `error`: the last failure, when it never
-   * could be written; without it, the store said the run no longer holds the lease.
+   * Write run `attempt`'s completion, again after each failure (backoff from 100 ms to 1 s) until
+   * it is recorded, another run took the order over, or the process closes. `error`: the last
+   * failure, when it was never written; without it, the store said another run took over first.
    */
-  private async record(orderNum: string, attempt: number, lease: Heartbeat, signal: AbortSignal): Promise<{ recorded: boolean; error?: unknown }> {
+  private async record(orderNum: string, attempt: number): Promise<{ recorded: boolean; error?: unknown }> {
     let error: unknown;
     for (let tries = 0; ; tries++) {
       try {
         // After a failure the write may have committed all the same: the store then reads whose it is.
-        return { recorded: await this.orders.completeFulfilment(orderNum, attempt, this.now(), tries > 0) };
+        const recorded = await this.orders.completeFulfilment(orderNum, attempt, this.now(), tries > 0);
+        return recorded || error === undefined ? { recorded } : { recorded, error };
       } catch (caught) {
         error = caught;
-        this.events.emit('warning', { code: 'fulfilment_record_failed', message: `could not record that onPaid returned for order ${orderNum} (run ${attempt}); trying again while its lease is held`, orderNum, error });
+        this.events.emit('warning', { code: 'fulfilment_record_failed', message: `could not record that onPaid returned for order ${orderNum} (run ${attempt}); trying again`, orderNum, error });
       }
-      await sleep(Math.min(this.settings.heartbeatMs, 100 * 2 ** tries));
-      if (!lease.held() || signal.aborted) return { recorded: false, error };
+      if (this.closed) return { recorded: false, error };
+      await sleep(Math.min(RECORD_RETRY_MAX_MS, 100 * 2 ** tries));
     }
   }
 
   /**
    * Renew the lease of run `attempt` every `heartbeatMs` until `stop()` (which waits for a renewal
    * in flight). Aborts `controller` when the lease is lost: the renewal found it taken or run out,
-   * or this process woke up past the deadline it last secured. `held()`: neither has happened yet
-   * and the last secured deadline is still ahead (on the monotonic clock).
+   * or this process woke up past the deadline it last secured.
    */
-  private heartbeat(orderNum: string, attempt: number, controller: AbortController, started: number): Heartbeat {
+  private heartbeat(orderNum: string, attempt: number, controller: AbortController, started: number): { stop(): Promise<void> } {
     const { leaseMs, heartbeatMs } = this.settings;
     let deadline = started + leaseMs;
     let stopped = false;
-    let lostIt = false;
     let timer: NodeJS.Timeout | undefined;
     let inFlight: Promise<void> = Promise.resolve();
     const lose = (why: string): void => {
       stopped = true;
-      lostIt = true;
       if (!controller.signal.aborted) controller.abort(new LeaseLostError(`the onPaid lease of order ${orderNum} was lost: ${why}`));
     };
     const beat = (): void => {
@@ -233,7 +238,6 @@ export class Fulfilment {
     };
     timer = setTimeout(beat, heartbeatMs);
     return {
-      held: () => !lostIt && performance.now() <= deadline,
       async stop() {
         stopped = true;
         clearTimeout(timer);

@@ -215,7 +215,8 @@ export class OrderStore {
   }
 
   /**
-   * Record that run `attempt`'s `onPaid` returned; false when that run no longer holds a live lease.
+   * Record that run `attempt`'s `onPaid` returned; false when another run took the order over (or
+   * it is fulfilled). Its lease may have run out meanwhile: nobody else ran since, so it counts.
    * `afterFault`: an earlier try met a database fault, and a write that failed may still have
    * committed, so a try that changes nothing reads whether this run's completion is the one
    * recorded. (Tried again, while the lease is held, by `orders/fulfilment.ts`.)
