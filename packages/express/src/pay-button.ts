@@ -177,7 +177,7 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
   // Lost notifications found early: started once the store is ready, stopped first at close().
   const sweeper: Sweeper | undefined = resolved.sweep === false
     ? undefined
-    : startSweeper({ ready, sweep: store.sweep, lifecycle, events, merchantCode: resolved.merchantCode, now }, resolved.sweep);
+    : startSweeper({ ready, sweep: store.sweep, orders, lifecycle, events, merchantCode: resolved.merchantCode, now }, resolved.sweep);
 
   const health = () => healthAnswer({ ready, ping: () => store.ping() });
   let closing: Promise<void> | undefined;

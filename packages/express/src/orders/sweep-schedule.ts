@@ -39,6 +39,17 @@ export function sweepDue(order: Pick<Order, 'createdAt' | 'checkedAt'>, now: Dat
 }
 
 /**
+ * Whether a paid order whose `onPaid` has not completed (its run was killed, lost its lease, or
+ * threw) and whose lease is free is due for another run (pure): at once the first time the sweep
+ * meets it, then on the same backoff by its age since payment as a pending order's checks.
+ */
+export function rerunDue(order: Pick<Order, 'createdAt' | 'checkedAt' | 'paidAt'>, now: Date, schedule: SweepSchedule): boolean {
+  if (order.checkedAt === null) return true;
+  const age = now.getTime() - (order.paidAt ?? order.createdAt).getTime();
+  return now.getTime() - order.checkedAt.getTime() >= checkIntervalMs(age, schedule);
+}
+
+/**
  * The questions one round may send (pure): the budget of the time since the last round began
  * (one interval for the first; at most two, so a long pause is not spent in one burst), less the
  * questions this process sent meanwhile that were not the sweep's (status polls, returns).

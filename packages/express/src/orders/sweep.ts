@@ -11,6 +11,10 @@
  * cap), a paid order reaches `onPaid` within 90 s + one 15 s round + that round's questions,
  * without anyone polling.
  *
+ * A round also runs `onPaid` again for paid orders whose run did not complete and whose lease is
+ * free (killed with its process, lost its lease, threw), on the same backoff: an order found paid
+ * through the sweep has no notification to bring it back. No gateway question is needed for that.
+ *
  * One process at a time sweeps (a lease row in the store, renewed each round); each order is claimed
  * first with the status poll's own claim (`lifecycle.claimRefresh`), so a poll and the sweep never
  * ask twice for one order within its interval, then asked about through the lifecycle's one
@@ -18,17 +22,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { PayButtonEvents } from '../events.ts';
-import type { Order } from '../store/orders.ts';
+import type { Order, OrderStore } from '../store/orders.ts';
 import type { SweepStore } from '../store/sweep.ts';
 import type { OrderLifecycle } from './lifecycle.ts';
-import { checkIntervalMs, pickBatch, roundBudget, scanLimit, SWEEP_CONCURRENCY, type SweepSchedule } from './sweep-schedule.ts';
+import { checkIntervalMs, pickBatch, rerunDue, roundBudget, scanLimit, SWEEP_CONCURRENCY, type SweepSchedule } from './sweep-schedule.ts';
 
 
 /** What the sweep uses: its lease and candidates, the lifecycle that asks and applies, the events. */
 export interface SweepDeps {
   readonly ready: () => Promise<void>;
   readonly sweep: SweepStore;
-  readonly lifecycle: Pick<OrderLifecycle, 'claimRefresh' | 'confirmAndApply'>;
+  readonly orders: Pick<OrderStore, 'listUnfulfilled'>;
+  readonly lifecycle: Pick<OrderLifecycle, 'claimRefresh' | 'confirmAndApply' | 'fulfil'>;
   readonly events: PayButtonEvents;
   readonly merchantCode: string;
   readonly now: () => Date;
@@ -63,6 +68,13 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
   deps.events.on('gateway.call', countQuery);
   let lastRound: { started: number; queries: number; asked: number } | undefined;
 
+  /** A paid order's onPaid again, claimed like a check so a poll or another round does not join it. */
+  async function rerun(order: Order): Promise<void> {
+    const age = deps.now().getTime() - (order.paidAt ?? order.createdAt).getTime();
+    if (!(await deps.lifecycle.claimRefresh(order.orderNum, checkIntervalMs(age, schedule)))) return;
+    await deps.lifecycle.fulfil(order.orderNum, 'reconcile');
+  }
+
   async function runRound(): Promise<number> {
     await deps.ready();
     const now = deps.now();
@@ -76,19 +88,23 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
     const checkedBefore = new Date(now.getTime() - schedule.firstCheckAfterMs);
     const candidates = await sweep.listSweepCandidates(checkedBefore, checkedBefore, scanLimit(schedule));
     const batch = pickBatch(candidates, now, schedule, budget);
+    const reruns = (await deps.orders.listUnfulfilled(now, scanLimit(schedule))).filter((order) => rerunDue(order, now, schedule));
+    const tasks: Array<{ order: Order; run: () => Promise<void> }> = [
+      ...reruns.map((order) => ({ order, run: () => rerun(order) })),
+      ...batch.map((order) => ({ order, run: () => ((round.asked += 1), check(order, deps.now())) })),
+    ];
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (!stopped && next < batch.length) {
-        const order = batch[next++]!;
-        round.asked += 1;
+      while (!stopped && next < tasks.length) {
+        const { order, run } = tasks[next++]!;
         try {
-          await check(order, deps.now());
+          await run();
         } catch (error) {
           deps.events.emit('warning', { code: 'sweep_order_failed', message: `the sweep could not check order ${order.orderNum}; it is tried again later`, orderNum: order.orderNum, error });
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(SWEEP_CONCURRENCY, batch.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(SWEEP_CONCURRENCY, tasks.length) }, worker));
     return round.asked;
   }
 
