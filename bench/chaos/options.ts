@@ -1,7 +1,7 @@
 /**
  * The chaos run's command line (pure, so a mistake is named before anything starts):
  *
- *   npm run chaos -- [--engines sqlite,postgres] [--seconds 20 | --payments N]
+ *   npm run chaos -- [--engines sqlite,postgres] [--seconds 20 | --payments N] [--rate 20]
  *                    [--gateway-port P] [--shop-port P] [--lost-share 0.2]
  */
 export type Engine = 'sqlite' | 'postgres';
@@ -17,12 +17,17 @@ export interface ChaosOptions {
   readonly shopPort: number | undefined;
   /** The share of orders whose every notification is lost (the sweep must find them). */
   readonly lostShare: number;
+  /**
+   * Payment links a second the customers start at most (default 20, the pace of the 12,016-payment
+   * reference run): the load a shop sustains, so a backlog is the faults' doing, not the load's.
+   */
+  readonly rate: number;
 }
 
-export const USAGE = 'npm run chaos -- [--engines sqlite,postgres] [--seconds 20 | --payments N] [--gateway-port P] [--shop-port P] [--lost-share 0.2]';
+export const USAGE = 'npm run chaos -- [--engines sqlite,postgres] [--seconds 20 | --payments N] [--rate 20] [--gateway-port P] [--shop-port P] [--lost-share 0.2]';
 
 export function parseChaosArgs(argv: readonly string[]): ChaosOptions {
-  const options = { engines: undefined as Engine[] | undefined, seconds: 20, payments: undefined as number | undefined, gatewayPort: undefined as number | undefined, shopPort: undefined as number | undefined, lostShare: 0.2 };
+  const options = { engines: undefined as Engine[] | undefined, seconds: 20, payments: undefined as number | undefined, gatewayPort: undefined as number | undefined, shopPort: undefined as number | undefined, lostShare: 0.2, rate: 20 };
   const number = (name: string, value: string | undefined, check: (n: number) => boolean, what: string): number => {
     const parsed = Number(value);
     if (value === undefined || !Number.isFinite(parsed) || !check(parsed)) throw new Error(`${name}: must be ${what} (got ${value ?? 'nothing'}): ${USAGE}`);
@@ -41,6 +46,7 @@ export function parseChaosArgs(argv: readonly string[]): ChaosOptions {
     else if (name === '--payments') options.payments = number(name, value, (n) => Number.isInteger(n) && n >= 10, 'a whole number, at least 10');
     else if (name === '--gateway-port') options.gatewayPort = port(name, value);
     else if (name === '--shop-port') options.shopPort = port(name, value);
+    else if (name === '--rate') options.rate = number(name, value, (n) => n > 0 && n <= 1_000, 'a number of links a second from more than 0 to 1000');
     else if (name === '--lost-share') options.lostShare = number(name, value, (n) => n >= 0 && n < 1, 'from 0 to less than 1');
     else throw new Error(`unknown option ${name}: ${USAGE}`);
   }

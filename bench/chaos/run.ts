@@ -17,7 +17,7 @@
  * process that no longer answers (a hang), a duplicate, a loss, or a lost notification's order
  * that took more than 2 minutes. SQLite runs the same without the connection faults.
  *
- *   npm run chaos -- [--engines sqlite,postgres] [--seconds 20 | --payments N]
+ *   npm run chaos -- [--engines sqlite,postgres] [--seconds 20 | --payments N] [--rate 20]
  *                    [--gateway-port P] [--shop-port P] [--lost-share 0.2]
  *
  * With `--payments N` the load runs until N payments are made, and the faults fall at fixed
@@ -130,10 +130,15 @@ async function runEngine(engine: Engine, options: ChaosOptions, postgresUrl: str
     await gateway.start();
     await shop.start();
 
-    // Load: 20 customers, each creating a link with a method and paying it at once.
+    // Load: 20 customers, each creating a link with a method and paying it at once, together at
+    // most `rate` links a second.
     let loading = true;
+    let nextSlot = Date.now();
     const customer = async () => {
       while (loading && (payments === undefined || paid.size < payments)) {
+        const slot = Math.max(Date.now(), nextSlot);
+        nextSlot = slot + 1000 / options.rate;
+        await sleep(slot - Date.now());
         try {
           const response = await fetch(`${shopUrl}/pay/links`, {
             method: 'POST',

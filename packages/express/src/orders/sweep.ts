@@ -18,7 +18,8 @@
  * One process at a time sweeps (a lease row in the store, renewed each round); each order is claimed
  * first with the status poll's own claim (`lifecycle.claimRefresh`), so a poll and the sweep never
  * ask twice for one order within its interval, then asked about through the lifecycle's one
- * confirm-and-apply path, which runs `onPaid` for an order found paid.
+ * confirm-and-apply path, which starts `onPaid` for an order found paid (in the background:
+ * `close()` waits for it, and a slow `onPaid` never slows a round's questions).
  */
 import { randomBytes } from 'node:crypto';
 import type { PayButtonEvents } from '../events.ts';
@@ -33,7 +34,7 @@ export interface SweepDeps {
   readonly ready: () => Promise<void>;
   readonly sweep: SweepStore;
   readonly orders: Pick<OrderStore, 'listUnfulfilled'>;
-  readonly lifecycle: Pick<OrderLifecycle, 'claimRefresh' | 'confirmAndApply' | 'fulfil'>;
+  readonly lifecycle: Pick<OrderLifecycle, 'claimRefresh' | 'confirmAndApply' | 'fulfilInBackground'>;
   readonly events: PayButtonEvents;
   readonly merchantCode: string;
   readonly now: () => Date;
@@ -57,7 +58,8 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
   async function check(order: Order, now: Date): Promise<void> {
     // The status poll's claim: whoever asked within the interval (a poll, another round) already did.
     if (!(await deps.lifecycle.claimRefresh(order.orderNum, checkIntervalMs(now.getTime() - order.createdAt.getTime(), schedule)))) return;
-    await deps.lifecycle.confirmAndApply(order, 'reconcile', 'await');
+    // onPaid in the background: a slow fulfilment never slows the questions of this round.
+    await deps.lifecycle.confirmAndApply(order, 'reconcile', 'background');
   }
 
   // The gateway query budget: questions this process sent (first tries), and how many were the sweep's.
@@ -72,7 +74,7 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
   async function rerun(order: Order): Promise<void> {
     const age = deps.now().getTime() - (order.paidAt ?? order.createdAt).getTime();
     if (!(await deps.lifecycle.claimRefresh(order.orderNum, checkIntervalMs(age, schedule)))) return;
-    await deps.lifecycle.fulfil(order.orderNum, 'reconcile');
+    deps.lifecycle.fulfilInBackground(order.orderNum, 'reconcile');
   }
 
   async function runRound(): Promise<number> {
