@@ -22,7 +22,8 @@ const gateway = createGateway({
   // Notification retries 100x faster: a dropped one is sent again within seconds.
   timeScale: 0.01,
   logger: false,
-  notifications: { pollIntervalMs: 100, timeoutMs: 3_000, leaseMs: 13_100, roundDeadlineMs: 5_000 },
+  // 32 deliveries at once: the shop's onPaid takes 50-500 ms, and a notification waits for it.
+  notifications: { pollIntervalMs: 100, timeoutMs: 3_000, leaseMs: 13_100, roundDeadlineMs: 5_000, concurrency: 32 },
 });
 const { url } = await gateway.listen(config.port);
 process.send?.({ type: 'listening', url });

@@ -6,14 +6,22 @@
  * - ends their PostgreSQL connections every 300 ms for 6 s (only backends of its own tag),
  * - makes every database connection they hold silent (half-open, through a proxy it controls),
  * - kills the shop, then the gateway, with SIGKILL and starts them again,
- * - drops a third of the notifications (the connection to the shop's /notify is cut).
+ * - loses every notification of a share of the orders (`--lost-share`, default 0.2: an HTTP
+ *   proxy in front of the shop's /notify reads each one and cuts it), so those reach `onPaid`
+ *   only through the sweep,
  *
- * Then it waits for every order paid at the gateway to reach `onPaid` and prints the
- * exactly-once tally: paid at the gateway, `onPaid` runs, duplicates, missing. It fails (exit 1)
- * on a process that exited by itself (a crash), a process that no longer answers (a hang), a
- * duplicate or a loss. SQLite runs the same without the connection faults.
+ * while the shop's `onPaid` takes 50-500 ms under a 1 s lease. Then it waits for every order paid
+ * at the gateway to reach `onPaid` and prints the exactly-once tally: paid at the gateway,
+ * `onPaid` runs, duplicates, missing, and how long the orders whose notifications were lost took
+ * from payment to `onPaid`. It fails (exit 1) on a process that exited by itself (a crash), a
+ * process that no longer answers (a hang), a duplicate, a loss, or a lost notification's order
+ * that took more than 2 minutes. SQLite runs the same without the connection faults.
  *
- *   npm run chaos [-- --engines sqlite,postgres] [--seconds 20]
+ *   npm run chaos -- [--engines sqlite,postgres] [--seconds 20 | --payments N] [--rate 20]
+ *                    [--gateway-port P] [--shop-port P] [--lost-share 0.2]
+ *
+ * With `--payments N` the load runs until N payments are made, and the faults fall at fixed
+ * shares of them.
  *
  * PostgreSQL: DATABASE_URL, or postgres://postgres@127.0.0.1:5432/test when it answers. Every
  * socket stays on 127.0.0.1.
@@ -27,21 +35,12 @@ import { backendKiller, startSilentProxy, taggedUrl, type SilentProxy } from '@t
 import pg from 'pg';
 import { findPostgres } from '../lib/postgres.ts';
 import { freePort } from '@tombolbayar/test-support/network';
+import { parseChaosArgs, percentile, type ChaosOptions, type Engine } from './options.ts';
 import { answers, Child, droppingProxy } from './processes.ts';
 
-type Engine = 'sqlite' | 'postgres';
 const MERCHANT_CODE = 'CHAOSSHOP01';
-
-function parseArgs(argv: readonly string[]): { engines: Engine[] | undefined; seconds: number } {
-  let engines: Engine[] | undefined;
-  let seconds = 20;
-  for (let index = 0; index < argv.length; index++) {
-    if (argv[index] === '--engines') engines = (argv[++index] ?? '').split(',') as Engine[];
-    else if (argv[index] === '--seconds') seconds = Number(argv[++index]);
-    else throw new Error(`unknown option ${argv[index]}: npm run chaos -- [--engines sqlite,postgres] [--seconds 20]`);
-  }
-  return { engines, seconds };
-}
+/** The bound a lost notification's order must reach `onPaid` within (issue 31). */
+const LOST_BOUND_MS = 120_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,18 +58,28 @@ interface Tally {
   readonly missing: number;
   readonly unpaidFulfilled: number;
   readonly notificationsDropped: number;
+  /** Paid orders whose every notification was lost, and how long they took to reach onPaid (ms). */
+  readonly lostNotificationOrders: number;
+  readonly lostToOnPaidMs: { readonly p50: number; readonly p99: number; readonly max: number };
+  readonly lostLate: number;
+  /** `fulfilment.unrecorded` and `fulfilment.lease_lost` events the shop emitted. */
+  readonly unrecorded: number;
+  readonly leaseLost: number;
   readonly backendsEnded: number;
   readonly crashes: readonly string[];
   readonly hangs: readonly string[];
 }
 
-async function runEngine(engine: Engine, seconds: number, postgresUrl: string | undefined): Promise<Tally> {
+async function runEngine(engine: Engine, options: ChaosOptions, postgresUrl: string | undefined): Promise<Tally> {
+  const { seconds, payments } = options;
   const dir = mkdtempSync(join(tmpdir(), 'tb-chaos-'));
   const onPaidLog = join(dir, 'on-paid.log');
+  const eventLog = join(dir, 'events.log');
   writeFileSync(onPaidLog, '');
+  writeFileSync(eventLog, '');
   const merchant = generateKeyPair(1024);
   const platform = generateKeyPair(1024);
-  const [gatewayPort, shopPort] = [await freePort(), await freePort()];
+  const [gatewayPort, shopPort] = [options.gatewayPort ?? (await freePort()), options.shopPort ?? (await freePort())];
   const suffix = randomBytes(4).toString('hex');
   const schemas = { gateway: `chaos_gw_${suffix}`, shop: `chaos_shop_${suffix}` };
 
@@ -91,7 +100,7 @@ async function runEngine(engine: Engine, seconds: number, postgresUrl: string | 
     shopDatabase = { kind: 'sqlite', file: join(dir, 'shop.sqlite') };
   }
 
-  const notify = await droppingProxy(shopPort, 1 / 3);
+  const notify = await droppingProxy(shopPort, options.lostShare);
   const gateway = new Child('gateway', 'gateway-server.ts', {
     CHAOS_GATEWAY: JSON.stringify({ port: gatewayPort, database: gatewayDatabase, platformPrivateKey: platform.privateKey, merchantCode: MERCHANT_CODE, merchantPublicKey: merchant.publicKey }),
   });
@@ -107,22 +116,29 @@ async function runEngine(engine: Engine, seconds: number, postgresUrl: string | 
       merchantPrivateKey: merchant.privateKey,
       platformPublicKey: platform.publicKey,
       onPaidLog,
+      eventLog,
     }),
   });
   const shopUrl = `http://127.0.0.1:${shopPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const hangs: string[] = [];
   const counts = { created: 0, refused: 0, noAnswer: 0, other: {} as Record<string, number> };
-  const paid = new Set<string>();
+  /** Orders paid at the gateway by the load, with when (ms). */
+  const paid = new Map<string, number>();
   let backendsEnded = 0;
   try {
     await gateway.start();
     await shop.start();
 
-    // Load: 20 customers, each creating a link with a method and paying it at once.
+    // Load: 20 customers, each creating a link with a method and paying it at once, together at
+    // most `rate` links a second.
     let loading = true;
+    let nextSlot = Date.now();
     const customer = async () => {
-      while (loading) {
+      while (loading && (payments === undefined || paid.size < payments)) {
+        const slot = Math.max(Date.now(), nextSlot);
+        nextSlot = slot + 1000 / options.rate;
+        await sleep(slot - Date.now());
         try {
           const response = await fetch(`${shopUrl}/pay/links`, {
             method: 'POST',
@@ -146,7 +162,7 @@ async function runEngine(engine: Engine, seconds: number, postgresUrl: string | 
             signal: AbortSignal.timeout(15_000),
           });
           await paying.arrayBuffer();
-          if (paying.status === 200) paid.add(body.orderNum!);
+          if (paying.status === 200) paid.set(body.orderNum!, Date.now());
         } catch {
           // A process being killed: the customer tries again (a new order).
           counts.noAnswer += 1;
@@ -156,7 +172,15 @@ async function runEngine(engine: Engine, seconds: number, postgresUrl: string | 
     };
     const customers = Array.from({ length: 20 }, customer);
 
-    const phase = (fraction: number) => sleep(seconds * 1000 * fraction);
+    // A share of the run: of its time, or (--payments) of its payments.
+    let done = 0;
+    const phase = async (fraction: number) => {
+      done += fraction;
+      if (payments === undefined) return sleep(seconds * 1000 * fraction);
+      while (paid.size < payments * done && customersLeft > 0) await sleep(100);
+    };
+    let customersLeft = 20;
+    for (const running of customers) void running.finally(() => (customersLeft -= 1));
     if (engine === 'postgres') {
       const killer = await backendKiller(postgresUrl!, tag!);
       await phase(0.1);
@@ -172,8 +196,9 @@ async function runEngine(engine: Engine, seconds: number, postgresUrl: string | 
     await gateway.kill9();
     await gateway.start();
     await phase(0.2);
-    loading = false;
+    if (payments === undefined) loading = false;
     await Promise.all(customers);
+    loading = false;
 
     // Hang check: both answer, and serve a new link, by themselves.
     for (const [name, url] of [['gateway', `${gatewayUrl}/readyz`], ['shop', `${shopUrl}/readyz`]] as const) {
@@ -189,7 +214,7 @@ async function runEngine(engine: Engine, seconds: number, postgresUrl: string | 
 
     // Every order paid at the gateway must reach onPaid (notifications retried, or the sweep).
     const gatewayPaid = async (): Promise<Set<string>> => readPaidAtGateway(engine, postgresUrl, schemas.gateway, join(dir, 'gateway.sqlite'));
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + LOST_BOUND_MS + 30_000;
     let atGateway = await gatewayPaid();
     for (;;) {
       const fulfilled = new Set(onPaidRuns(onPaidLog).map((run) => run.orderNum));
@@ -201,6 +226,17 @@ async function runEngine(engine: Engine, seconds: number, postgresUrl: string | 
     const perOrder = new Map<string, number>();
     for (const { orderNum } of runs) perOrder.set(orderNum, (perOrder.get(orderNum) ?? 0) + 1);
     const duplicated = runs.filter((run) => (perOrder.get(run.orderNum) ?? 0) > 1);
+    // The orders whose notifications were all lost: payment to onPaid (the first run's line).
+    const firstRun = new Map<string, number>();
+    for (const run of runs) if (!firstRun.has(run.orderNum)) firstRun.set(run.orderNum, run.at);
+    const lost = [...notify.lostOrders()].filter((orderNum) => paid.has(orderNum) && atGateway.has(orderNum));
+    const lostMs = lost.map((orderNum) => (firstRun.get(orderNum) ?? Number.POSITIVE_INFINITY) - paid.get(orderNum)!).sort((a, b) => a - b);
+    const events = readFileSync(eventLog, 'utf8').split('\n').filter(Boolean);
+    const missingOrders = [...atGateway].filter((orderNum) => !perOrder.has(orderNum));
+    if (missingOrders.length > 0) {
+      const rows = await readShopOrders(engine, postgresUrl, schemas.shop, join(dir, 'shop.sqlite'), missingOrders);
+      console.log(`paid at the gateway, never through onPaid (the shop's rows):\n${rows.map((row) => `  ${JSON.stringify({ ...row, lost: notify.lostOrders().has(String(row.order_num)) })}`).join('\n')}`);
+    }
     if (duplicated.length > 0) console.log(`duplicated onPaid runs (orderNum attempt source pid):\n${duplicated.map((run) => `  ${run.line}`).join('\n')}`);
     return {
       engine,
@@ -214,6 +250,11 @@ async function runEngine(engine: Engine, seconds: number, postgresUrl: string | 
       missing: [...atGateway].filter((orderNum) => !perOrder.has(orderNum)).length,
       unpaidFulfilled: [...perOrder.keys()].filter((orderNum) => !atGateway.has(orderNum)).length,
       notificationsDropped: notify.dropped(),
+      lostNotificationOrders: lost.length,
+      lostToOnPaidMs: { p50: percentile(lostMs, 50), p99: percentile(lostMs, 99), max: lostMs.at(-1) ?? 0 },
+      lostLate: lostMs.filter((ms) => ms > LOST_BOUND_MS).length,
+      unrecorded: events.filter((line) => line.startsWith('fulfilment.unrecorded ')).length,
+      leaseLost: events.filter((line) => line.startsWith('fulfilment.lease_lost ')).length,
       backendsEnded,
       crashes: [...gateway.crashes, ...shop.crashes],
       hangs,
@@ -234,12 +275,33 @@ async function runEngine(engine: Engine, seconds: number, postgresUrl: string | 
   }
 }
 
-/** The `onPaid` runs the shop logged: `orderNum attempt source pid` per line. */
-function onPaidRuns(file: string): Array<{ orderNum: string; line: string }> {
+/** The `onPaid` runs the shop logged: `orderNum attempt source pid time` per line. */
+function onPaidRuns(file: string): Array<{ orderNum: string; at: number; line: string }> {
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((line) => ({ orderNum: line.split(' ')[0]!, line }));
+    .map((line) => ({ orderNum: line.split(' ')[0]!, at: Number(line.split(' ')[4]), line }));
+}
+
+/** The shop's rows of `orderNums`, for the report of a loss. */
+async function readShopOrders(engine: Engine, postgresUrl: string | undefined, schema: string, sqliteFile: string, orderNums: readonly string[]): Promise<Array<Record<string, unknown>>> {
+  const columns = 'order_num, status, method, plat_order_num, created_at, checked_at, paid_at, fulfilled_at, fulfil_attempts, fulfil_lease_until, fulfil_error';
+  if (engine === 'postgres') {
+    const client = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${schema}` });
+    await client.connect();
+    try {
+      return (await client.query(`select ${columns} from paybutton_orders where order_num = any($1)`, [orderNums])).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(sqliteFile, { readonly: true });
+  try {
+    return db.prepare(`select ${columns} from paybutton_orders where order_num in (${orderNums.map(() => '?').join(',')})`).all(...orderNums) as Array<Record<string, unknown>>;
+  } finally {
+    db.close();
+  }
 }
 
 /** The merchant's orders the gateway holds as PAID. */
@@ -263,13 +325,13 @@ async function readPaidAtGateway(engine: Engine, postgresUrl: string | undefined
   }
 }
 
-const { engines: asked, seconds } = parseArgs(process.argv.slice(2));
+const options = parseChaosArgs(process.argv.slice(2));
 const postgresUrl = await findPostgres();
-const engines = asked ?? (postgresUrl ? ['sqlite', 'postgres'] : ['sqlite']);
+const engines = options.engines ?? (postgresUrl ? ['sqlite', 'postgres'] : ['sqlite']);
 let failed = false;
 for (const engine of engines) {
   if (engine === 'postgres' && !postgresUrl) throw new Error('PostgreSQL does not answer: set DATABASE_URL');
-  const tally = await runEngine(engine, seconds, postgresUrl);
+  const tally = await runEngine(engine, options, postgresUrl);
   console.log(`\nchaos (${engine}): ${JSON.stringify(tally, null, 2)}`);
   const problems = [
     ...tally.crashes,
@@ -277,10 +339,12 @@ for (const engine of engines) {
     ...(tally.duplicates > 0 ? [`${tally.duplicates} orders fulfilled twice`] : []),
     ...(tally.missing > 0 ? [`${tally.missing} paid orders never reached onPaid`] : []),
     ...(tally.unpaidFulfilled > 0 ? [`${tally.unpaidFulfilled} orders fulfilled without being paid`] : []),
+    ...(tally.lostLate > 0 ? [`${tally.lostLate} orders whose notifications were lost reached onPaid after ${LOST_BOUND_MS / 1000} s`] : []),
     ...(tally.paidAtGateway === 0 ? ['no order was paid: the run proved nothing'] : []),
   ];
   console.log(
     `  paid at the gateway ${tally.paidAtGateway}, onPaid runs ${tally.onPaidRuns}, duplicates ${tally.duplicates}, missing ${tally.missing}` +
+      `, lost notifications ${tally.notificationsDropped} (${tally.lostNotificationOrders} orders, to onPaid p50 ${tally.lostToOnPaidMs.p50} ms, p99 ${tally.lostToOnPaidMs.p99} ms, max ${tally.lostToOnPaidMs.max} ms)` +
       ` -> ${problems.length === 0 ? 'PASS' : `FAIL: ${problems.join('; ')}`}`,
   );
   if (problems.length > 0) failed = true;

@@ -292,6 +292,13 @@ for (const engine of ENGINES) {
         const inflatesTooFar = gzipSync(JSON.stringify({ merchantCode: MERCHANT_CODE, pad: 'x'.repeat(70 * 1024) }));
         const tooLarge = await fetch(`${h.url}/gateway/query`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: inflatesTooFar });
         assert.equal(tooLarge.status, 413, 'the 64 KB limit counts inflated bytes');
+        // Within 64 KB, but from 108 bytes: 64 KB of Latin-1 is refused before it is decoded or verified.
+        const bomb = gzipSync(Buffer.concat([Buffer.from('{"merchantCode":"'), Buffer.alloc(60 * 1024, 0xe9), Buffer.from('"}')]), { level: 9 });
+        assert.ok(bomb.length < 200, `${bomb.length} bytes`);
+        const inflatesFar = await fetch(`${h.url}/gateway/query`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: bomb });
+        const refusal = (await inflatesFar.json()) as Record<string, string>;
+        assert.equal(inflatesFar.status, 413, 'a tiny body may not inflate to 64 KB');
+        assert.ok(familyVerify(refusal, platformKey));
       });
     });
   }

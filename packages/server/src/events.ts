@@ -78,6 +78,8 @@ export interface NotificationRejectedEvent {
   readonly message: string;
   /** The HTTP status answered to the gateway (never 200: the gateway will resend). */
   readonly httpStatus: number;
+  /** The sender's address as the framework knows it, when it does (refusal log lines are sampled by it). */
+  readonly client?: string;
 }
 
 export interface NotificationAcceptedEvent {
@@ -129,6 +131,12 @@ export interface PayButtonEventMap {
    * its completion not recorded; another run fulfils the order. `error` is set when it threw.
    */
   'fulfilment.lease_lost': [FulfilmentEvent];
+  /**
+   * `onPaid` returned, but the database would not record it (tried again until then) before
+   * another process took the order over after its lease ran out, or this one closed: `error` is
+   * the last failure. `onPaid` runs (or ran) again for the order; look at what this run did.
+   */
+  'fulfilment.unrecorded': [FulfilmentEvent];
   'order.duplicate_paid': [DuplicatePaymentEvent];
   /** Something the merchant should look at that did not fail a request (quote() threw, misconfiguration). */
   warning: [WarningEvent];

@@ -174,9 +174,10 @@ export interface PayButtonOptions<Req = Request> {
    * The notification sweep: how this router finds a paid order whose notification was lost, by
    * asking the gateway about its pending orders that have a method chosen (one process at a time).
    * `false` turns it off. Defaults: a round every 15 s, an order first asked about at 15 s old,
-   * then every quarter of its age, at most every 90 s; 50 orders per round.
+   * then every quarter of its age, at most every 90 s; each round asks about every order due,
+   * oldest first, within a budget of 25 gateway queries a second (status polls' included).
    */
-  readonly sweep?: false | { readonly intervalMs?: number; readonly firstCheckAfterMs?: number; readonly maxCheckIntervalMs?: number; readonly limit?: number };
+  readonly sweep?: false | { readonly intervalMs?: number; readonly firstCheckAfterMs?: number; readonly maxCheckIntervalMs?: number; readonly queriesPerSecond?: number };
   /**
    * Customers' personal data (UU PDP): `retentionDays` after an order's last change (once paid and
    * fulfilled, expired or failed), its name, e-mail and phone are redacted in place by the sweep.
@@ -314,10 +315,10 @@ const optionsSchema = z
             intervalMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
             firstCheckAfterMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
             maxCheckIntervalMs: positiveMs('must be a whole number of milliseconds from 1 to 600000').optional(),
-            limit: z.number().int().min(1).max(1_000).optional(),
+            queriesPerSecond: z.number({ error: 'must be a number of gateway queries a second from 0.1 to 1000' }).min(0.1).max(1_000).optional(),
           })
           .strict(),
-      ], { error: 'must be false or { intervalMs?, firstCheckAfterMs?, maxCheckIntervalMs?, limit? }' })
+      ], { error: 'must be false or { intervalMs?, firstCheckAfterMs?, maxCheckIntervalMs?, queriesPerSecond? }' })
       .optional(),
     maxInFlight: z.number({ error: 'must be a whole number from 1 to 100000' }).int().min(1).max(100_000, { error: 'must be at most 100000' }).optional(),
     personalData: z

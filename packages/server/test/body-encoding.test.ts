@@ -33,6 +33,14 @@ before(async () => {
       else throw error;
     }
   });
+  app.post('/notify16k', async (req, res) => {
+    try {
+      res.json({ fields: await readNotifyFields(toRequest(req), 16 * 1024) });
+    } catch (error) {
+      if (error instanceof NotifyBodyError) res.status(error.httpStatus).json({ message: error.message });
+      else throw error;
+    }
+  });
   app.post('/json', async (req, res) => {
     try {
       res.json({ body: await readJsonBody(toRequest(req), LIMIT) });
@@ -74,6 +82,22 @@ describe('POST /notify: Content-Encoding read liberally', () => {
     const answer = await post('/notify', bomb, { ...form, 'content-encoding': 'gzip' });
     assert.equal(answer.status, 413);
     assert.match(answer.body.message!, new RegExp(`larger than ${LIMIT} bytes`));
+  });
+
+  test('a small body that inflates far (within the limit) is 413 before it is decoded; a real one that compresses well passes', async () => {
+    // 16 KB of Latin-1 in about a hundred bytes: the work a stranger could ask for with a tiny gzip.
+    const bomb = gzipSync(Buffer.concat([Buffer.from(`${FORM}&pad=`), Buffer.alloc(15 * 1024, 0xe9)]), { level: 9 });
+    assert.ok(bomb.length < 200, `${bomb.length} bytes`);
+    const answer = await post('/notify16k', bomb, { ...form, 'content-encoding': 'gzip' });
+    assert.equal(answer.status, 413);
+    assert.match(answer.body.message!, /inflates to more than 32 times its compressed size/);
+    // A 12 KB notification of ordinary text, compressed as gzip does it, is read.
+    const words = Array.from({ length: 1_500 }, (_, i) => `kopi${(i * 7919) % 1000}`).join(' ');
+    const large = { ...FIELDS, note: words.slice(0, 12 * 1024) };
+    const body = gzipSync(new URLSearchParams(large).toString());
+    const read = await post('/notify16k', body, { ...form, 'content-encoding': 'gzip' });
+    assert.equal(read.status, 200, JSON.stringify(read.body).slice(0, 200));
+    assert.deepEqual(read.body.fields, large);
   });
 
   test('any other encoding is 415 naming the header; a body that does not inflate is 400', async () => {

@@ -9,6 +9,7 @@ import { PayButtonEvents } from '../src/events.ts';
 import type { CallResult } from '../src/gateway/client.ts';
 import { logEvents, logLineFor, type LogLevel } from '../src/logging/event-log.ts';
 import type { LoggerLike } from '../src/logging/logger.ts';
+import { LogSampler } from '../src/logging/sampler.ts';
 import { configurationWarnings, verdictOf } from '../src/self-check.ts';
 import type { QuerySuccess } from '@tombolbayar/protocol';
 
@@ -26,6 +27,7 @@ describe('logLineFor', () => {
     { line: logLineFor('fulfilment.succeeded', { orderNum: 'PB1', attempt: 1, durationMs: 12 }), level: 'info', says: /onPaid done for PB1 \(run 1, 12 ms\)/ },
     { line: logLineFor('fulfilment.failed', { orderNum: 'PB1', attempt: 2, durationMs: 12, error: new Error('boom') }), level: 'error', says: /onPaid threw for paid order PB1 \(run 2\)/ },
     { line: logLineFor('fulfilment.lease_lost', { orderNum: 'PB1', attempt: 1, durationMs: 61_000 }), level: 'warn', says: /onPaid for PB1 lost its lease \(run 1, 61000 ms\)/ },
+    { line: logLineFor('fulfilment.unrecorded', { orderNum: 'PB1', attempt: 1, durationMs: 61_000, error: new Error('SQLITE_BUSY') }), level: 'error', says: /onPaid returned for PB1 \(run 1\) but the database would not record it: onPaid will run again/ },
     { line: logLineFor('order.duplicate_paid', { orderNum: 'PB2', duplicateOf: 'PB1', reference: 'cart-1', payMoney: '150000' }), level: 'error', says: /PB2 paid Rp 150000 for reference cart-1, already paid by PB1: refund one/ },
     { line: logLineFor('warning', { code: 'quote_failed', message: 'quote() threw' }), level: 'warn', says: /^quote\(\) threw$/ },
     { line: logLineFor('warning', { code: 'self_check_failed', message: 'start-up check: x' }), level: 'error', says: /start-up check/ },
@@ -101,4 +103,39 @@ describe('configurationWarnings', () => {
       if (warns) assert.match(warnings[0]!.message, /cannot deliver notifications to .*\/pay\/notify/);
     });
   }
+});
+
+describe('refusal log lines sampled per client', () => {
+  test('LogSampler: a few lines per client per window, then a count of those left out', () => {
+    const sampler = new LogSampler({ perWindow: 2, windowMs: 1_000, maxClients: 2 });
+    const steps: Array<[string, number, boolean, number]> = [
+      ['a', 0, true, 0],
+      ['a', 10, true, 0],
+      ['a', 20, false, 0],
+      ['b', 30, true, 0], // another client has its own allowance
+      ['a', 40, false, 0],
+      ['a', 1_000, true, 2], // a new window: the two left out are counted once
+      ['a', 1_010, true, 0],
+      ['c', 1_020, true, 0], // a third client: the oldest remembered (b) is forgotten
+      ['b', 1_030, true, 0],
+    ];
+    for (const [client, at, log, skipped] of steps) assert.deepEqual(sampler.admit(client, at), { log, skipped }, `${client} at ${at}`);
+  });
+
+  test('logEvents: one sender\'s junk is sampled, another sender and our own failures are not', () => {
+    const events = new PayButtonEvents();
+    const lines: Array<{ level: string; message: string }> = [];
+    const record = (level: string) => (_fields: object, message: string) => void lines.push({ level, message });
+    let clock = 0;
+    const stop = logEvents(events, { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') }, () => clock);
+    for (let i = 0; i < 1_000; i++) events.emit('notification.rejected', { reason: 'bad_signature', message: 'platSign does not verify', httpStatus: 401, client: '203.0.113.9' });
+    events.emit('notification.rejected', { reason: 'bad_signature', message: 'platSign does not verify', httpStatus: 401, client: '198.51.100.7' });
+    events.emit('notification.rejected', { reason: 'fulfilment_failed', orderNum: 'PB1', message: 'onPaid threw', httpStatus: 500, client: '203.0.113.9' });
+    assert.equal(lines.filter((line) => line.level === 'warn').length, 6, '5 of the flood, 1 of the other sender');
+    assert.equal(lines.filter((line) => line.level === 'error').length, 1, 'our own failure is always logged');
+    clock = 60_000;
+    events.emit('notification.rejected', { reason: 'bad_signature', message: 'platSign does not verify', httpStatus: 401, client: '203.0.113.9' });
+    assert.ok(lines.some((line) => line.message === '995 more refused notifications from 203.0.113.9 were not logged'), JSON.stringify(lines.slice(-3)));
+    stop();
+  });
 });

@@ -12,6 +12,7 @@ import { after, describe, test } from 'node:test';
 import { PayButtonError } from '../src/errors.ts';
 import { createPayButton, type PayButtonOptions } from '../src/index.ts';
 import { payButtonNext, type PayButtonRoutesOptions, type RequestFacts, type RouteParams } from '../src/adapters/next.ts';
+import { inSharedBucket } from '../src/http/rate-limit.ts';
 import { validOptions } from './support/options.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pb-next-'));
@@ -152,4 +153,51 @@ describe('payButtonNext() over createPayButton()', () => {
       await pay.close();
     }
   });
+
+  test('no client address known: the first order creation says once that every customer shares one bucket, and how to fix it', async () => {
+    const pay = createPayButton({ ...validOptions(dir), quote: () => ({ payMoney: 1000, productDetail: 'x', name: 'y', email: 'a@b.co', phone: '0811' }) } as PayButtonOptions<Request>);
+    const codes: string[] = [];
+    const messages: string[] = [];
+    pay.on('warning', (warning) => {
+      codes.push(warning.code);
+      messages.push(warning.message);
+    });
+    // A body the plug-in refuses (no item): the rate limit has counted it by then, and no gateway is asked.
+    const post = (routes: ReturnType<typeof payButtonNext>, headers: Record<string, string> = {}) => routes.POST(
+      new Request('http://localhost/pay/links', { method: 'POST', headers: { origin: 'https://shop.example', 'content-type': 'application/json', ...headers }, body: '{"nothing":1}' }),
+      { params: Promise.resolve({ path: ['links'] }) },
+    );
+    try {
+      const named = payButtonNext(pay, { clientAddress: { trustedProxies: 1 } });
+      const answered = await post(named, { 'x-forwarded-for': '203.0.113.9' });
+      assert.ok(answered.headers.get('ratelimit'), 'the request was counted');
+      assert.deepEqual(codes, [], 'a client address is known: nothing to say');
+
+      const bare = payButtonNext(pay);
+      await post(bare);
+      await post(bare);
+      assert.deepEqual(codes, ['client_address_unknown'], 'said once');
+      assert.match(messages[0]!, /every customer shares one rate-limit bucket \(300 per 60 s for the whole shop\)/);
+      assert.match(messages[0]!, /payButtonNext\(getPay, \{ clientAddress: \{ trustedProxies: 1 \} \}\)/);
+    } finally {
+      await pay.close();
+    }
+  });
+});
+
+describe('inSharedBucket (pure): when every customer would share one rate-limit bucket', () => {
+  const limit = { windowMs: 60_000, limit: 300, key: undefined };
+  const byKey = { ...limit, key: (request: Request) => request.headers.get('x-session') ?? undefined };
+  const request = (session?: string) => new Request('http://localhost/pay/links', session ? { headers: { 'x-session': session } } : {});
+  const cases: Array<[string, Parameters<typeof inSharedBucket>[0], Request, string | undefined, boolean]> = [
+    ['no address, no key', limit, request(), undefined, true],
+    ['an empty address', limit, request(), '', true],
+    ['an address', limit, request(), '203.0.113.9', false],
+    ['a session key', byKey, request('s1'), undefined, false],
+    ['a key function that names nobody', byKey, request(), undefined, true],
+    ['no rate limit', false, request(), undefined, false],
+  ];
+  for (const [name, setting, req, address, shared] of cases) {
+    test(`${name} -> ${shared ? 'shared' : 'own bucket'}`, () => assert.equal(inSharedBucket(setting as never, req, address), shared));
+  }
 });

@@ -154,14 +154,15 @@ describe('bodies nested deeper than MAX_JSON_DEPTH', () => {
     assert.equal(shop.eventsNamed('warning').length, 0, 'no internal error');
   });
 
-  test("at /notify behind the app's own express.json(): 400, never a 500", async () => {
-    shop = await startHarness({ options: { statusRefreshMs: false }, parsers: 'json' });
+  test("at /notify behind the app's own express.json() that keeps the bytes: 400, never a 500", async () => {
+    // (Without the bytes kept, /notify refuses the parsed object outright: parsers.test.ts.)
+    shop = await startHarness({ options: { statusRefreshMs: false }, parsers: 'both-keeping-raw' });
     const order = await createOrder(shop);
     const genuine = await paidAtGateway(shop, order);
-    // Within express.json()'s 100 KB, parsed by it; our walk of what it built must not overflow.
-    const text = JSON.stringify(genuine).replace('{', `{"extra":${arrays(40_000)},`);
+    // Within /notify's 16 KB and parsed by express.json(); /notify reads the bytes it kept, with its own depth limit.
+    const text = JSON.stringify(genuine).replace('{', `{"extra":${arrays(5_000)},`);
     const answer = await fetch(`${shop.mountUrl}/notify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
-    assert.deepEqual([answer.status, await answer.text()], [400, 'REJECTED unreadable_body: field extra is not a string']);
+    assert.deepEqual([answer.status, await answer.text()], [400, `REJECTED unreadable_body: the JSON body ${TOO_DEEP}`]);
     assert.equal(shop.eventsNamed('warning').length, 0, 'no internal error');
   });
 });

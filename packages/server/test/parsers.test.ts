@@ -7,9 +7,49 @@ import { describe, test } from 'node:test';
 import { MERCHANT_CODE } from './support/keys.ts';
 import { startHarness, waitFor, type Parsers } from './support/harness.ts';
 
-const USABLE: Parsers[] = ['none', 'json', 'urlencoded', 'urlencoded-extended', 'both', 'text', 'raw'];
+/** Parsers that leave /notify the bytes: none ran, none matched a form, or they kept the bytes. */
+const USABLE: Parsers[] = ['none', 'json', 'text', 'raw', 'both-keeping-raw'];
+/** Parsers that leave an object made of the bytes, and not the bytes. */
+const OBJECT_ONLY: Parsers[] = ['urlencoded', 'urlencoded-extended', 'both'];
 
 describe('mounted with and without global body parsers', () => {
+  for (const parsers of OBJECT_ONLY) {
+    test(`global parsers: ${parsers} -> links still made; the notification refused (body_consumed), saying how to keep the bytes`, async () => {
+      const shop = await startHarness({ parsers, options: { statusRefreshMs: false } });
+      try {
+        const created = await shop.createLink({ item: 'kopi' });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        await shop.payAtGateway(created.body.orderNum);
+        const rejected = await waitFor(() => shop.eventsNamed('notification.rejected')[0], 'the refusal');
+        assert.deepEqual([rejected.reason, rejected.httpStatus], ['body_consumed', 500]);
+        assert.match(rejected.message, /parsed by a body parser that ran before payButton\(\), and its raw bytes were not kept/);
+        assert.match(rejected.message, /req\.rawBody = buf/);
+        assert.equal(shop.fulfilled.length, 0);
+        assert.equal((await shop.router.getOrder(created.body.orderNum))!.status, 'pending', 'left for the resend, once the app is fixed');
+      } finally {
+        await shop.close();
+      }
+    });
+  }
+
+  test('global express.json(): a JSON notification with a field sent twice is refused, never read as one of them', async () => {
+    for (const [parsers, status, reason] of [['json', 500, 'body_consumed'], ['both-keeping-raw', 400, 'unreadable_body']] as const) {
+      const shop = await startHarness({ parsers, options: { statusRefreshMs: false } });
+      try {
+        const answer = await fetch(`${shop.mountUrl}/notify`, {
+          method: 'POST', headers: { 'content-type': 'application/json' },
+          body: '{"orderNum":"PB1","orderNum":"PB2","platOrderNum":"P1","payMoney":"1000","code":"00","status":"SUCCESS","platSign":"AAAA"}',
+        });
+        assert.equal(answer.status, status, `${parsers}: ${await answer.text()}`);
+        const [rejected] = shop.eventsNamed('notification.rejected');
+        assert.equal(rejected!.reason, reason);
+        if (reason === 'unreadable_body') assert.match(rejected!.message, /field orderNum appears more than once/);
+      } finally {
+        await shop.close();
+      }
+    }
+  });
+
   for (const parsers of USABLE) {
     test(`global parsers: ${parsers} -> create, notification verified and acknowledged`, async () => {
       const shop = await startHarness({ parsers, options: { statusRefreshMs: false } });

@@ -56,6 +56,16 @@ for (const engine of ENGINES) {
       assert.deepEqual([order.reference, order.duplicateOf], [id, null]);
     });
 
+    test('a second request for the same cart never changes what the first stored (its returnTo)', async () => {
+      const id = cart();
+      const first = await shop.createLink({ cart: id, returnTo: `${shop.merchantUrl}/checkout/first` });
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      const second = await shop.createLink({ cart: id, returnTo: `${shop.merchantUrl}/elsewhere/second` });
+      assert.equal(second.status, 201, JSON.stringify(second.body));
+      assert.equal(second.body.orderNum, first.body.orderNum, 'one order for the cart');
+      assert.equal((await shop.stored(first.body.orderNum))!.returnTo, `${shop.merchantUrl}/checkout/first`);
+    });
+
     test('another amount or another method for the same cart is another order', async () => {
       const id = cart();
       const one = await shop.createLink({ cart: id });

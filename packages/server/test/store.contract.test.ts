@@ -305,13 +305,12 @@ for (const engine of ENGINES) {
       }
     });
 
-    test('completion is fenced: a run whose lease ran out or was taken over records nothing', async () => {
+    test('completion is fenced: a run that was taken over records nothing', async () => {
       const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
       await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(1));
       assert.equal((await store.orders.claimFulfilment(order.orderNum, later(2), later(1_000)))?.attempt, 1);
       assert.equal(await store.orders.renewFulfilment(order.orderNum, 1, later(500), later(1_500)), true, 'a live lease renews');
       assert.equal(await store.orders.renewFulfilment(order.orderNum, 1, later(1_600), later(2_600)), false, 'a run that wakes past its lease cannot revive it');
-      assert.equal(await store.orders.completeFulfilment(order.orderNum, 1, later(1_700)), false, 'nor complete, even before anyone took over');
       assert.equal((await store.orders.claimFulfilment(order.orderNum, later(1_800), later(5_000)))?.attempt, 2);
       assert.equal(await store.orders.renewFulfilment(order.orderNum, 1, later(1_900), later(2_900)), false);
       assert.equal(await store.orders.completeFulfilment(order.orderNum, 1, later(1_900)), false, 'the stalled run records nothing');
@@ -319,6 +318,16 @@ for (const engine of ENGINES) {
       assert.equal(await store.orders.completeFulfilment(order.orderNum, 2, later(2_000)), true, 'the run holding the lease does');
       assert.equal(await store.orders.completeFulfilment(order.orderNum, 2, later(2_001)), false, 'once');
       assert.deepEqual((await store.orders.get(order.orderNum))!.fulfilledAt, later(2_000));
+    });
+
+    test('a run whose lease ran out while nobody took over still records its completion (its onPaid returned)', async () => {
+      const order = (await store.orders.insertCreating(newOrder(), T0, later(30_000))).order!;
+      await store.orders.transition(order.orderNum, ['creating'], 'paid', {}, later(1));
+      assert.equal((await store.orders.claimFulfilment(order.orderNum, later(2), later(1_000)))?.attempt, 1);
+      assert.equal(await store.orders.renewFulfilment(order.orderNum, 1, later(5_000), later(6_000)), false, 'the lease ran out (a database outage)');
+      assert.equal(await store.orders.completeFulfilment(order.orderNum, 1, later(5_001)), true, 'nobody ran since: the completion counts');
+      assert.equal(await store.orders.claimFulfilment(order.orderNum, later(5_002), later(9_000)), undefined, 'and no second run starts');
+      assert.deepEqual((await store.orders.get(order.orderNum))!.fulfilledAt, later(5_001));
     });
 
     test('one payable order per purchase key, even when inserted concurrently; a paid one frees the key', async () => {

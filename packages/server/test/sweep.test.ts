@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { checkIntervalMs, DEFAULT_SWEEP, sweepDue } from '../src/orders/sweep-schedule.ts';
+import { checkIntervalMs, DEFAULT_SWEEP, pickBatch, rerunDue, roundBudget, scanLimit, sweepDue } from '../src/orders/sweep-schedule.ts';
 import { createStore, type Store } from '../src/store/index.ts';
 import { ENGINES } from './support/engines.ts';
 import { startHarness, waitFor, type Harness } from './support/harness.ts';
@@ -44,6 +44,53 @@ describe('the sweep schedule (pure)', () => {
     });
   }
 
+  const budgets: Array<[string, number | undefined, number, number]> = [
+    ['the first round: one interval of the budget', undefined, 0, 375],
+    ['one interval since the last round', 15_000, 0, 375],
+    ['a late round gets the time it waited', 20_000, 0, 500],
+    ['a long pause is not spent in one burst', 600_000, 0, 750],
+    ['status polls spent part of it', 15_000, 100, 275],
+    ['status polls spent all of it', 15_000, 400, 0],
+    ['a clock that went back', -5, 0, 0],
+  ];
+  for (const [name, since, others, expected] of budgets) {
+    it(`round budget: ${name} -> ${expected}`, () => assert.equal(roundBudget(s, since, others), expected));
+  }
+
+  it('a round reads a backlog of a thousand or more, and a few times its budget', () => {
+    assert.equal(scanLimit(s), 3_000);
+    assert.equal(scanLimit({ ...s, queriesPerSecond: 1 }), 1_000);
+  });
+
+  const order = (name: string, created: number, checked: number | null) => ({ name, createdAt: at(created), checkedAt: checked === null ? null : at(checked) });
+  const batches: Array<[string, ReturnType<typeof order>[], number, number, string[]]> = [
+    ['nothing due', [order('young', 590_000, null)], 600_000, 10, []],
+    ['the due ones, oldest first', [order('b', 300_000, null), order('a', 0, 400_000), order('c', 500_000, 550_000), order('fresh', 0, 590_000)], 600_000, 10, ['a', 'b', 'c']],
+    ['as many as the budget allows, oldest first', [order('c', 500_000, null), order('a', 100_000, null), order('b', 200_000, null)], 600_000, 2, ['a', 'b']],
+    ['no budget, no questions', [order('a', 0, null)], 600_000, 0, []],
+  ];
+  for (const [name, candidates, now, budget, expected] of batches) {
+    it(`batch: ${name}`, () => assert.deepEqual(pickBatch(candidates, at(now), s, budget).map((o) => o.name), expected));
+  }
+
+  const reruns: Array<[string, number, number | null, number, boolean]> = [
+    ['never met by the sweep: at once', 0, null, 1_000, true],
+    ['paid 1 min ago, last tried 10 s ago', 0, 50_000, 60_000, false],
+    ['paid 1 min ago, last tried 15 s ago', 0, 45_000, 60_000, true],
+    ['paid 10 min ago, last tried 60 s ago', 0, 540_000, 600_000, false],
+    ['paid 10 min ago, last tried 90 s ago', 0, 510_000, 600_000, true],
+  ];
+  for (const [name, paid, checked, now, expected] of reruns) {
+    it(`onPaid again: ${name} -> ${expected ? 'due' : 'not yet'}`, () => {
+      assert.equal(rerunDue({ createdAt: at(paid - 5_000), paidAt: at(paid), checkedAt: checked === null ? null : at(checked) }, at(now), s), expected);
+    });
+  }
+
+  it('a backlog of 1,000 orders with a method fits the default budget at the 90 s cap', () => {
+    // Each order is asked about once per 90 s at most: 1,000 of them need about 11 a second.
+    assert.ok((1_000 * 1_000) / s.maxCheckIntervalMs < s.queriesPerSecond);
+  });
+
   it('with the defaults, a payment is found within 2 minutes whatever the order age', () => {
     // The longest wait between checks plus one round.
     assert.ok(s.maxCheckIntervalMs + s.intervalMs <= 120_000);
@@ -78,6 +125,29 @@ for (const engine of ENGINES) {
       assert.equal(await store.sweep.claimLease('sweep:M', 'a', later(1_700), later(2_700)), false);
       await store.sweep.releaseLease('sweep:M', 'b');
       assert.equal(await store.sweep.claimLease('sweep:M', 'a', later(1_700), later(2_700)), true);
+    });
+  });
+
+  describe(`a lost notification and an onPaid that threw once, nobody polling (${engine.name})`, () => {
+    let harness: Harness;
+    let cleanup: () => Promise<void>;
+    before(async () => {
+      const fresh = await engine.fresh();
+      cleanup = fresh.cleanup;
+      harness = await startHarness({ production: true, database: fresh.option, onPaidFailures: 1, options: { sweep: FAST } });
+    });
+    after(async () => {
+      await harness?.close();
+      await cleanup?.();
+    });
+
+    it('the sweep runs onPaid again, and it completes once', async () => {
+      const created = await harness.createLink({ method: 'VA_BCA' });
+      const { orderNum } = created.body;
+      await harness.payAtGateway(orderNum);
+      await waitFor(() => harness.fulfilled.find((order) => order.orderNum === orderNum), 'onPaid through the sweep, after it threw', 30_000);
+      assert.deepEqual(harness.onPaidCalls.filter((call) => call.orderNum === orderNum).map((call) => call.attempt), [1, 2]);
+      assert.equal(harness.eventsNamed('notification.accepted').length, 0, 'no notification arrived');
     });
   });
 

@@ -4,7 +4,7 @@
  * fixed, signed-once answers of `refusals.ts` with a meaningful HTTP status: nothing of the request
  * is repeated (or signed), and nothing ever shows a stack trace.
  */
-import { bodyEncoding, contentTypeOf, decodeBody, isUtf8Charset, readJsonText, type JsonBodyProblem } from '@tombolbayar/protocol';
+import { bodyEncoding, contentTypeOf, decodeBody, inflatedLimit, isUtf8Charset, readJsonText, type JsonBodyProblem } from '@tombolbayar/protocol';
 import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -53,8 +53,9 @@ function contentEncoding(sign: PlatformSigner): RequestHandler {
 }
 
 /**
- * JSON bodies up to 64 KB (after inflating), nested at most 32 deep, no key repeated or reserved;
- * syntax, size, depth and key errors reach `errorHandler`.
+ * JSON bodies up to 64 KB (after inflating, and at most `inflatedLimit` of the bytes received),
+ * nested at most 32 deep, no key repeated or reserved; syntax, size, depth and key errors reach
+ * `errorHandler`.
  */
 export function jsonBody(sign: PlatformSigner): RequestHandler[] {
   return [contentEncoding(sign), jsonParser()];
@@ -96,9 +97,12 @@ function jsonParser(): RequestHandler {
     }
     const length = plainBodyLength(req);
     const read = length === undefined ? raw : (req: Request, _res: unknown, done: (error?: unknown) => void) => readPlainBody(req, length, done);
+    const received = req.headers['content-encoding'] === undefined ? undefined : countReceived(req);
     read(req, res, (error?: unknown) => {
       if (error) return next(error);
       if (!Buffer.isBuffer(req.body)) return next();
+      // A small compressed body that inflated far is refused before it is decoded, parsed or signed.
+      if (received && req.body.length > inflatedLimit(received.bytes, BODY_LIMIT_BYTES)) return next(parserError('entity.too.large', 'inflates too far'));
       const { text } = decodeBody(req.body);
       if (text === '') {
         req.body = {};
@@ -111,6 +115,14 @@ function jsonParser(): RequestHandler {
       next();
     });
   };
+}
+
+/** Counts the bytes of a compressed body as they arrive (body-parser inflates them as it reads). */
+function countReceived(req: Request): { bytes: number } {
+  const counter = { bytes: 0 };
+  const onData = (chunk: Buffer) => void (counter.bytes += chunk.length);
+  req.on('data', onData).once('end', () => req.off('data', onData)).once('close', () => req.off('data', onData));
+  return counter;
 }
 
 /** `Content-Type` values body-parser's `type: 'application/json'` matches for certain (lowercased). */

@@ -28,9 +28,14 @@ export function bodyConsumed(req: NodeRequest): boolean {
   return req.readableEnded || (req as { _body?: boolean })._body === true || (req.complete && !req.readable);
 }
 
-/** What an earlier parser left, when one consumed the body. */
+/**
+ * What an earlier parser left, when one consumed the body, with the raw bytes it kept (`req.rawBody`
+ * from the parser's `verify` option: `express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })`).
+ */
 export function parsedBodyOf(req: NodeRequest): ParsedBody | undefined {
-  return bodyConsumed(req) ? { value: req.body } : undefined;
+  if (!bodyConsumed(req)) return undefined;
+  const raw = (req as { rawBody?: unknown }).rawBody;
+  return { value: req.body, ...(Buffer.isBuffer(raw) || typeof raw === 'string' ? { raw } : {}) };
 }
 
 const abortError = (): Error => Object.assign(new Error('the client went away before its body arrived'), { name: 'AbortError' });

@@ -9,7 +9,7 @@
  *   reads the raw body here, with `Content-Encoding` read liberally (`EncodingPolicy`), and
  *   `notify-body.ts` makes the fields of it (or of what an earlier parser left).
  */
-import { bodyEncoding, contentTypeOf, isUtf8Charset, MAX_JSON_DEPTH, readJsonText, UNSUPPORTED_CONTENT_ENCODING, type JsonBodyProblem } from '@tombolbayar/protocol';
+import { bodyEncoding, contentTypeOf, inflatedLimit, isUtf8Charset, MAX_INFLATE_RATIO, MAX_JSON_DEPTH, readJsonText, UNSUPPORTED_CONTENT_ENCODING, type JsonBodyProblem } from '@tombolbayar/protocol';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { PayButtonError, invalidRequest } from '../errors.ts';
 import { readWebBody } from './admission.ts';
@@ -63,7 +63,7 @@ async function readUpTo(request: CoreRequest, max: number, limit: number): Promi
 /**
  * Read the raw body, refusing more than `limit` bytes: by Content-Length up front (a compressed
  * body larger than the limit is refused too), then while reading, and once inflated (a small gzip
- * of a large body is refused by what it inflates to).
+ * of a large body is refused by what it inflates to, and by how many times its size that is).
  */
 export async function readRaw(request: CoreRequest, limit: number, policy: EncodingPolicy = 'identity'): Promise<Buffer> {
   const header = request.headers.get('content-encoding') ?? undefined;
@@ -80,10 +80,15 @@ export async function readRaw(request: CoreRequest, limit: number, policy: Encod
   const inflating = encoding !== 'identity';
   const raw = await readUpTo(request, inflating ? limit + COMPRESSION_SLACK_BYTES : limit, limit);
   if (!inflating) return raw;
+  // Bounded by what arrived too: a small body that inflates far is refused before it is decoded,
+  // parsed or its signature checked, having cost the inflating of a few KB at most.
+  const bound = inflatedLimit(raw.length, limit);
   try {
-    return encoding === 'gzip' ? gunzipSync(raw, { maxOutputLength: limit }) : inflateSync(raw, { maxOutputLength: limit });
+    return encoding === 'gzip' ? gunzipSync(raw, { maxOutputLength: bound }) : inflateSync(raw, { maxOutputLength: bound });
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(limit);
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw bound < limit ? new PayButtonError('payload_too_large', `The request body inflates to more than ${MAX_INFLATE_RATIO} times its compressed size.`) : tooLarge(limit);
+    }
     throw new PayButtonError('invalid_request', 'The request body does not inflate as its Content-Encoding says.');
   }
 }

@@ -10,6 +10,12 @@ import type { Answer, AnswerHeaders } from './answer.ts';
 export interface ParsedBody {
   /** `req.body` as that parser left it (an object, a string, a Buffer, or `undefined`). */
   readonly value: unknown;
+  /**
+   * The bytes that parser read, when it kept them (Express: `req.rawBody`, set by the parser's
+   * `verify` option). `/notify` needs the bytes, not an object made of them: a parser keeps one of
+   * two repeated fields in silence.
+   */
+  readonly raw?: Buffer | string;
 }
 
 /** What the framework carrying the core knows about a request that the `Request` does not say. */

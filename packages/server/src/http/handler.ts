@@ -18,7 +18,7 @@ import type { OrderStore } from '../store/orders.ts';
 import type { RequestFacts, RouteContext, CoreRequest } from './context.ts';
 import { bodyToRead, closesConnection, createAdmission, withBodyDeadline, type InFlightLimiter } from './admission.ts';
 import { originGuard } from './guards.ts';
-import { createRateLimiter } from './rate-limit.ts';
+import { createRateLimiter, inSharedBucket } from './rate-limit.ts';
 import { AnswerHeaders, clientGone, type Answer } from './answer.ts';
 import { errorAnswer, jsonAnswer, withEdgeHeaders } from './respond.ts';
 import { routeTable, runRoute, type Matched, type Route } from './routes.ts';
@@ -87,7 +87,22 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
   const guardDeps = { options, events };
   const origin = originGuard(guardDeps);
   const limiter = createRateLimiter(options.rateLimit);
-  const edge = { origin, limit: (context: RouteContext) => limiter(context.native, context.facts.clientAddress, context.headers) };
+  // No client address and no key: every customer in one bucket. Said once, with how to fix it.
+  let warnedAddress = false;
+  const limit = (context: RouteContext): void => {
+    if (!warnedAddress && inSharedBucket(options.rateLimit, context.native, context.facts.clientAddress)) {
+      warnedAddress = true;
+      const { limit: allowed, windowMs } = options.rateLimit as Exclude<ResolvedOptions['rateLimit'], false>;
+      events.emit('warning', {
+        code: 'client_address_unknown',
+        message: `no client address is known for order creations, so every customer shares one rate-limit bucket (${allowed} per ${windowMs / 1000} s for the whole shop): `
+          + 'on Next.js pass payButtonNext(getPay, { clientAddress: { trustedProxies: 1 } }) behind one proxy of yours that appends to X-Forwarded-For (or a function of the request); '
+          + 'with pay.fetch pass { clientAddress }; or count per session with rateLimit: { key }',
+      });
+    }
+    limiter(context.native, context.facts.clientAddress, context.headers);
+  };
+  const edge = { origin, limit };
   const admission = createAdmission(options.maxInFlight, events);
 
   // The signed notifyUrl and redirectUrl come from mountPath: say so once if the app mounted us elsewhere.

@@ -12,7 +12,7 @@ import type { Answer } from './answer.ts';
 export interface HealthDeps {
   readonly ready: () => Promise<void>;
   readonly ping: () => Promise<void>;
-  /** The admission's load (`fetch/admission.ts`). */
+  /** The admission's load (`http/admission.ts`). */
   readonly load?: () => LoadSnapshot;
 }
 

@@ -1,8 +1,8 @@
 /**
  * A notification's fields, as received: from the raw body `body.ts` reads (form-urlencoded or
- * JSON, UTF-8 or ISO-8859-1 by the protocol's `decodeBody`), or from what an earlier parser left
- * (a flat object of strings, what `express.urlencoded()` produces, or a raw Buffer/string: the
- * signature decides). Anything else is refused with a message that says which parser to move.
+ * JSON, UTF-8 or ISO-8859-1 by the protocol's `decodeBody`), or from the bytes an earlier parser
+ * left or kept (`express.raw()`, `express.text()`, `req.rawBody`). An object an earlier parser
+ * made without keeping the bytes is refused, with a message that says which parser to move.
  */
 import { decodeBody, readJsonText, RESERVED_JSON_KEYS, reservedJsonKey, type JsonBodyProblem } from '@tombolbayar/protocol';
 import { PayButtonError } from '../errors.ts';
@@ -88,14 +88,22 @@ export async function readNotifyFields(request: CoreRequest, limit: number, pars
     // UTF-8, or ISO-8859-1 when the bytes are not UTF-8 (the protocol's one rule for bodies).
     return parseNotifyText(decodeBody(raw).text, type);
   }
-  const body: unknown = parsed.value;
-  if (Buffer.isBuffer(body)) return parseNotifyText(decodeBody(body).text, type);
-  if (typeof body === 'string') return parseNotifyText(body, type);
-  if (isPlainObject(body) && Object.keys(body).length > 0) return fromObject(body, 'the body parsed by an earlier parser');
+  // Only bytes will do: an object a parser made has lost what the bytes said (a repeated field
+  // kept once, in silence), so it is refused unless the parser kept the bytes too.
+  const raw = parsed.raw ?? (Buffer.isBuffer(parsed.value) || typeof parsed.value === 'string' ? parsed.value : undefined);
+  if (raw !== undefined) {
+    const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+    if (bytes.length > limit) throw new NotifyBodyError('unreadable_body', 413, `the notification body is larger than ${limit} bytes`);
+    return parseNotifyText(typeof raw === 'string' ? raw : decodeBody(raw).text, type);
+  }
+  const parsedSomething = isPlainObject(parsed.value) && Object.keys(parsed.value).length > 0;
   throw new NotifyBodyError(
     'body_consumed',
     500,
-    'The notification body was consumed by a body parser that ran before payButton() and left nothing usable. ' +
-      'Mount payButton() before global body parsers (app.use("/pay", payButton(...)) first), or exclude its /notify route from them.',
+    parsedSomething
+      ? 'The notification body was parsed by a body parser that ran before payButton(), and its raw bytes were not kept: /notify checks the bytes as sent (a field sent twice), not an object made of them. ' +
+        'Mount payButton() before global body parsers (app.use("/pay", payButton(...)) first), keep them off its path, or keep the bytes: express.json({ verify: (req, _res, buf) => { req.rawBody = buf } }).'
+      : 'The notification body was consumed by a body parser that ran before payButton() and left nothing usable. ' +
+        'Mount payButton() before global body parsers (app.use("/pay", payButton(...)) first), or exclude its /notify route from them.',
   );
 }

@@ -62,6 +62,17 @@ function partitionKey(key: string): string {
 }
 
 /**
+ * Whether a request counts in the one bucket of clients nobody can tell apart (pure): the limit
+ * is on, no `rateLimit.key` of the merchant's names it, and no client address was passed (a
+ * Next.js route handler without `clientAddress`, a `pay.fetch` without it). Every customer then
+ * shares one allowance, which the fetch core says once (`client_address_unknown`).
+ */
+export function inSharedBucket(setting: ResolvedOptions['rateLimit'], native: unknown, clientAddress: string | undefined): boolean {
+  if (setting === false || (clientAddress !== undefined && clientAddress !== '')) return false;
+  return !setting.key?.(native as never);
+}
+
+/**
  * Count one request of this client: sets the rate-limit headers on `headers`, and throws
  * `rate_limited` (with `Retry-After`) past the limit.
  */

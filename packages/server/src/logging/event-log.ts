@@ -9,6 +9,7 @@
  */
 import type { PayButtonEventMap, PayButtonEventName, PayButtonEvents } from '../events.ts';
 import type { LoggerLike } from './logger.ts';
+import { LogSampler } from './sampler.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -75,6 +76,14 @@ export function logLineFor<K extends PayButtonEventName>(name: K, ...[payload]: 
         message: `onPaid for ${e.orderNum} lost its lease (run ${e.attempt}, ${ms(e.durationMs)} ms): its signal was aborted and its completion not recorded`,
       };
     }
+    case 'fulfilment.unrecorded': {
+      const e = payload as PayButtonEventMap['fulfilment.unrecorded'][0];
+      return {
+        level: 'error',
+        fields: withError({ event: name, orderNum: e.orderNum, attempt: e.attempt, durationMs: e.durationMs }, e.error),
+        message: `onPaid returned for ${e.orderNum} (run ${e.attempt}) but the database would not record it: onPaid will run again for this order, so check what this run already did`,
+      };
+    }
     case 'order.duplicate_paid': {
       const e = payload as PayButtonEventMap['order.duplicate_paid'][0];
       return { level: 'error', fields: { event: name, ...e }, message: `order ${e.orderNum} paid Rp ${e.payMoney} for reference ${e.reference}, already paid by ${e.duplicateOf}: refund one` };
@@ -90,14 +99,25 @@ export function logLineFor<K extends PayButtonEventName>(name: K, ...[payload]: 
 
 const EVENT_NAMES: readonly PayButtonEventName[] = [
   'order.transition', 'gateway.call', 'notification.accepted', 'notification.rejected',
-  'fulfilment.succeeded', 'fulfilment.failed', 'fulfilment.lease_lost', 'order.duplicate_paid', 'warning',
+  'fulfilment.succeeded', 'fulfilment.failed', 'fulfilment.lease_lost', 'fulfilment.unrecorded', 'order.duplicate_paid', 'warning',
 ];
 
-/** Log every event of `events` with `logger`; returns the function that stops it. */
-export function logEvents(events: PayButtonEvents, logger: LoggerLike): () => void {
+/**
+ * Log every event of `events` with `logger`; returns the function that stops it. Refusals at
+ * `warn` (a sender's junk) are sampled per client (`sampler.ts`); those at `error` (our side
+ * failed) never are.
+ */
+export function logEvents(events: PayButtonEvents, logger: LoggerLike, now: () => number = Date.now): () => void {
+  const sampler = new LogSampler();
   const listeners = EVENT_NAMES.map((name) => {
     const listener = (...payload: PayButtonEventMap[typeof name]) => {
       const line = logLineFor(name, ...payload);
+      if (name === 'notification.rejected' && line.level === 'warn') {
+        const client = (payload[0] as PayButtonEventMap['notification.rejected'][0]).client ?? 'unknown';
+        const verdict = sampler.admit(client, now());
+        if (verdict.skipped > 0) logger.warn({ event: name, client, skipped: verdict.skipped }, `${verdict.skipped} more refused notifications from ${client} were not logged`);
+        if (!verdict.log) return;
+      }
       logger[line.level](line.fields, line.message);
     };
     events.on(name, listener as never);

@@ -234,8 +234,10 @@ export class OrderCreator {
     if (sameKey && (existing.kind !== input.kind || (input.requestHash !== null && existing.requestHash !== input.requestHash))) {
       throw new PayButtonError('idempotency_mismatch', 'This idempotencyKey was already used for a different request; use a new key for a new order.');
     }
-    if (input.returnTo !== null && input.returnTo !== existing.returnTo) {
-      // The latest request knows where the customer is now (a popup retried as a full page).
+    if (sameKey && input.returnTo !== null && input.returnTo !== existing.returnTo) {
+      // The same request retried knows where the customer is now (a popup retried as a full page).
+      // Another request for the same purchase (`reference`) is answered with the order as it is:
+      // it never changes what the first request stored.
       await this.deps.lifecycle.updateReturnTo(existing.orderNum, input.returnTo);
       existing = { ...existing, returnTo: input.returnTo };
     }

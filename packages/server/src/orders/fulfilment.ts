@@ -8,13 +8,21 @@
  *   (this attempt, and a lease that has not run out), and the run keeps its own deadline on the
  *   monotonic clock: a heartbeat that finds the lease taken, or a run that resumes after a stall
  *   past its deadline (GC pause, frozen VM, SIGSTOP), aborts the run's `signal`.
- * - Completion is fenced the same way: only the attempt holding a live lease records it. A run that
- *   lost its lease records nothing and emits `fulfilment.lease_lost`; the run that took over is
- *   the one whose completion counts.
+ * - Completion is fenced by the attempt: a run whose `signal` was aborted (its lease lost) records
+ *   nothing and emits `fulfilment.lease_lost`, and a run that was taken over cannot record; the
+ *   run that took over is the one whose completion counts.
+ * - `onPaid` completes once while the process lives: a completion the database would not take (a
+ *   fault) is written again, the heartbeat going on meanwhile, until it is recorded. Nobody else
+ *   can start a run while the lease holds, and this process starts none for that order while the
+ *   write is pending (`busy`); after a long outage the write still counts if nobody took over
+ *   (the store fences completion by attempt alone). If another process took the order over
+ *   meanwhile, or this one closes first, `fulfilment.unrecorded` says so: `onPaid` runs again.
+ *   Only a process killed between `onPaid` returning and that write repeats a run unreported.
  * - `close()` aborts the signal of every run in this process (shutdown) and waits for them.
  *
  * Started only by the lifecycle (`lifecycle.ts`), the one place that knows an order became paid.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PayButtonEvents } from '../events.ts';
 import type { OnPaidFunction } from '../options.ts';
 import { toPublicOrder } from '../public-order.ts';
@@ -22,7 +30,10 @@ import type { Order, OrderStore } from '../store/orders.ts';
 
 export type FulfilmentSource = 'notification' | 'query' | 'reconcile';
 
-export type FulfilmentResult = 'fulfilled' | 'already_fulfilled' | 'busy' | 'failed' | 'lease_lost' | 'not_paid';
+export type FulfilmentResult = 'fulfilled' | 'already_fulfilled' | 'busy' | 'failed' | 'lease_lost' | 'unrecorded' | 'not_paid';
+
+/** Waits between two writes of a completion the database would not take (backoff from 100 ms). */
+const RECORD_RETRY_MAX_MS = 1_000;
 
 export interface FulfilmentSettings {
   readonly onPaid: OnPaidFunction;
@@ -61,6 +72,8 @@ export interface ClaimedLease {
 export class Fulfilment {
   /** Runs in this process, aborted at shutdown. */
   private readonly running = new Map<Promise<unknown>, AbortController>();
+  /** Orders whose `onPaid` returned here and whose completion is still being written. */
+  private readonly recording = new Set<string>();
   private closed = false;
 
   constructor(
@@ -85,11 +98,14 @@ export class Fulfilment {
    * Run `onPaid` for a paid order unless it already returned once. `busy`: another run holds the
    * lease right now, or this process is closing (a notification retried during shutdown must not
    * start `onPaid` only to abort it); `failed`: `onPaid` threw (the lease is released for the
-   * next try); `lease_lost`: this run stalled past its lease and its completion was not recorded.
+   * next try); `lease_lost`: this run stalled past its lease and its completion was not recorded;
+   * `unrecorded`: `onPaid` returned but its completion could not be recorded before another run
+   * took over or the process closed (`fulfilment.unrecorded`).
    */
   async run(orderNum: string, source: FulfilmentSource): Promise<FulfilmentResult> {
     const terms = this.lease();
-    if (!terms) return 'busy';
+    // A run of this process returned and its completion is being written: never a second run.
+    if (!terms || this.recording.has(orderNum)) return 'busy';
     const claimed = await this.orders.claimFulfilment(orderNum, terms.now, terms.until);
     if (claimed === undefined) {
       const order = await this.orders.get(orderNum);
@@ -123,14 +139,14 @@ export class Fulfilment {
   private async attempt(
     orderNum: string, attempt: number, controller: AbortController, started: number, onPaid: () => Promise<void> | void,
   ): Promise<FulfilmentResult> {
-    const stopHeartbeat = this.heartbeat(orderNum, attempt, controller, started);
+    const lease = this.heartbeat(orderNum, attempt, controller, started);
     const lost = (): boolean => controller.signal.aborted && controller.signal.reason instanceof LeaseLostError;
-    const report = (name: 'fulfilment.succeeded' | 'fulfilment.failed' | 'fulfilment.lease_lost', error?: unknown) =>
+    const report = (name: 'fulfilment.succeeded' | 'fulfilment.failed' | 'fulfilment.lease_lost' | 'fulfilment.unrecorded', error?: unknown) =>
       this.events.emit(name, { orderNum, attempt, durationMs: performance.now() - started, ...(error === undefined ? {} : { error }) });
     try {
       await onPaid();
     } catch (error) {
-      await stopHeartbeat();
+      await lease.stop();
       if (lost()) {
         report('fulfilment.lease_lost', error);
         return 'lease_lost';
@@ -141,22 +157,62 @@ export class Fulfilment {
       report('fulfilment.failed', error);
       return 'failed';
     }
-    await stopHeartbeat();
-    if (lost() || !(await this.orders.completeFulfilment(orderNum, attempt, this.now()))) {
+    if (lost()) {
+      await lease.stop();
+      report('fulfilment.lease_lost');
+      return 'lease_lost';
+    }
+    // The heartbeat goes on while the completion is written; this process starts no other run
+    // for the order until the write is settled.
+    this.recording.add(orderNum);
+    let outcome: { recorded: boolean; error?: unknown };
+    try {
+      outcome = await this.record(orderNum, attempt);
+    } finally {
+      this.recording.delete(orderNum);
+      await lease.stop();
+    }
+    if (outcome.recorded) {
+      report('fulfilment.succeeded');
+      return 'fulfilled';
+    }
+    if (outcome.error === undefined) {
+      // Taken over between onPaid returning and the write (this process stalled past its lease).
       if (!controller.signal.aborted) controller.abort(new LeaseLostError(`the onPaid lease of order ${orderNum} ran out before it returned`));
       report('fulfilment.lease_lost');
       return 'lease_lost';
     }
-    report('fulfilment.succeeded');
-    return 'fulfilled';
+    report('fulfilment.unrecorded', outcome.error);
+    return 'unrecorded';
   }
 
   /**
-   * Renew the lease of run `attempt` every `heartbeatMs` until the returned `stop()` (which waits
-   * for a renewal in flight). Aborts `controller` when the lease is lost: the renewal found it
-   * taken or run out, or this process woke up past the deadline it last secured.
+   * Write run `attempt`'s completion, again after each failure (backoff from 100 ms to 1 s) until
+   * it is recorded, another run took the order over, or the process closes. `error`: the last
+   * failure, when it was never written; without it, the store said another run took over first.
    */
-  private heartbeat(orderNum: string, attempt: number, controller: AbortController, started: number): () => Promise<void> {
+  private async record(orderNum: string, attempt: number): Promise<{ recorded: boolean; error?: unknown }> {
+    let error: unknown;
+    for (let tries = 0; ; tries++) {
+      try {
+        // After a failure the write may have committed all the same: the store then reads whose it is.
+        const recorded = await this.orders.completeFulfilment(orderNum, attempt, this.now(), tries > 0);
+        return recorded || error === undefined ? { recorded } : { recorded, error };
+      } catch (caught) {
+        error = caught;
+        this.events.emit('warning', { code: 'fulfilment_record_failed', message: `could not record that onPaid returned for order ${orderNum} (run ${attempt}); trying again`, orderNum, error });
+      }
+      if (this.closed) return { recorded: false, error };
+      await sleep(Math.min(RECORD_RETRY_MAX_MS, 100 * 2 ** tries));
+    }
+  }
+
+  /**
+   * Renew the lease of run `attempt` every `heartbeatMs` until `stop()` (which waits for a renewal
+   * in flight). Aborts `controller` when the lease is lost: the renewal found it taken or run out,
+   * or this process woke up past the deadline it last secured.
+   */
+  private heartbeat(orderNum: string, attempt: number, controller: AbortController, started: number): { stop(): Promise<void> } {
     const { leaseMs, heartbeatMs } = this.settings;
     let deadline = started + leaseMs;
     let stopped = false;
@@ -182,10 +238,12 @@ export class Fulfilment {
       })();
     };
     timer = setTimeout(beat, heartbeatMs);
-    return async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await inFlight;
+    return {
+      async stop() {
+        stopped = true;
+        clearTimeout(timer);
+        await inFlight;
+      },
     };
   }
 

@@ -62,9 +62,9 @@ function answer(status: number, text: string, retryAfter?: number): Answer {
 }
 
 /** Answer a notification with a non-200 (so the gateway resends it) and say why in an event. */
-function notAcknowledged(context: NotifyDeps, refusal: NotAcknowledged): Answer {
+function notAcknowledged(context: NotifyDeps, refusal: NotAcknowledged, client: string | undefined): Answer {
   const { httpStatus, reason, message, orderNum } = refusal;
-  context.events.emit('notification.rejected', { reason, message: refusal.detail ?? message, httpStatus, ...(orderNum ? { orderNum } : {}) });
+  context.events.emit('notification.rejected', { reason, message: refusal.detail ?? message, httpStatus, ...(orderNum ? { orderNum } : {}), ...(client ? { client } : {}) });
   return answer(httpStatus, refusal.retry ? `RETRY: ${message}` : `REJECTED ${reason}: ${message}`, refusal.retryAfter);
 }
 
@@ -72,10 +72,10 @@ function notAcknowledged(context: NotifyDeps, refusal: NotAcknowledged): Answer 
  * Refuse a notification. A reason with a fixed public answer (`http/notify-answers.ts`) is
  * answered with it, and `message` goes to the event only.
  */
-function reject(context: NotifyDeps, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): Answer {
+function reject(context: NotifyDeps, client: string | undefined, httpStatus: number, reason: NotificationRejectReason, message: string, orderNum?: string): Answer {
   const fixed = publicAnswerFor(reason);
-  if (!fixed) return notAcknowledged(context, { httpStatus, reason, message, orderNum });
-  context.events.emit('notification.rejected', { reason, message, httpStatus: fixed.httpStatus, ...(orderNum ? { orderNum } : {}) });
+  if (!fixed) return notAcknowledged(context, { httpStatus, reason, message, orderNum }, client);
+  context.events.emit('notification.rejected', { reason, message, httpStatus: fixed.httpStatus, ...(orderNum ? { orderNum } : {}), ...(client ? { client } : {}) });
   return answer(fixed.httpStatus, `REJECTED ${fixed.reason}: ${fixed.message}`);
 }
 
@@ -91,28 +91,29 @@ export function notifyHandler(context: NotifyDeps): RouteHandler {
       return notAcknowledged(context, unavailable
         ? { httpStatus: 503, reason: 'store_unavailable', message: 'the order store is not available; send this notification again later', retry: true,
           retryAfter: retryAfterSeconds(databaseFault(error) ?? 'connection_lost') }
-        : { httpStatus: 500, reason: 'internal_error', message: 'the notification could not be handled; send it again later', retry: true });
+        : { httpStatus: 500, reason: 'internal_error', message: 'the notification could not be handled; send it again later', retry: true }, routeContext.facts.clientAddress);
     }
   };
 }
 
 function handleNotification(context: NotifyDeps): (request: CoreRequest, routeContext: RouteContext) => Promise<Answer> {
   return async (request, routeContext) => {
+    const client = routeContext.facts.clientAddress;
     let fields: ReceivedFields;
     try {
       fields = await readNotifyFields(request, context.options.notifyBodyLimitBytes, routeContext.facts.parsedBody);
     } catch (error) {
-      if (error instanceof NotifyBodyError) return reject(context, error.httpStatus, error.reason, error.message);
+      if (error instanceof NotifyBodyError) return reject(context, client, error.httpStatus, error.reason, error.message);
       throw error;
     }
     const claimedOrder = typeof fields.orderNum === 'string' ? fields.orderNum.slice(0, 64) : undefined;
     if (!verify(fields, fields.platSign, context.options.platformPublicKeys)) {
-      return reject(context, 401, 'bad_signature', 'platSign does not verify over the received fields with the platform public key(s)', claimedOrder);
+      return reject(context, client, 401, 'bad_signature', 'platSign does not verify over the received fields with the platform public key(s)', claimedOrder);
     }
     // The family's liberal forms (`150000.00`), mapped once the signature verified over them.
     const parsed = parseMessage(notificationSchema, canonicalFields(fields));
     if (!parsed.ok) {
-      return reject(context, 400, 'invalid_fields', parsed.message, claimedOrder);
+      return reject(context, client, 400, 'invalid_fields', parsed.message, claimedOrder);
     }
     const notification = parsed.value;
     // code and status read together: a contradictory pair ("SUCCESS" with code "01") proves nothing.
@@ -120,22 +121,22 @@ function handleNotification(context: NotifyDeps): (request: CoreRequest, routeCo
     const outcome = notificationOutcome(notification);
     const reported = outcome === undefined ? undefined : finalStatusOf(outcome);
     if (!reported) {
-      return reject(context, NO_OUTCOME_ANSWER.httpStatus, 'invalid_fields', NO_OUTCOME_ANSWER.message, claimedOrder);
+      return reject(context, client, NO_OUTCOME_ANSWER.httpStatus, 'invalid_fields', NO_OUTCOME_ANSWER.message, claimedOrder);
     }
     await context.ready();
     const order = await context.orders.get(notification.orderNum);
     if (!order) {
       // Not acknowledged: if it is ours after all (another instance's store), the resend will find it.
-      return reject(context, 404, 'unknown_order', `no order ${notification.orderNum} here`, notification.orderNum);
+      return reject(context, client, 404, 'unknown_order', `no order ${notification.orderNum} here`, notification.orderNum);
     }
     if (fields.merchantCode !== undefined && fields.merchantCode !== context.options.merchantCode) {
-      return reject(context, 409, 'merchant_mismatch', 'the notification names another merchant', order.orderNum);
+      return reject(context, client, 409, 'merchant_mismatch', 'the notification names another merchant', order.orderNum);
     }
     if (order.platOrderNum !== null && order.platOrderNum !== notification.platOrderNum) {
-      return reject(context, 409, 'order_mismatch', 'platOrderNum differs from the one the gateway gave when the order was created', order.orderNum);
+      return reject(context, client, 409, 'order_mismatch', 'platOrderNum differs from the one the gateway gave when the order was created', order.orderNum);
     }
     if (notification.payMoney !== order.payMoney) {
-      return reject(context, 409, 'amount_mismatch', `payMoney ${notification.payMoney} differs from the order's ${order.payMoney}; the order is unchanged`, order.orderNum);
+      return reject(context, client, 409, 'amount_mismatch', `payMoney ${notification.payMoney} differs from the order's ${order.payMoney}; the order is unchanged`, order.orderNum);
     }
     let after = order;
     let changed = false;
@@ -156,27 +157,27 @@ function handleNotification(context: NotifyDeps): (request: CoreRequest, routeCo
           detail: `the gateway could not confirm it: ${confirmation.message}`,
           retry: true,
           retryAfter: confirmation.retryAfterMs === undefined ? undefined : Math.ceil(confirmation.retryAfterMs / 1000),
-        });
+        }, client);
       }
       if (confirmation.kind !== 'confirmed') {
         const message = confirmation.kind === 'not_found' ? 'the gateway has no such order' : 'the gateway\'s answer does not match the stored order';
-        return reject(context, 409, 'not_confirmed', `${message}; the order is unchanged`, order.orderNum);
+        return reject(context, client, 409, 'not_confirmed', `${message}; the order is unchanged`, order.orderNum);
       }
       if (confirmation.facts.platOrderNum !== notification.platOrderNum) {
-        return reject(context, 409, 'order_mismatch', 'platOrderNum differs from the one the gateway holds for this order', order.orderNum);
+        return reject(context, client, 409, 'order_mismatch', 'platOrderNum differs from the one the gateway holds for this order', order.orderNum);
       }
       if (finalStatusOf(confirmation.status) !== reported) {
-        return reject(context, 409, 'not_confirmed', `the gateway reports the order ${confirmation.status}, not ${outcome}; the order follows the gateway`, order.orderNum);
+        return reject(context, client, 409, 'not_confirmed', `the gateway reports the order ${confirmation.status}, not ${outcome}; the order follows the gateway`, order.orderNum);
       }
     }
     // A paid order is acknowledged only once onPaid has returned, whatever this notification said.
     if (fulfilment === undefined && after.status === 'paid' && !after.fulfilledAt) fulfilment = await context.lifecycle.fulfil(after.orderNum, 'notification');
     if (fulfilment === 'failed') {
       // `fulfilment.failed` carries the error; this event says the gateway will resend.
-      return notAcknowledged(context, { httpStatus: 500, reason: 'fulfilment_failed', orderNum: after.orderNum, message: 'onPaid failed; send this notification again later', retry: true });
+      return notAcknowledged(context, { httpStatus: 500, reason: 'fulfilment_failed', orderNum: after.orderNum, message: 'onPaid failed; send this notification again later', retry: true }, client);
     }
-    if (fulfilment === 'busy' || fulfilment === 'lease_lost') {
-      return notAcknowledged(context, { httpStatus: 503, reason: 'fulfilment_busy', orderNum: after.orderNum, message: 'onPaid is running for this order; send this notification again later', retry: true });
+    if (fulfilment === 'busy' || fulfilment === 'lease_lost' || fulfilment === 'unrecorded') {
+      return notAcknowledged(context, { httpStatus: 503, reason: 'fulfilment_busy', orderNum: after.orderNum, message: 'onPaid is running for this order; send this notification again later', retry: true }, client);
     }
     context.events.emit('notification.accepted', { orderNum: after.orderNum, reported, status: after.status, changed });
     return answer(200, 'SUCCESS');

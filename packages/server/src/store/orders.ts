@@ -8,8 +8,6 @@
  * after writing it; the queries of the hot paths (create, notify, poll, fulfil) are compiled once
  * (`queries.ts`) and only their values change from one request to the next.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { databaseFault } from '@tombolbayar/store-kit';
 import { sql, type Kysely } from 'kysely';
 import type { Selectable } from 'kysely';
 import { iso, toOrder as rowToOrder, truncate, type GatewayFacts, type NewOrder, type Order, type UnreadableRow } from './order-model.ts';
@@ -17,9 +15,6 @@ import { factValues, ORDER_QUERIES as Q } from './queries.ts';
 import type { OrderStatus, OrdersTable, PayButtonDatabase } from './schema.ts';
 
 export type { GatewayFacts, NewOrder, Order, UnreadableRow } from './order-model.ts';
-
-/** Tries of `completeFulfilment` on database faults (waits 0.2, 0.4, 0.8, 1.6 s: about 3 s in all). */
-const COMPLETE_ATTEMPTS = 5;
 
 export class OrderStore {
   /**
@@ -220,24 +215,18 @@ export class OrderStore {
   }
 
   /**
-   * Record that run `attempt`'s `onPaid` returned; false when that run no longer holds a live lease.
-   * Tried again on a database fault (a connection ended under it): left unrecorded, the lease would
-   * run out and `onPaid` would run a second time. A write that failed may still have committed, so
-   * a retry that changes nothing reads whether this run's completion is the one recorded.
+   * Record that run `attempt`'s `onPaid` returned; false when another run took the order over (or
+   * it is fulfilled). Its lease may have run out meanwhile: nobody else ran since, so it counts.
+   * `afterFault`: an earlier try met a database fault, and a write that failed may still have
+   * committed, so a try that changes nothing reads whether this run's completion is the one
+   * recorded. (Tried again, while the lease is held, by `orders/fulfilment.ts`.)
    */
-  async completeFulfilment(orderNum: string, attempt: number, now: Date): Promise<boolean> {
-    for (let tries = 1; ; tries++) {
-      try {
-        const result = await Q.completeFulfilment.execute(this.db, { orderNum, attempt, now: iso(now) }, this.reuseQueries);
-        if (Number(result.numAffectedRows ?? 0n) === 1) return true;
-        if (tries === 1) return false;
-        const order = await this.get(orderNum);
-        return order !== undefined && order.fulfilledAt !== null && order.fulfilAttempts === attempt;
-      } catch (error) {
-        if (tries >= COMPLETE_ATTEMPTS || databaseFault(error) === undefined) throw error;
-        await sleep(100 * 2 ** tries);
-      }
-    }
+  async completeFulfilment(orderNum: string, attempt: number, now: Date, afterFault = false): Promise<boolean> {
+    const result = await Q.completeFulfilment.execute(this.db, { orderNum, attempt, now: iso(now) }, this.reuseQueries);
+    if (Number(result.numAffectedRows ?? 0n) === 1) return true;
+    if (!afterFault) return false;
+    const order = await this.get(orderNum);
+    return order !== undefined && order.fulfilledAt !== null && order.fulfilAttempts === attempt;
   }
 
   /** Run `attempt`'s `onPaid` threw: release its lease, and only its own (a newer run may hold it). */

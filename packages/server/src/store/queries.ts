@@ -217,15 +217,18 @@ export const ORDER_QUERIES = {
       .where('fulfil_lease_until', '>=', value('now')),
   ),
 
-  /** Fenced like the renewal: a run whose lease ran out or was taken over records nothing. */
+  /**
+   * Fenced by the attempt: a run that was taken over records nothing. A run whose lease ran out
+   * while nobody took over (its write met a long database outage) still records: its `onPaid`
+   * returned, and recording it is what keeps a second run from starting.
+   */
   completeFulfilment: prepare((db: Db, value: Param<Keyed & { attempt: number }>) =>
     db
       .updateTable('tombolbayar_orders')
       .set({ fulfilled_at: value('now'), fulfil_lease_until: null, fulfil_error: null, updated_at: value('now') })
       .where('order_num', '=', value('orderNum'))
       .where('fulfilled_at', 'is', null)
-      .where('fulfil_attempts', '=', value('attempt'))
-      .where('fulfil_lease_until', '>=', value('now')),
+      .where('fulfil_attempts', '=', value('attempt')),
   ),
 
   failFulfilment: prepare((db: Db, value: Param<Keyed & { attempt: number; message: string }>) =>

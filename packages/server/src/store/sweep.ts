@@ -2,7 +2,7 @@
  * What the notification sweep (`orders/sweep.ts`) reads and writes: its lease (one process at a
  * time, across every process sharing the store) and the pending orders it may ask about.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { iso, toOrder, type Order, type UnreadableRow } from './order-model.ts';
 import type { PayButtonDatabase } from './schema.ts';
 
@@ -36,7 +36,8 @@ export class SweepStore {
 
   /**
    * Pending orders with a method chosen, created before `createdBefore`, not asked about since
-   * `checkedBefore`: the least recently asked first.
+   * `checkedBefore`: never asked first, then the least recently asked (the likeliest due), then
+   * the oldest; at most `limit` (the sweep reads its whole backlog, `scanLimit`).
    */
   async listSweepCandidates(createdBefore: Date, checkedBefore: Date, limit: number): Promise<Order[]> {
     const rows = await this.db
@@ -47,7 +48,10 @@ export class SweepStore {
       .where('plat_order_num', 'is not', null)
       .where('created_at', '<', iso(createdBefore))
       .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', iso(checkedBefore))]))
+      // NULLs first on both engines (PostgreSQL sorts them last by default).
+      .orderBy(sql`checked_at is not null`)
       .orderBy('checked_at')
+      .orderBy('created_at')
       .limit(limit)
       .execute();
     return rows.map((row) => toOrder(row, this.unreadable));

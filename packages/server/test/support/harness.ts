@@ -27,7 +27,7 @@ import { startProxy, type FaultProxy } from './proxy.ts';
 import { startRewriteProxy, type RewriteProxy } from './rewrite-proxy.ts';
 import { testGateway } from './sandbox-gateway.ts';
 
-export type Parsers = 'none' | 'json' | 'urlencoded' | 'urlencoded-extended' | 'both' | 'text' | 'raw' | 'stream-eater' | 'urlencoded-off-mount';
+export type Parsers = 'none' | 'json' | 'urlencoded' | 'urlencoded-extended' | 'both' | 'text' | 'raw' | 'stream-eater' | 'urlencoded-off-mount' | 'both-keeping-raw';
 
 /** Where the harness's servers listen, for options that name them. */
 export interface HarnessUrls {
@@ -132,6 +132,14 @@ function installParsers(app: express.Express, parsers: Parsers): void {
     const urlencoded = express.urlencoded({ extended: false });
     app.use((req, res, next) => (req.path.startsWith('/pay/') ? next() : urlencoded(req, res, next)));
   }
+  if (parsers === 'both-keeping-raw') {
+    // Parsers that keep the bytes they read (their `verify` option), as the README shows.
+    const keep = (req: express.Request & { rawBody?: Buffer }, _res: unknown, buf: Buffer) => {
+      req.rawBody = buf;
+    };
+    app.use(express.json({ verify: keep }));
+    app.use(express.urlencoded({ extended: false, verify: keep }));
+  }
   if (parsers === 'stream-eater') {
     // A middleware that reads every body and keeps nothing (a logging proxy, a misconfigured parser).
     app.use((req, _res, next) => {
@@ -201,7 +209,7 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
   }, { retryBaseDelayMs: 20, retryMaxDelayMs: 100, ...setup.tuning }));
   let inspector: Store | undefined;
   const events: RecordedEvent[] = [];
-  for (const name of ['order.transition', 'gateway.call', 'notification.accepted', 'notification.rejected', 'fulfilment.succeeded', 'fulfilment.failed', 'fulfilment.lease_lost', 'order.duplicate_paid', 'warning'] as const) {
+  for (const name of ['order.transition', 'gateway.call', 'notification.accepted', 'notification.rejected', 'fulfilment.succeeded', 'fulfilment.failed', 'fulfilment.lease_lost', 'fulfilment.unrecorded', 'order.duplicate_paid', 'warning'] as const) {
     router.events.on(name, ((payload: RecordedEvent['payload']) => {
       events.push({ name, payload });
     }) as never);
