@@ -290,7 +290,7 @@ async function readShopOrders(engine: Engine, postgresUrl: string | undefined, s
     const client = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${schema}` });
     await client.connect();
     try {
-      return (await client.query(`select ${columns} from paybutton_orders where order_num = any($1)`, [orderNums])).rows;
+      return (await client.query(`select ${columns} from tombolbayar_orders where order_num = any($1)`, [orderNums])).rows;
     } finally {
       await client.end();
     }
@@ -298,7 +298,7 @@ async function readShopOrders(engine: Engine, postgresUrl: string | undefined, s
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(sqliteFile, { readonly: true });
   try {
-    return db.prepare(`select ${columns} from paybutton_orders where order_num in (${orderNums.map(() => '?').join(',')})`).all(...orderNums) as Array<Record<string, unknown>>;
+    return db.prepare(`select ${columns} from tombolbayar_orders where order_num in (${orderNums.map(() => '?').join(',')})`).all(...orderNums) as Array<Record<string, unknown>>;
   } finally {
     db.close();
   }

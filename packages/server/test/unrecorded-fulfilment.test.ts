@@ -36,8 +36,8 @@ interface WriteLock {
   close(): Promise<void>;
 }
 
-const TAKE_OVER = 'update paybutton_orders set fulfil_attempts = fulfil_attempts + 1, fulfil_lease_until = ? where order_num = ?';
-const LEASE_OF = 'select fulfil_lease_until as until from paybutton_orders where order_num = ?';
+const TAKE_OVER = 'update tombolbayar_orders set fulfil_attempts = fulfil_attempts + 1, fulfil_lease_until = ? where order_num = ?';
+const LEASE_OF = 'select fulfil_lease_until as until from tombolbayar_orders where order_num = ?';
 
 function writeLock(option: DatabaseOption): WriteLock {
   if (option.kind === 'sqlite') {
@@ -74,16 +74,16 @@ function writeLock(option: DatabaseOption): WriteLock {
     async take() {
       await connected;
       await client.query('BEGIN');
-      await client.query(`LOCK TABLE "${schema}".paybutton_orders IN EXCLUSIVE MODE`);
+      await client.query(`LOCK TABLE "${schema}".tombolbayar_orders IN EXCLUSIVE MODE`);
       held = true;
     },
     async leaseUntil(orderNum) {
-      const result = await client.query<{ until: string | Date | null }>(LEASE_OF.replace('paybutton_orders', `"${schema}".paybutton_orders`).replace('?', '$1'), [orderNum]);
+      const result = await client.query<{ until: string | Date | null }>(LEASE_OF.replace('tombolbayar_orders', `"${schema}".tombolbayar_orders`).replace('?', '$1'), [orderNum]);
       const until = result.rows[0]?.until;
       return until ? new Date(until).getTime() : undefined;
     },
     async takeOver(orderNum) {
-      await client.query(TAKE_OVER.replace('paybutton_orders', `"${schema}".paybutton_orders`).replace('?', '$1').replace('?', '$2'), [new Date(Date.now() + 60_000).toISOString(), orderNum]);
+      await client.query(TAKE_OVER.replace('tombolbayar_orders', `"${schema}".tombolbayar_orders`).replace('?', '$1').replace('?', '$2'), [new Date(Date.now() + 60_000).toISOString(), orderNum]);
     },
     async release() {
       if (held) await client.query('COMMIT');
