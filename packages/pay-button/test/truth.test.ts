@@ -39,7 +39,8 @@ const WORDS = {
     slow: 'Still connecting to the payment service…',
     expired: 'The time to pay has run out. Nothing was charged.',
     unconfirmed: 'Payment not confirmed yet.',
-    transfer: 'Transfer Rp 150.000 to BCA virtual account 8808',
+    // payMoney 150.000 and the BCA fee 4.000: what the gateway accepts for this VA.
+    transfer: 'Transfer Rp 154.000 to BCA virtual account 8808',
     instructions: 'Show payment instructions',
     paid: 'Paid. Thank you!',
   },
@@ -48,7 +49,7 @@ const WORDS = {
     slow: 'Masih menghubungkan ke layanan pembayaran…',
     expired: 'Batas waktu pembayaran sudah lewat. Tidak ada dana yang ditarik.',
     unconfirmed: 'Pembayaran belum terkonfirmasi.',
-    transfer: 'Transfer Rp 150.000 ke virtual account BCA 8808',
+    transfer: 'Transfer Rp 154.000 ke virtual account BCA 8808',
     instructions: 'Lihat petunjuk pembayaran',
     paid: 'Pembayaran berhasil. Terima kasih!',
   },

@@ -31,6 +31,11 @@ export interface OrderStatusBody {
   readonly orderNum: string;
   readonly status: 'pending' | 'paid' | 'expired' | 'failed';
   readonly payMoney: string;
+  /**
+   * The fee of the chosen method (digits), once the gateway said: the customer transfers
+   * `payMoney + payFee` (a VA of the wrong amount is refused). Absent while unknown.
+   */
+  readonly payFee?: string;
   readonly method: string | null;
   readonly vaNumber?: string;
   /** ISO 8601. */
@@ -50,6 +55,7 @@ export function toStatusBody(order: Order, confirmed = true): OrderStatusBody {
     orderNum: order.orderNum,
     status: order.status === 'creating' ? 'pending' : order.status,
     payMoney: order.payMoney,
+    ...(order.payFee !== null ? { payFee: order.payFee } : {}),
     method: order.method,
     ...(order.vaNumber ? { vaNumber: order.vaNumber } : {}),
     ...(order.paidAt ? { paidAt: order.paidAt.toISOString() } : {}),

@@ -109,7 +109,8 @@ export function contractDouble() {
     status: o.status,
     payMoney: o.payMoney,
     method: o.method,
-    ...(o.method ? { vaNumber: o.vaNumber } : {}),
+    // The plug-in says the fee once a method fixed it: the customer transfers payMoney + payFee.
+    ...(o.method ? { payFee: o.payFee, vaNumber: o.vaNumber } : {}),
     ...(o.paidAt ? { paidAt: o.paidAt } : {}),
     ...(o.status === 'pending' ? { expiresAt: o.expiresAt } : {}),
     ...(o.unconfirmed && o.status === 'pending' ? { confirmed: false } : {}),
