@@ -186,6 +186,8 @@ renderProducts();
 renderBanks();
 renderCart();
 const redrawOrders = watchOrders(byId<HTMLTableSectionElement>('order-rows'));
+// A method chosen (a number to pay, with its fee) moves no order, so the stream says nothing: ask again.
+for (const element of [payButton, payVa]) element.addEventListener('pay-pending', () => redrawOrders());
 langSelect.addEventListener('change', () => {
   applyLang(langSelect.value as Lang);
   renderProducts();
