@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { contrastRatio, parseHexColor, readableOnWhite, toHex } from '../src/page/brand.ts';
+import { contrastRatio, parseHexColor, readableAccent, toHex } from '../src/page/brand.ts';
 import { MERCHANT, launchChromium, startLiveGateway, type LiveGateway } from './page-support.ts';
 import { openWatchedPage, type WatchedPage } from './support/watched-page.ts';
 
@@ -188,7 +188,7 @@ for (const width of [390, 1280]) {
         const stripe = await page.locator('header').evaluate((el) => getComputedStyle(el).borderTopColor);
         assert.equal(stripe, 'rgb(194, 65, 12)', 'the brand colour as chosen, on the stripe');
         const markColour = await page.locator('.method .mark').first().evaluate((el) => getComputedStyle(el).color);
-        const accent = toHex(readableOnWhite(parseHexColor(BRAND.accentColor)!));
+        const accent = toHex(readableAccent(parseHexColor(BRAND.accentColor)!));
         const [r, g, b] = parseHexColor(accent)!;
         assert.equal(markColour, `rgb(${r}, ${g}, ${b})`, 'marks and controls in the readable shade of it');
         assert.ok(contrastRatio([r, g, b], [255, 255, 255]) >= 4.5);
