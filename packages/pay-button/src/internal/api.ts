@@ -23,7 +23,10 @@ export interface Order {
   paidAt?: string;
   /** Until when a pending order may be paid (ISO 8601), when the plug-in knows. */
   expiresAt?: string;
-  /** `false`: the plug-in could not check this pending answer with the gateway (see `outcome`). */
+  /**
+   * `false`: the plug-in could not check this pending answer with the gateway (see `outcome`);
+   * `true`: it checked it now, so "no method" is the gateway's word.
+   */
   confirmed?: boolean;
 }
 

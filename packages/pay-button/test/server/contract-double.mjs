@@ -114,6 +114,8 @@ export function contractDouble() {
     ...(o.paidAt ? { paidAt: o.paidAt } : {}),
     ...(o.status === 'pending' ? { expiresAt: o.expiresAt } : {}),
     ...(o.unconfirmed && o.status === 'pending' ? { confirmed: false } : {}),
+    // Checked with the gateway for this answer: "no method" is the gateway's word.
+    ...(o.checked && o.status === 'pending' && !o.method ? { confirmed: true } : {}),
   });
 
   return async function contract(ctx, next) {
@@ -204,6 +206,7 @@ export function contractDouble() {
       o.status = body.status;
       if (body.method !== undefined) o.method = body.method;
       o.unconfirmed = body.confirmed === false;
+      o.checked = body.confirmed === true;
       if (o.status === 'paid') o.paidAt = new Date().toISOString();
       return json(ctx, 200, publicOrder(o));
     }

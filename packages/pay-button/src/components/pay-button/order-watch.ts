@@ -49,14 +49,22 @@ export class OrderWatch {
   reset(orderNum?: string, token?: string): void {
     this.orderNum = orderNum;
     this.token = token;
-    this.chosen = false;
+    this.chosen = this.#seen = false;
     this.last = undefined;
   }
 
-  /** One status request for the order, remembering what it says. */
+  /** A method was seen in an answer (`chosen` may also come from an answer nobody could confirm). */
+  #seen = false;
+
+  /**
+   * One status request for the order, remembering what it says. A "may have been chosen" (from
+   * `confirmed: false`) ends when the plug-in checked with the gateway that no method was chosen
+   * (`confirmed: true`): the order was not started, and the customer is told so (and can pay).
+   */
   async #get(endpoint: string, signal: AbortSignal): Promise<Order> {
     const order = await getOrder(endpoint, this.orderNum!, this.token!, signal);
-    if (order.method || order.confirmed === false) this.chosen = true;
+    if (order.method) this.#seen = true;
+    this.chosen = this.#seen || order.confirmed === false || (this.chosen && order.confirmed !== true);
     return (this.last = order);
   }
 
