@@ -49,22 +49,19 @@ export class OrderWatch {
   reset(orderNum?: string, token?: string): void {
     this.orderNum = orderNum;
     this.token = token;
-    this.chosen = this.#seen = false;
+    this.chosen = false;
     this.last = undefined;
   }
 
-  /** A method was seen in an answer (`chosen` may also come from an answer nobody could confirm). */
-  #seen = false;
-
   /**
-   * One status request for the order, remembering what it says. A "may have been chosen" (from
-   * `confirmed: false`) ends when the plug-in checked with the gateway that no method was chosen
-   * (`confirmed: true`): the order was not started, and the customer is told so (and can pay).
+   * One status request for the order, remembering what it says. `chosen` ends only when the
+   * plug-in checked with the gateway, for this answer, that no method is chosen (`confirmed:
+   * true`): never picked, or released by "Choose another method"; either way nothing can be paid
+   * without the payment page, and the customer is told it was not started (and can pay).
    */
   async #get(endpoint: string, signal: AbortSignal): Promise<Order> {
     const order = await getOrder(endpoint, this.orderNum!, this.token!, signal);
-    if (order.method) this.#seen = true;
-    this.chosen = this.#seen || order.confirmed === false || (this.chosen && order.confirmed !== true);
+    this.chosen = !!order.method || order.confirmed === false || (this.chosen && order.confirmed !== true);
     return (this.last = order);
   }
 
@@ -140,7 +137,7 @@ export class OrderWatch {
     if (!order?.expiresAt) return undefined;
     const time = new Date(order.expiresAt).toLocaleString(locale == 'id' ? 'id-ID' : 'en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
     // What the gateway accepts: the amount and the chosen method's fee (a VA refuses any other sum).
-    const total = Number(order.payMoney) + Number(order.payFee ?? 0);
+    const total = +order.payMoney + +(order.payFee ?? 0);
     const values: Record<string, string> = { total: `Rp ${total.toLocaleString('id')}`, time, bank: order.method?.slice(3) ?? '', code: order.vaNumber ?? '' };
     const va = order.method?.startsWith('VA_') && order.vaNumber;
     return `${text(order.method ? 'pending' : 'unconfirmed')} ${text(va ? 'transferTo' : 'payBy').replace(/\{(\w+)\}/g, (_, k: string) => values[k]!)}`;
