@@ -208,6 +208,20 @@ for (const width of [390, 1280]) {
         }
       });
 
+      it('after choosing a method by keyboard, focus is on its instructions and Tab goes on to copying the number, not back to the top', async () => {
+        const link = await live.createLink({ method: null });
+        const page = await openPage(width, words.browserLocale);
+        await page.goto(`${link.url}&lang=${locale}`);
+        await page.getByRole('button', { name: 'BCA Virtual Account' }).focus();
+        await page.keyboard.press('Enter');
+        await page.getByRole('heading', { name: words.payWithBca }).waitFor();
+        await page.waitForFunction(() => document.activeElement?.id === 'method-heading');
+        assert.equal(new URL(page.url()).hash, '', 'the address keeps no fragment');
+        await page.keyboard.press('Tab');
+        assert.equal(await page.evaluate(() => document.activeElement?.className), 'copy');
+        await checkScreen(page, 'instructions, focused');
+      });
+
       it('changes the method before paying, keeping the language through every step', async () => {
         const link = await live.createLink({ method: null });
         const page = await openPage(width, words.browserLocale);

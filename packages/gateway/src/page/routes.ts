@@ -103,9 +103,9 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
    * the shop opened the page with survives every step, cookie or not), with the reason when the
    * action was refused.
    */
-  function backToPage(req: Request, res: Response, platOrderNum: string, lang: Locale | undefined, notice?: PageActionRefusal): void {
+  function backToPage(req: Request, res: Response, platOrderNum: string, lang: Locale | undefined, notice?: PageActionRefusal, next?: string): void {
     const url = pageUrls(req.baseUrl.replace(/\/pay$/, ''), { css: '', js: undefined }).page(platOrderNum, lang);
-    res.redirect(303, notice ? `${url}&notice=${notice}` : url);
+    res.redirect(303, notice ? `${url}&notice=${notice}` : next ? `${url}#${next}` : url);
   }
 
   const pay = express.Router();
@@ -151,7 +151,11 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
   }
 
   /** Runs a page action; a refusal becomes a notice on the page (or the 404 page), never a 500. */
-  async function act(req: Request, res: Response, platOrderNum: string, lang: Locale | undefined, action: () => Promise<unknown>): Promise<void> {
+  /**
+   * Runs a page action, then 303s back to the page; on success at `next` (a fragment: the next
+   * thing to do, where the page's script puts focus and the keyboard goes on from).
+   */
+  async function act(req: Request, res: Response, platOrderNum: string, lang: Locale | undefined, action: () => Promise<unknown>, next?: string): Promise<void> {
     try {
       await action();
     } catch (error) {
@@ -159,14 +163,15 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
       if (error.reason === 'not-found') return sendError(req, res, 404, 'not-found', undefined, platOrderNum);
       return backToPage(req, res, platOrderNum, lang, error.reason);
     }
-    backToPage(req, res, platOrderNum, lang);
+    backToPage(req, res, platOrderNum, lang, undefined, next);
   }
 
   pay.post('/method', sameOrigin, form, async (req, res) => {
     const body = parseWith(chooseMethodBodySchema, req.body ?? {});
     if (!body.ok) return sendError(req, res, 400, 'bad-request', body.issues.map(describeIssue));
     const { orderNum, method, lang } = body.value;
-    await act(req, res, orderNum, lang, () => deps.chooseMethod(orderNum, method));
+    // After choosing, the next thing to do is the instructions (the number to copy, the steps).
+    await act(req, res, orderNum, lang, () => deps.chooseMethod(orderNum, method), 'method-heading');
   });
 
   // Back to the picker: `method` is the one the customer's page showed (an older page is refused).
