@@ -33,6 +33,7 @@ import type { PlatformSigner } from './notify/notification.ts';
 import { startNotificationWorker, type NotificationWorker } from './notify/worker.ts';
 import { GatewayConfigError, resolveOptions, type GatewayOptions, type MerchantRegistration } from './options.ts';
 import { createPaymentPageRouter } from './page/index.ts';
+import { probeShop } from './page/shop-probe.ts';
 import { createPageDeps } from './page-seam.ts';
 import { paymentLinkUrl, type GatewayRuntime } from './runtime.ts';
 import { faultPolicy } from './sandbox/fault-policy.ts';
@@ -260,7 +261,16 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   if (sandbox) app.use('/sandbox', sandboxRouter(runtime, deliveries));
   const pageDeps = createPageDeps(domain, { sandbox });
   // Through the gateway's logger: honours `logger: false` and pino's redaction of keys and signs.
-  app.use(createPaymentPageRouter(pageDeps, { sandbox, ownOrigins: runtime.ownOrigins, onError: (err) => logger.error({ err }, 'payment page error') }));
+  // The way back to the shop checks it answers first, under the notifications' address policy.
+  const probe = { allowPrivateNetworks: sandbox, lookup: config.notifications?.lookup };
+  app.use(
+    createPaymentPageRouter(pageDeps, {
+      sandbox,
+      ownOrigins: runtime.ownOrigins,
+      onError: (err) => logger.error({ err }, 'payment page error'),
+      probeShop: (url) => probeShop(url, probe),
+    }),
+  );
   app.use(unrouted);
   app.use(lastResort);
 
