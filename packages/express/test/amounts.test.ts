@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { gatewayInternals } from '@tombolbayar/gateway/internal';
 import { formatRupiah } from '@tombolbayar/protocol/formats';
 import { METHOD_CODES } from '@tombolbayar/protocol/methods';
+import { RETURN_CHECK_MS } from '../src/routes/return.ts';
 import { MERCHANT_CODE } from './support/keys.ts';
 import { startHarness, type Harness } from './support/harness.ts';
 
@@ -105,6 +106,19 @@ describe('back to the shop without paying', () => {
       assert.match(html, /<h1>Payment not confirmed yet<\/h1>/);
     } finally {
       await shop.proxy!.up();
+    }
+  });
+
+  test('a gateway that does not answer: the page comes within RETURN_CHECK_MS and a little, "not confirmed yet"', async () => {
+    const { body } = await shop.createLink({ item: 'kopi' });
+    shop.proxy!.mode = 'stall';
+    try {
+      const started = Date.now();
+      const html = await returnPage(body.orderNum);
+      assert.ok(Date.now() - started < RETURN_CHECK_MS + 1_500, `${Date.now() - started} ms`);
+      assert.match(html, /<h1>Payment not confirmed yet<\/h1>/);
+    } finally {
+      shop.proxy!.mode = 'pass';
     }
   });
 

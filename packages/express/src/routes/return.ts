@@ -90,13 +90,24 @@ export function outcomeOf(order: Pick<Order, 'status' | 'method'>, confirmed: bo
  */
 async function current(deps: ReturnDeps, order: Order): Promise<{ order: Order; confirmed: boolean }> {
   if (order.status !== 'pending' || order.method !== null) return { order, confirmed: true };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // The customer waits on this page: a slow gateway gets `RETURN_CHECK_MS`, then the page says
+  // "not confirmed yet" (the answer, when it comes, is still applied for the next status poll).
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), RETURN_CHECK_MS)));
+  const asked = deps.lifecycle.confirmAndApply(order, 'query', 'background');
   try {
-    const applied = await deps.lifecycle.confirmAndApply(order, 'query', 'background');
-    return { order: applied.order, confirmed: applied.confirmation.kind === 'confirmed' };
+    const applied = await Promise.race([asked, late]);
+    return applied ? { order: applied.order, confirmed: applied.confirmation.kind === 'confirmed' } : { order, confirmed: false };
   } catch {
     return { order, confirmed: false };
+  } finally {
+    clearTimeout(timer);
+    asked.catch(() => undefined);
   }
 }
+
+/** How long the return page waits for the gateway's word on a pending order with no method. */
+export const RETURN_CHECK_MS = 2_000;
 
 function notFound(request: CoreRequest, url: URL): Answer {
   return htmlAnswer(404, returnPage({ locale: returnLocale(request, url), outcome: 'not_found' }), SECURITY_HEADERS);
