@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openShop, type Session } from './support.ts';
+import { launchChromium, openShop, returnPageOf, type Session } from './support.ts';
 
 let browser: Browser;
 let session: Session;
@@ -40,14 +40,7 @@ describe('a page that says nothing speaks the browser\'s language', () => {
         const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('#pay button').click()]);
         await popup.waitForURL(/\/pay\?orderNum=/);
         assert.equal(await popup.locator('html').getAttribute('lang'), lang);
-        const returned = new Promise<string>((resolve) => {
-          void popup.route((url) => url.pathname === '/pay/return', async (route) => {
-            const response = await route.fetch();
-            const html = await response.text();
-            await route.fulfill({ response, body: html });
-            resolve(html);
-          });
-        });
+        const returned = returnPageOf(popup);
         await popup.locator('#leave-link').click();
         const html = await returned;
         assert.match(html, new RegExp(`<html lang="${lang}">`));

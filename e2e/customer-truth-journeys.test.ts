@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createDemoGateway } from '../demo/src/demo.ts';
-import { ARTIFACTS, addToCart, buttonState, launchChromium, newestOrderStatus, openShop, sandbox, screenshot, type Session } from './support.ts';
+import { ARTIFACTS, addToCart, buttonState, launchChromium, newestOrderStatus, openShop, returnPageOf, sandbox, screenshot, type Session } from './support.ts';
 
 type Lang = 'en' | 'id';
 
@@ -88,22 +88,6 @@ async function reloadAndPickUp(page: Page, orderNum: string): Promise<void> {
   );
 }
 
-/**
- * The return page the browser is given (its HTML), once `target` loads it: read on its way (it
- * moves on at once in the full-page flow, and its body is gone after that).
- */
-function returnPageOf(target: Page): Promise<string> {
-  return new Promise((resolve, reject) => {
-    target
-      .route((url) => url.pathname === '/pay/return', async (route) => {
-        const response = await route.fetch();
-        const html = await response.text();
-        await route.fulfill({ response, body: html });
-        resolve(html);
-      })
-      .catch(reject);
-  });
-}
 
 /** The element's own line (its live region), as the customer reads it. */
 const statusLine = (page: Page) => page.locator('#pay [part=status]');
