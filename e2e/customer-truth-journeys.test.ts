@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createDemoGateway } from '../demo/src/demo.ts';
-import { ARTIFACTS, addToCart, buttonState, launchChromium, newestOrderStatus, openShop, sandbox, screenshot, type Session } from './support.ts';
+import { ARTIFACTS, addToCart, buttonState, launchChromium, newestOrderStatus, openShop, returnPageOf, sandbox, screenshot, type Session } from './support.ts';
 
 type Lang = 'en' | 'id';
 
@@ -29,8 +29,8 @@ const WORDS = {
     paid: /^Paid: order \w+\. We are packing it\.$/,
     paidStatus: 'Paid',
     returned: 'Payment received',
-    transfer: /^Awaiting your payment\. .* Transfer Rp 117\.500 to BCA virtual account \d{8,} before .+\.$/,
-    transferTea: /Transfer Rp 32\.500 to BCA virtual account \d{8,} before/,
+    transfer: /^Awaiting your payment\. .* Transfer Rp 121\.500 to BCA virtual account \d{8,} before .+\.$/,
+    transferTea: /Transfer Rp 36\.500 to BCA virtual account \d{8,} before/,
     unconfirmed: /^Payment not confirmed yet\./,
     instructions: 'Show payment instructions',
     simulate: 'Simulate payment',
@@ -41,8 +41,8 @@ const WORDS = {
     paid: /^Pesanan \w+ sudah dibayar\. Pesanan Anda sedang kami siapkan\.$/,
     paidStatus: 'Lunas',
     returned: 'Pembayaran diterima',
-    transfer: /^Menunggu pembayaran Anda\. .* Transfer Rp 117\.500 ke virtual account BCA \d{8,} sebelum .+\.$/,
-    transferTea: /Transfer Rp 32\.500 ke virtual account BCA \d{8,} sebelum/,
+    transfer: /^Menunggu pembayaran Anda\. .* Transfer Rp 121\.500 ke virtual account BCA \d{8,} sebelum .+\.$/,
+    transferTea: /Transfer Rp 36\.500 ke virtual account BCA \d{8,} sebelum/,
     unconfirmed: /^Pembayaran belum terkonfirmasi\./,
     instructions: 'Lihat petunjuk pembayaran',
     simulate: 'Simulasikan pembayaran',
@@ -88,22 +88,6 @@ async function reloadAndPickUp(page: Page, orderNum: string): Promise<void> {
   );
 }
 
-/**
- * The return page the browser is given (its HTML), once `target` loads it: read on its way (it
- * moves on at once in the full-page flow, and its body is gone after that).
- */
-function returnPageOf(target: Page): Promise<string> {
-  return new Promise((resolve, reject) => {
-    target
-      .route((url) => url.pathname === '/pay/return', async (route) => {
-        const response = await route.fetch();
-        const html = await response.text();
-        await route.fulfill({ response, body: html });
-        resolve(html);
-      })
-      .catch(reject);
-  });
-}
 
 /** The element's own line (its live region), as the customer reads it. */
 const statusLine = (page: Page) => page.locator('#pay [part=status]');

@@ -67,6 +67,32 @@ describe('one cart, one payment', () => {
       assert.equal((await demo.shop.payments.getOrder(orderNum))?.status, 'paid');
     }));
 
+  it('the tab that paid says "Paid"; only the other tab says "paid in another tab", whichever learns first', () =>
+    withShop(async ({ page, demo }) => {
+      await addToCart(page, 'Kopi Gayo, 250 g');
+      const other = await page.context().newPage();
+      await other.goto(demo.shopUrl);
+      await other.locator('#cart-lines').getByText('Kopi Gayo').waitFor();
+      // The other tab opened the payment page and left it: its element watches the order.
+      const [popupB] = await Promise.all([other.waitForEvent('popup'), other.locator('pay-button button').click()]);
+      await popupB.waitForURL(/\/pay\?orderNum=/);
+      await popupB.close();
+      await other.locator('#pay[state="cancelled"]').waitFor();
+
+      const [popupA] = await Promise.all([page.waitForEvent('popup'), page.locator('pay-button button').click()]);
+      await popupA.waitForURL(/\/pay\?orderNum=/);
+      await popupA.getByRole('button', { name: 'BCA Virtual Account', exact: true }).click();
+      await popupA.getByRole('button', { name: 'Simulate payment' }).click();
+      await popupA.waitForEvent('close', { timeout: 20_000 });
+      await page.locator('#pay-result').filter({ hasText: /^Paid: order \w+\. We are packing it\.$/ }).waitFor();
+      const orderNum = /Paid: order (\w+)/.exec(await page.locator('#pay-result').innerText())![1]!;
+
+      await other.locator('#pay-result').filter({ hasText: `Paid: order ${orderNum}, in another tab. We are packing it.` }).waitFor({ timeout: 30_000 });
+      // Whatever the other tab heard or said since, the paying tab still says it paid.
+      assert.equal((await page.locator('#pay-result').innerText()).trim(), `Paid: order ${orderNum}. We are packing it.`);
+      assert.equal(demo.shop.store.sales(), 1);
+    }));
+
   it('a number survives a reload with its method, and asking again for that method gives the same number', () =>
     withShop(async ({ page, demo }) => {
       await addToCart(page, 'Kopi Toraja, 1 kg');

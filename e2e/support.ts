@@ -152,3 +152,28 @@ export async function payOnHostedPage(hosted: Page, method = 'BCA Virtual Accoun
   if (await picker.count()) await picker.click();
   await hosted.getByRole('button', { name: 'Simulate payment' }).click();
 }
+
+/**
+ * The plug-in's return page the browser is given (its HTML), once `target` goes back to the shop.
+ * Every way back from the hosted page goes through the gateway's `/pay/leave` (which checks the
+ * shop answers, then 303s to the return page); a redirected request is not routed, so the leave
+ * request is, and the return page it points to is fetched with the browser's own headers, then
+ * the browser follows the redirect as it would have. Read on its way: the page moves on at once
+ * in the full-page flow, and its body is gone after that.
+ */
+export function returnPageOf(target: Page): Promise<string> {
+  return new Promise((resolve, reject) => {
+    target
+      .route((url) => url.pathname === '/pay/leave', async (route) => {
+        const response = await route.fetch({ maxRedirects: 0 });
+        const location = response.headers()['location'];
+        if (location && new URL(location, route.request().url()).pathname === '/pay/return') {
+          const language = (await route.request().allHeaders())['accept-language'];
+          const page = await target.context().request.get(new URL(location, route.request().url()).href, { headers: language ? { 'accept-language': language } : {}, maxRedirects: 0 });
+          resolve(await page.text());
+        }
+        await route.fulfill({ response });
+      })
+      .catch(reject);
+  });
+}

@@ -11,7 +11,7 @@ import express, { type Express } from 'express';
 import { z } from 'zod';
 import { CATALOG, MAX_QUANTITY, findProduct } from './catalog.ts';
 import { ownOriginOnly } from './own-origin.ts';
-import { openShopStore, type ShopStore } from './shop-store.ts';
+import { openShopStore, type ShopOrder, type ShopStore } from './shop-store.ts';
 
 export interface ShopOptions {
   readonly gatewayUrl: string;
@@ -138,12 +138,26 @@ export function createShop(options: ShopOptions): Shop {
           const cart = (order.metadata?.cart ?? []) as CartLine[];
           store.recordOrder({ orderNum: order.orderNum, items: describe(cart), payMoney: Number(order.payMoney), method: order.method });
         }
-        if (order.status !== 'creating') store.setStatus(order.orderNum, order.status, order.method);
+        if (order.status !== 'creating') store.setStatus(order.orderNum, order.status, order.method, order.payFee === null ? null : Number(order.payFee));
         announce();
       })
       // The shop's list is a view; the plug-in's store stays the truth, so a failed update only logs.
       .catch((error: unknown) => console.error('demo shop: could not update the order list', error));
   });
+
+  /**
+   * A method chosen on the hosted page (or by `<pay-va>`) moves no order, so no transition event
+   * told the shop's books: for a pending order, the plug-in's store says the method and its fee
+   * (what the customer transfers is `payMoney + payFee`).
+   */
+  const withPaymentFacts = (orders: ShopOrder[]): Promise<ShopOrder[]> =>
+    Promise.all(
+      orders.map(async (order) => {
+        if (order.status !== 'pending' || order.payFee !== null) return order;
+        const held = await payments.getOrder(order.orderNum);
+        return held ? { ...order, method: held.method ?? order.method, payFee: held.payFee === null ? null : Number(held.payFee) } : order;
+      }),
+    );
 
   // The safety net a real shop runs too: ask the gateway about orders whose notification is late.
   const reconciling = setInterval(() => {
@@ -174,9 +188,9 @@ export function createShop(options: ShopOptions): Shop {
 
   // Customers' orders: for the shop's own pages only, GET included (DNS rebinding).
   app.use('/api', ownOriginOnly(options.publicUrl));
-  app.get('/api/orders', (_request, response) => {
+  app.get('/api/orders', (_request, response, next) => {
     response.setHeader('Cache-Control', 'no-store');
-    response.json(store.recent());
+    withPaymentFacts(store.recent()).then((orders) => response.json(orders), next);
   });
   app.get('/api/orders/stream', (request, response) => {
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });

@@ -100,10 +100,20 @@ function renderCart(): void {
 /** The cart as an order is for it: its lines in a fixed order. */
 const cartKey = () => JSON.stringify(Object.entries(cart).sort());
 
+/** Orders this tab paid (its payment page or number): it says "Paid", never "in another tab". */
+const paidHere = new Set<string>();
+/** Orders this tab said paid, having only seen the payment (watching): another tab's "I paid it" corrects that. */
+const seenPaid = new Set<string>();
+/** The order a full-page return came back for: read now, before the element tidies the address. */
+const returned = new URL(location.href).searchParams.get('tombolbayar_order');
+
 /** The payment emptied the cart: the outcome message stays until the customer shops again. */
-function emptyCart(orderNum?: string): void {
+function emptyCart(orderNum?: string, here = false): void {
   // The other tabs of this cart show the payment too (see the 'message' listener below).
-  if (orderNum) tabs?.postMessage({ type: 'paid', orderNum, cartId: shownCartId });
+  if (orderNum) {
+    (here ? paidHere : seenPaid).add(orderNum);
+    tabs?.postMessage({ type: 'paid', orderNum, cartId: shownCartId, here });
+  }
   cart = {};
   saveCart(cart);
   newCartId();
@@ -111,9 +121,14 @@ function emptyCart(orderNum?: string): void {
 }
 
 /** Another tab paid the cart this one shows: say so here, and show the (now empty) cart. */
-tabs?.addEventListener('message', (event: MessageEvent<{ type?: string; orderNum?: string; cartId?: string }>) => {
-  const { type, orderNum, cartId: paidCart } = event.data ?? {};
+tabs?.addEventListener('message', (event: MessageEvent<{ type?: string; orderNum?: string; cartId?: string; here?: boolean }>) => {
+  const { type, orderNum, cartId: paidCart, here } = event.data ?? {};
   if (type !== 'paid' || typeof orderNum !== 'string' || !shownCartIds.has(paidCart ?? '')) return;
+  // This tab paid it: it says "Paid", whatever the others saw.
+  if (paidHere.has(orderNum)) return;
+  // The other tab only saw it paid: this tab's open payment page (its own outcome is on the way)
+  // or its own "Paid" stays. (Two payment pages open on one order: the first to hear it paid it.)
+  if (!here && (seenPaid.has(orderNum) || /^(loading|open|checking)$/.test(payButton.state))) return;
   // An attempt of this tab for that cart is over: nothing is left to pay. A number showing this
   // very order stays: its own status check turns it into the paid panel.
   if (payButton.state !== 'paid') payButton.reset();
@@ -133,6 +148,7 @@ window.addEventListener('storage', (event) => {
 const buttonOutcomes = wireOutcomes(payButton, byId('pay-result'), {
   cart: cartKey,
   paid: emptyCart,
+  returned,
   stillOpen: (orderNum) => [t('stillOpen', { order: orderNum })],
 });
 
@@ -186,6 +202,8 @@ renderProducts();
 renderBanks();
 renderCart();
 const redrawOrders = watchOrders(byId<HTMLTableSectionElement>('order-rows'));
+// A method chosen (a number to pay, with its fee) moves no order, so the stream says nothing: ask again.
+for (const element of [payButton, payVa]) element.addEventListener('pay-pending', () => redrawOrders());
 langSelect.addEventListener('change', () => {
   applyLang(langSelect.value as Lang);
   renderProducts();

@@ -7,6 +7,8 @@ export interface ShopOrder {
   orderNum: string;
   items: string;
   payMoney: number;
+  /** The chosen method's fee, once known. */
+  payFee: number | null;
   method: string | null;
   status: 'pending' | 'paid' | 'expired' | 'failed';
 }
@@ -20,10 +22,18 @@ function row(order: ShopOrder): HTMLTableRowElement {
   // The method's name as the protocol's method table gives it, never the raw code.
   const code = order.method ? resolveMethod(order.method) : undefined;
   const method = code ? METHODS[code].displayName : (order.method ?? '—');
-  const cells = [order.orderNum, order.items, formatRupiah(order.payMoney), method, t(order.status)];
+  // What the customer pays: the amount and, once a method fixed it, its fee (shown apart too).
+  const total = formatRupiah(order.payMoney + (order.payFee ?? 0));
+  const cells = [order.orderNum, order.items, total, method, t(order.status)];
   cells.forEach((text, index) => {
     const td = document.createElement('td');
     td.textContent = text;
+    if (index === 2 && order.payFee) {
+      const fee = document.createElement('small');
+      fee.className = 'fee';
+      fee.textContent = t('feeIncluded', { fee: formatRupiah(order.payFee) });
+      td.append(document.createElement('br'), fee);
+    }
     td.dataset.label = t(LABELS[index]!);
     if (index === 2) td.className = 'amount';
     if (index === cells.length - 1) {

@@ -25,8 +25,14 @@ export interface Outcomes {
 export interface OutcomeOptions {
   /** The cart on the page, as JSON: what an order is for. */
   cart(): string;
-  /** Empties the cart: its order `orderNum` is paid. */
-  paid(orderNum: string): void;
+  /**
+   * Empties the cart: its order `orderNum` is paid. `here`: this tab paid it (the payment page,
+   * or the number, was this tab's when the payment landed), so it says "Paid", and the other tabs
+   * "paid in another tab".
+   */
+  paid(orderNum: string, here: boolean): void;
+  /** The order a full-page return brought this page back for, if any (read before the element tidies the address). */
+  readonly returned?: string | null;
   /** What to show when the cart changed while order `orderNum` (for the earlier cart) is still open. */
   stillOpen(orderNum: string): (Node | string)[];
 }
@@ -77,15 +83,22 @@ export function wireOutcomes(element: PayButton | PayVa, result: HTMLElement, op
   let pending: string | undefined;
   const awaits = (orderNum: string) => t('awaits', { order: orderNum });
 
+  /** The payment page (or `<pay-va>`'s number) is this tab's, from `pay-open` until the attempt ends. */
+  let attempt = false;
   element.addEventListener('pay-click', () => say());
   // A restored order (a reload) keeps the cart it was remembered with.
-  element.addEventListener('pay-open', (event) => event.detail.restored || rememberCart(event.detail.orderNum, options.cart()));
+  element.addEventListener('pay-open', (event) => {
+    attempt = true;
+    if (!event.detail.restored) rememberCart(event.detail.orderNum, options.cart());
+  });
+  // A popup closed, or an attempt that failed: what arrives later is seen, not paid, here.
+  for (const name of ['pay-pending', 'pay-cancel', 'pay-failure', 'pay-error']) element.addEventListener(name, () => (attempt = isButton ? false : attempt));
   element.addEventListener('pay-success', (event) => {
     const { orderNum } = event.detail;
     const same = (cartOf(orderNum) ?? options.cart()) === options.cart();
     // <pay-va>'s paid panel already says it, unless the paid order is for an earlier cart.
     if (isButton || !same) say(t(same ? 'paidMsg' : 'paidEarlierMsg', { order: orderNum }));
-    if (same) options.paid(orderNum);
+    if (same) options.paid(orderNum, attempt || orderNum === options.returned);
     // An earlier cart was paid: the cart as it is now is still to pay, so the element is ready again.
     else element.reset();
   });

@@ -1,6 +1,7 @@
 /**
  * The demo shop's words in English and Indonesian. The page's language is `?lang=`, else the one
- * chosen last (localStorage), else English; it is set on `<html lang>`, which the elements follow
+ * chosen last (localStorage), else the browser's (the first of `navigator.languages` that is
+ * English or Indonesian), else English; it is set on `<html lang>`, which the elements follow
  * too, so the shop, `<pay-button>`, `<pay-va>`, the hosted page and the return page all speak it.
  */
 export type Lang = 'en' | 'id';
@@ -30,6 +31,7 @@ const en = {
   colOrder: 'Order',
   colItems: 'Items',
   colAmount: 'Amount',
+  feeIncluded: 'incl. fee {fee}',
   colMethod: 'Method',
   colStatus: 'Status',
   pending: 'Awaiting payment',
@@ -75,6 +77,7 @@ const id: Record<keyof typeof en, string> = {
   colOrder: 'Pesanan',
   colItems: 'Barang',
   colAmount: 'Jumlah',
+  feeIncluded: 'termasuk biaya {fee}',
   colMethod: 'Metode',
   colStatus: 'Status',
   pending: 'Menunggu pembayaran',
@@ -102,7 +105,8 @@ const STORED = 'demo-lang';
 
 /** The page's language (see the module comment). */
 export function pageLang(): Lang {
-  const asked = new URL(location.href).searchParams.get('lang') ?? localStorage.getItem(STORED) ?? document.documentElement.lang;
+  const browser = navigator.languages.find((tag) => /^(en|id|in)\b/i.test(tag));
+  const asked = new URL(location.href).searchParams.get('lang') ?? localStorage.getItem(STORED) ?? browser ?? 'en';
   return /^(id|in)\b/i.test(asked) ? 'id' : 'en';
 }
 

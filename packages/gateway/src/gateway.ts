@@ -33,6 +33,7 @@ import type { PlatformSigner } from './notify/notification.ts';
 import { startNotificationWorker, type NotificationWorker } from './notify/worker.ts';
 import { GatewayConfigError, resolveOptions, type GatewayOptions } from './options.ts';
 import { createPaymentPageRouter } from './page/index.ts';
+import { probeShop } from './page/shop-probe.ts';
 import { createPageDeps } from './page-seam.ts';
 import { operatorApi } from './operator-api.ts';
 import { paymentLinkUrl, type GatewayRuntime } from './runtime.ts';
@@ -228,7 +229,16 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   for (const [path, router] of extension?.routers(parts) ?? []) app.use(path, router);
   const pageDeps = createPageDeps(domain, extension?.pageActions(domain));
   // Through the gateway's logger: honours `logger: false` and pino's redaction of keys and signs.
-  app.use(createPaymentPageRouter(pageDeps, { sandbox, ownOrigins: runtime.ownOrigins, onError: (err) => logger.error({ err }, 'payment page error') }));
+  // The way back to the shop checks it answers first, under the notifications' address policy.
+  const probe = { allowPrivateNetworks: sandbox, lookup: config.notifications?.lookup };
+  app.use(
+    createPaymentPageRouter(pageDeps, {
+      sandbox,
+      ownOrigins: runtime.ownOrigins,
+      onError: (err) => logger.error({ err }, 'payment page error'),
+      probeShop: (url) => probeShop(url, probe),
+    }),
+  );
   app.use(unrouted);
   app.use(lastResort);
 

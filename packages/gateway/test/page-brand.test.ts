@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { accentParam, brandStylesheet, contrastRatio, logoOrigin, parseHexColor, readableOnWhite, TEXT_CONTRAST, toHex, type Rgb } from '../src/page/brand.ts';
+import { ACCENT_BACKGROUNDS, accentParam, brandStylesheet, contrastRatio, logoOrigin, parseHexColor, readableAccent, TEXT_CONTRAST, toHex, type Rgb } from '../src/page/brand.ts';
 
 const WHITE: Rgb = [255, 255, 255];
 
@@ -31,6 +31,31 @@ describe('accent colour', () => {
     assert.equal(Math.round(contrastRatio([0x76, 0x76, 0x76], WHITE) * 100) / 100, 4.54);
   });
 
+  it('darkens #f5d90a until it reads on the page background #f3f5f8 too, not on white alone (issue 32)', () => {
+    const shade = readableAccent(parseHexColor('#f5d90a')!);
+    assert.ok(contrastRatio(shade, [0xf3, 0xf5, 0xf8]) >= 4.5, `${toHex(shade)} on #f3f5f8: ${contrastRatio(shade, [0xf3, 0xf5, 0xf8]).toFixed(2)}`);
+    assert.notEqual(toHex(shade), '#847505', 'the shade that read on white only');
+  });
+
+  it('over a range of colours (every hue, light to dark), the shade reads on every background it is used on, and is the lightest that does', () => {
+    const colours: Rgb[] = [];
+    for (const r of [0, 0x33, 0x80, 0xcc, 0xf5, 0xff]) for (const g of [0, 0x66, 0xd9, 0xff]) for (const b of [0, 0x0a, 0x99, 0xff]) colours.push([r, g, b]);
+    for (const rgb of colours) {
+      const shade = readableAccent(rgb);
+      for (const background of ACCENT_BACKGROUNDS) {
+        assert.ok(contrastRatio(shade, background) >= TEXT_CONTRAST, `${toHex(rgb)} -> ${toHex(shade)} on ${toHex(background)}`);
+      }
+      // White text on an accent button: the same ratio as the accent on white.
+      assert.ok(contrastRatio(WHITE, shade) >= 4.5, `white on ${toHex(shade)}`);
+      // Lightest: one step lighter (a bigger scale) would fail on one of the backgrounds, unless it is the colour itself.
+      if (toHex(shade) !== toHex(rgb)) {
+        const scale = Math.max(...shade.map((c, i) => (rgb[i]! ? c / rgb[i]! : 0)));
+        const lighter = rgb.map((c) => Math.round(c * Math.min(1, scale + 0.02))) as unknown as Rgb;
+        assert.ok(ACCENT_BACKGROUNDS.some((background) => contrastRatio(lighter, background) < TEXT_CONTRAST), `${toHex(rgb)}: ${toHex(lighter)} would do`);
+      }
+    }
+  });
+
   it('keeps a colour that reads on white, and darkens one that does not just enough', () => {
     const table: Array<[string, 'kept' | 'darkened']> = [
       ['#0b57d0', 'kept'],
@@ -42,7 +67,7 @@ describe('accent colour', () => {
     ];
     for (const [hex, expected] of table) {
       const rgb = parseHexColor(hex)!;
-      const shade = readableOnWhite(rgb);
+      const shade = readableAccent(rgb);
       assert.ok(contrastRatio(shade, WHITE) >= TEXT_CONTRAST, `${hex} -> ${toHex(shade)} reads on white`);
       assert.equal(toHex(shade) === hex ? 'kept' : 'darkened', expected, hex);
       // The same hue: every channel scaled by one factor, never lightened.

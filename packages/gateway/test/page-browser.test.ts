@@ -5,6 +5,8 @@
  */
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import QRCode from 'qrcode';
 import { formatRupiah } from '@tombolbayar/protocol';
@@ -80,7 +82,8 @@ describe('hosted page in Chromium', () => {
     await page.getByRole('heading', { name: 'Payment received' }).waitFor();
     assert.equal((await orderOf(link.platOrderNum)).status, 'PAID');
     const back = page.getByRole('link', { name: `Return to ${MERCHANT.name}` });
-    assert.equal(await back.getAttribute('href'), order.redirectUrl);
+    // Through the gateway's check that the shop answers, then to redirectUrl exactly.
+    assert.equal(await back.getAttribute('href'), `/pay/leave?orderNum=${link.platOrderNum}&lang=en`);
     await page.waitForURL(order.redirectUrl ?? '');
     await page.getByRole('heading', { name: 'Back at the shop' }).waitFor();
     assert.deepEqual(page.problems, []);
@@ -94,6 +97,33 @@ describe('hosted page in Chromium', () => {
     await page.getByRole('heading', { name: 'Payment received' }).waitFor();
     await page.getByText(`Returning to ${MERCHANT.name} in`).waitFor();
     await page.waitForURL(`${live.shopUrl}/return?order=${link.orderNum}`);
+  });
+
+  it('the shop is down at the moment of return: the customer stays on the gateway\'s receipt (order number, amount, a link that tries again), never a browser error page', async () => {
+    // A port nothing listens on: a server had it a moment ago.
+    const closed = await new Promise<string>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(`http://127.0.0.1:${port}/return`));
+      });
+    });
+    const link = await live.createLink({ method: 'VA_BCA', redirectUrl: closed });
+    const page = await openPage();
+    await page.goto(link.url);
+    await page.getByRole('button', { name: 'Simulate payment' }).click();
+    await page.getByRole('heading', { name: 'Payment received' }).waitFor();
+    // The automatic return tries, finds the shop down, and comes back here.
+    await page.getByText('The shop cannot be reached right now.').waitFor({ timeout: 20_000 });
+    assert.equal(new URL(page.url()).origin, live.url, 'still on the gateway');
+    await page.getByRole('heading', { name: 'Payment received' }).waitFor();
+    await page.getByText(link.orderNum, { exact: true }).waitFor();
+    await page.getByText(formatRupiah((await orderOf(link.platOrderNum)).payMoney + 4000)).first().waitFor();
+    assert.equal(await page.getByText(`Returning to ${MERCHANT.name} in`).isVisible(), false, 'no second automatic try into an error page');
+    // The link tries again (still down: the same page, no error page).
+    await page.getByRole('link', { name: `Return to ${MERCHANT.name}` }).click();
+    await page.waitForURL(/notice=shop-unreachable/);
+    await page.getByText('The shop cannot be reached right now.').waitFor();
+    assert.deepEqual(page.problems, []);
   });
 
   it('lets the customer stay on the paid page, and says it can be closed when there is no redirectUrl', async () => {

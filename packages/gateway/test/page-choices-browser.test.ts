@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { contrastRatio, parseHexColor, readableOnWhite, toHex } from '../src/page/brand.ts';
+import { contrastRatio, parseHexColor, readableAccent, toHex } from '../src/page/brand.ts';
 import { MERCHANT, launchChromium, startLiveGateway, type LiveGateway } from './page-support.ts';
 import { openWatchedPage, type WatchedPage } from './support/watched-page.ts';
 
@@ -188,7 +188,7 @@ for (const width of [390, 1280]) {
         const stripe = await page.locator('header').evaluate((el) => getComputedStyle(el).borderTopColor);
         assert.equal(stripe, 'rgb(194, 65, 12)', 'the brand colour as chosen, on the stripe');
         const markColour = await page.locator('.method .mark').first().evaluate((el) => getComputedStyle(el).color);
-        const accent = toHex(readableOnWhite(parseHexColor(BRAND.accentColor)!));
+        const accent = toHex(readableAccent(parseHexColor(BRAND.accentColor)!));
         const [r, g, b] = parseHexColor(accent)!;
         assert.equal(markColour, `rgb(${r}, ${g}, ${b})`, 'marks and controls in the readable shade of it');
         assert.ok(contrastRatio([r, g, b], [255, 255, 255]) >= 4.5);
@@ -206,6 +206,20 @@ for (const width of [390, 1280]) {
           await page.getByRole('heading', { name: words.payWithBca }).waitFor();
           await page.screenshot({ path: `${DOCS}hosted-page.png`, fullPage: true, animations: 'disabled' });
         }
+      });
+
+      it('after choosing a method by keyboard, focus is on its instructions and Tab goes on to copying the number, not back to the top', async () => {
+        const link = await live.createLink({ method: null });
+        const page = await openPage(width, words.browserLocale);
+        await page.goto(`${link.url}&lang=${locale}`);
+        await page.getByRole('button', { name: 'BCA Virtual Account' }).focus();
+        await page.keyboard.press('Enter');
+        await page.getByRole('heading', { name: words.payWithBca }).waitFor();
+        await page.waitForFunction(() => document.activeElement?.id === 'method-heading');
+        assert.equal(new URL(page.url()).hash, '', 'the address keeps no fragment');
+        await page.keyboard.press('Tab');
+        assert.equal(await page.evaluate(() => document.activeElement?.className), 'copy');
+        await checkScreen(page, 'instructions, focused');
       });
 
       it('changes the method before paying, keeping the language through every step', async () => {

@@ -178,11 +178,19 @@ describe('order page rendering', () => {
     }
   });
 
-  it('offers the way back to a valid redirectUrl after payment, as a link and as the automatic return', () => {
+  it('offers the way back to a valid redirectUrl after payment, as a link and as the automatic return, through the gateway\'s check that the shop answers', () => {
     const page = renderOrderPage({ order: order({ status: 'PAID', paidAt: NOW, method: 'QRIS', vaNumber: 'x', payFee: 1078 }), now: NOW }, context());
-    assert.match(page, /<a class="button" href="https:\/\/shop\.example\/return\?order=42" id="return-link">Return to Toko Budi<\/a>/);
-    assert.match(page, /data-redirect-url="https:\/\/shop\.example\/return\?order=42" data-delay-seconds="5"/);
+    assert.match(page, /<a class="button" href="\/pay\/leave\?orderNum=PLAT0000000000000000001&amp;lang=en" id="return-link">Return to Toko Budi<\/a>/);
+    assert.match(page, /data-redirect-url="\/pay\/leave\?orderNum=PLAT0000000000000000001&amp;lang=en" data-delay-seconds="5"/);
     assertIncludes(page, 'Thank you. Your payment of Rp 151.078 to Toko Budi has been received.');
+  });
+
+  it('the shop was found down: the receipt stays, with the notice and the link to try again, and no automatic return', () => {
+    const page = renderOrderPage({ order: order({ status: 'PAID', paidAt: NOW, method: 'VA_BCA', vaNumber: '1', payFee: 4000 }), now: NOW, notice: 'shop-unreachable' }, context());
+    assertIncludes(page, 'The shop cannot be reached right now.');
+    assertIncludes(page, 'id="return-link"');
+    assert.ok(!page.includes('data-redirect-url'), 'no automatic return into an error page');
+    assertIncludes(page, 'PLAT0000000000000000001');
   });
 
   it('lists the 14 methods once, as submit buttons grouped by kind in the protocol order', () => {
@@ -256,7 +264,7 @@ describe('order page rendering', () => {
   it('explains expiry and failure, with the way back when there is one', () => {
     const expired = renderOrderPage({ order: order({ status: 'EXPIRED' }), now: NOW }, context());
     assertIncludes(expired, '<h1 id="outcome-heading">This payment has expired</h1>');
-    assertIncludes(expired, 'href="https://shop.example/return?order=42"');
+    assertIncludes(expired, 'href="/pay/leave?orderNum=PLAT0000000000000000001&amp;lang=en"');
     assert.ok(!expired.includes('name="method"'), 'no picker on a closed order');
     const failed = renderOrderPage({ order: order({ status: 'FAILED', redirectUrl: null }), now: NOW }, context('id'));
     assertIncludes(failed, '<h1 id="outcome-heading">Pembayaran gagal</h1>');

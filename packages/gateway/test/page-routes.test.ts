@@ -161,12 +161,12 @@ describe('GET /pay/status', () => {
 });
 
 describe('POST /pay/method', () => {
-  it('fixes the method and redirects back to the page (POST-redirect-GET)', async (t) => {
+  it('fixes the method and redirects back to the page (POST-redirect-GET), at its instructions (the next thing to do)', async (t) => {
     const h = await start(t);
     h.deps.add({ platOrderNum: 'P1' });
     const response = await h.post('/pay/method', { orderNum: 'P1', method: 'VA_BRI' });
     assert.equal(response.status, 303);
-    assert.equal(response.headers.get('location'), '/pay?orderNum=P1');
+    assert.equal(response.headers.get('location'), '/pay?orderNum=P1#method-heading');
     const order = await h.deps.findOrder('P1');
     assert.equal(order?.method, 'VA_BRI');
     const page = await (await h.get('/pay?orderNum=P1')).text();

@@ -13,7 +13,7 @@ import { createPaymentLinkResponseSchema, formatDateTime, parseWith, verify, gen
 import { METHODS, type MethodCode } from '@tombolbayar/protocol';
 import { createGateway, type SandboxGateway } from '../src/index.ts';
 import { chromium, type Browser } from 'playwright-core';
-import { createPaymentPageRouter } from '../src/page/index.ts';
+import { createPaymentPageRouter, type PaymentPageOptions } from '../src/page/index.ts';
 import { NO_BRAND, PageActionError, type PageOrder, type PaymentPageDeps } from '../src/page/deps.ts';
 import { installLoopbackGuard } from '@tombolbayar/test-support/network';
 import { confinedNotifications } from './support/harness.ts';
@@ -174,7 +174,7 @@ export async function listen(app: express.Express): Promise<RunningServer> {
 }
 
 /** An app serving only the page router, over in-memory orders. */
-export function pageApp(deps: PaymentPageDeps, options: { sandbox: boolean; defaultLocale?: 'en' | 'id'; redirectDelaySeconds?: number }): express.Express {
+export function pageApp(deps: PaymentPageDeps, options: { sandbox: boolean; defaultLocale?: 'en' | 'id'; redirectDelaySeconds?: number; probeShop?: PaymentPageOptions['probeShop'] }): express.Express {
   const app = express();
   const ownOrigins: string[] = [];
   app.locals.ownOrigins = ownOrigins;

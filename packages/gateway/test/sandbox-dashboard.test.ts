@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { createGateway } from '../src/index.ts';
+import { parseHexColor, readableAccent, toHex } from '../src/page/brand.ts';
 import { isAcceptableLogo, parseBranding } from '../src/sandbox/branding.ts';
 import { orderTimeline } from '../src/sandbox/dashboard/timeline.ts';
 import { ENGINES, freshStore } from './support/engines.ts';
@@ -227,6 +228,14 @@ for (const engine of ENGINES) {
       assert.ok(page.text.includes('Toko Kopi Gayo'));
       assert.ok(page.text.includes(`src="${logo}"`));
       assert.ok(page.text.includes('#0a7a3d'));
+      assert.ok(!page.text.includes('id="accent-adjusted"'), 'a colour that reads as it is: nothing to say');
+      // A colour the page cannot use for text as it is: the dashboard says which shade it uses.
+      const fields = { displayName: 'Toko Kopi Gayo', logo, supportContact: 'WhatsApp 0812 3456 7890' };
+      assert.equal((await post(url, { ...fields, accentColor: '#F5D90A' })).status, 303);
+      const yellow = await request(url);
+      const used = toHex(readableAccent(parseHexColor('#f5d90a')!));
+      assert.ok(yellow.text.includes(`use ${used}, a darker shade of #f5d90a`), 'the dashboard says the colour was adjusted, and to what');
+      assert.equal((await post(url, { ...fields, accentColor: '#0A7A3D' })).status, 303);
       const svg = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>').toString('base64')}`;
       const refused = await post(url, { displayName: '<b>x</b>', logo: svg, accentColor: 'red' });
       assert.equal(refused.status, 400);

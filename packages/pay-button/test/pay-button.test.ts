@@ -251,6 +251,25 @@ describe('<pay-button> popup flow', () => {
     el.reset();
   });
 
+  it('back to the shop without paying (the return page, no method chosen): "not started" at once, not after the minute-long check', async () => {
+    const item = uniqueItem();
+    // The element's real timings: a return with a method known would be asked about for a minute.
+    const el = await fixture<PayButton>(html`<pay-button endpoint="/api" item=${item}>Bayar</pay-button>`);
+    const rec = new Recorder(el);
+    click(el);
+    const { detail } = await rec.next('pay-open');
+    await popupUrl(spy.last);
+    const left = performance.now();
+    returnFrom(spy.last, detail.orderNum);
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-cancel');
+    expect(performance.now() - left).to.be.below(3000);
+    expect(el.state).to.equal('cancelled');
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Payment not started. Nothing was charged.');
+    el.reset();
+  });
+
   it('a cancelled order is still watched: paid after all (its page reopened), it ends paid', async () => {
     const { el, rec } = await button(uniqueItem(), null);
     const { detail } = await openThenClose(el, rec);

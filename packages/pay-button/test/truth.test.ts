@@ -39,18 +39,21 @@ const WORDS = {
     slow: 'Still connecting to the payment service…',
     expired: 'The time to pay has run out. Nothing was charged.',
     unconfirmed: 'Payment not confirmed yet.',
-    transfer: 'Transfer Rp 150.000 to BCA virtual account 8808',
+    // payMoney 150.000 and the BCA fee 4.000: what the gateway accepts for this VA.
+    transfer: 'Transfer Rp 154.000 to BCA virtual account 8808',
     instructions: 'Show payment instructions',
     paid: 'Paid. Thank you!',
+    notStarted: 'Payment not started. Nothing was charged.',
   },
   id: {
     down: 'Layanan pembayaran tidak dapat dihubungi. Tidak ada dana yang ditarik. Silakan coba lagi.',
     slow: 'Masih menghubungkan ke layanan pembayaran…',
     expired: 'Batas waktu pembayaran sudah lewat. Tidak ada dana yang ditarik.',
     unconfirmed: 'Pembayaran belum terkonfirmasi.',
-    transfer: 'Transfer Rp 150.000 ke virtual account BCA 8808',
+    transfer: 'Transfer Rp 154.000 ke virtual account BCA 8808',
     instructions: 'Lihat petunjuk pembayaran',
     paid: 'Pembayaran berhasil. Terima kasih!',
+    notStarted: 'Pembayaran belum dimulai. Tidak ada dana yang ditarik.',
   },
 };
 
@@ -169,6 +172,31 @@ for (const width of [390, 1280]) {
         expect(rec.states).not.to.include('cancelled');
         await el.updateComplete;
         expect(status(el)).to.include(words.unconfirmed);
+      });
+
+      it('no method chosen and the gateway down: not confirmed yet; the gateway back and saying no method: not started, and Pay reopens the same order', async () => {
+        const { el, rec } = await button(uniqueItem(), lang);
+        click(el);
+        const { detail } = await rec.next('pay-open');
+        await popupUrl(spy.last);
+        await setStatus(detail.orderNum, 'pending', { method: null, confirmed: false });
+        const seen = (await stats(el.item!)).gets;
+        await waitUntil(async () => (await stats(el.item!)).gets >= seen + 1, 'the open popup is not watched');
+        spy.last.close();
+        expect((await rec.settle()).type).to.equal('pay-pending');
+        await el.updateComplete;
+        expect(status(el)).to.include(words.unconfirmed);
+        // The gateway is back and the plug-in asked it: no method was chosen. A way on: pay again.
+        await setStatus(detail.orderNum, 'pending', { method: null, confirmed: true });
+        await rec.next('pay-cancel');
+        await el.updateComplete;
+        expect(el.state).to.equal('cancelled');
+        expect(status(el)).to.equal(words.notStarted);
+        expect(el.shadowRoot!.querySelector('[part=label]')!.textContent!.trim()).not.to.equal(words.instructions);
+        rec.events.length = 0;
+        click(el);
+        expect((await rec.next('pay-open')).detail.orderNum).to.equal(detail.orderNum);
+        el.reset();
       });
 
       it('after a full-page return the outcome is in view and focused', async () => {

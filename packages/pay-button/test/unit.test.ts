@@ -156,6 +156,29 @@ describe('localeOf(el, explicit)', () => {
     const table: [string | undefined, string][] = [['id', 'id'], ['id-ID', 'id'], ['ID', 'id'], ['in', 'id'], ['en', 'en'], ['de', 'en'], ['idx', 'en'], ['', 'en']];
     for (const [tag, locale] of table) expect([tag, localeOf(el, tag)]).to.deep.equal([tag, locale]);
   });
+
+  it('a page that says nothing speaks the browser\'s language: the first of navigator.languages that is English or Indonesian', async () => {
+    const el = await fixture(html`<span></span>`);
+    const root = document.documentElement;
+    const lang = root.getAttribute('lang');
+    root.removeAttribute('lang');
+    const table: [string[], string][] = [[['id-ID', 'en'], 'id'], [['fr-FR', 'in'], 'id'], [['en-GB', 'id'], 'en'], [['fr', 'de'], 'en'], [[], 'en']];
+    try {
+      for (const [languages, locale] of table) {
+        Object.defineProperty(navigator, 'languages', { value: languages, configurable: true });
+        expect([languages, localeOf(el)]).to.deep.equal([languages, locale]);
+      }
+      // The page says otherwise: `<html lang>` (or an ancestor's, or the attribute) wins.
+      Object.defineProperty(navigator, 'languages', { value: ['id-ID'], configurable: true });
+      root.lang = 'en';
+      expect(localeOf(el)).to.equal('en');
+      expect(localeOf(el, 'id')).to.equal('id');
+    } finally {
+      delete (navigator as { languages?: unknown }).languages;
+      if (lang === null) root.removeAttribute('lang');
+      else root.setAttribute('lang', lang);
+    }
+  });
 });
 
 describe('contract checks', () => {

@@ -59,10 +59,10 @@ describe('the return page says what happened', () => {
     assert.match(html, />Kembali ke toko</);
   });
 
-  test('pending, in the browser\'s language when nothing says otherwise; the style is allowed by its hash only', async () => {
+  test('not started (no method chosen), in the browser\'s language when nothing says otherwise; the style is allowed by its hash only', async () => {
     const { body } = await shop.createLink({ item: 'kopi' });
     const { html, csp } = await returnPage(body.orderNum, '', { 'accept-language': 'id-ID,id;q=0.9,en;q=0.5' });
-    assert.match(html, /<h1>Pembayaran belum terkonfirmasi<\/h1>/);
+    assert.match(html, /<h1>Pembayaran belum dimulai<\/h1>/);
     const style = /<style>([^<]*)<\/style>/.exec(html)![1]!;
     assert.ok(csp.includes(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`), csp);
     assert.match(csp, /^default-src 'none'; script-src 'self';/);
@@ -76,7 +76,7 @@ describe('the return page says what happened', () => {
     assert.equal(new URL(await redirectUrlOf(body.orderNum)).searchParams.get('lang'), 'id');
     const { html } = await returnPage(body.orderNum, '', { 'accept-language': 'en-US,en;q=0.9' });
     assert.match(html, /<html lang="id">/);
-    assert.match(html, /<h1>Pembayaran belum terkonfirmasi<\/h1>/);
+    assert.match(html, /<h1>Pembayaran belum dimulai<\/h1>/);
     // The language is not what was bought: the same key from the page switched to English is the same order.
     const again = await shop.createLink({ item: 'kopi', idempotencyKey: key, lang: 'en' });
     assert.equal(again.status, 201);

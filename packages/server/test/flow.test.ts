@@ -30,7 +30,8 @@ describe('create -> pay -> notify -> status', () => {
     const pending = await shop.status(orderNum, statusToken);
     assert.equal(pending.status, 200);
     // The deadline the customer is told, the one the link answered with.
-    assert.deepEqual(pending.body, { orderNum, status: 'pending', payMoney: '150000', method: null, expiresAt });
+    // `confirmed: true`: the plug-in asked the gateway for this answer, so "no method" is its word.
+    assert.deepEqual(pending.body, { orderNum, status: 'pending', payMoney: '150000', method: null, expiresAt, confirmed: true });
     assert.equal(pending.headers.get('cache-control'), 'no-store');
 
     await shop.payAtGateway(orderNum, 'VA_BNI');

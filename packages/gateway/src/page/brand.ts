@@ -5,8 +5,9 @@
  *
  * Merchants pick colours for their brand, not for contrast: a light yellow would make unreadable
  * links and buttons. So the page uses the brand colour as given only where it is decoration (the
- * stripe above the header), and a darker shade of it, with at least 4.5:1 against white (WCAG AA
- * for text), for links, buttons and focus rings. Pure functions, table-tested.
+ * stripe above the header), and a darker shade of it, with at least 4.5:1 against every
+ * background it is used on (white and the page's `#f3f5f8`; WCAG AA for text), for links, buttons,
+ * method marks and focus rings. Pure functions, table-tested.
  */
 
 export type Rgb = readonly [number, number, number];
@@ -42,25 +43,35 @@ export function contrastRatio(a: Rgb, b: Rgb): number {
 }
 
 const WHITE: Rgb = [255, 255, 255];
+/** `--page` of page.css: the page's own background, behind links, method marks and focus rings. */
+const PAGE: Rgb = [0xf3, 0xf5, 0xf8];
+/**
+ * Every background the accent is drawn on (as text, a mark or a focus ring) or under (white text
+ * on an accent button): `--surface` (white) and `--page`. The accent must read on each of them.
+ */
+export const ACCENT_BACKGROUNDS: readonly Rgb[] = [WHITE, PAGE];
 /** A little above 4.5, so rounding in a checker never puts it under. */
 export const TEXT_CONTRAST = 4.6;
 
-/** The colour itself when it reads on white, else the lightest darker shade of it that does. */
-export function readableOnWhite(rgb: Rgb): Rgb {
+/**
+ * The colour itself when it reads on every one of `backgrounds`, else the lightest darker shade
+ * of it (every channel scaled by one factor: the same hue) that does.
+ */
+export function readableAccent(rgb: Rgb, backgrounds: readonly Rgb[] = ACCENT_BACKGROUNDS): Rgb {
   for (let step = 0; step <= 100; step += 1) {
     const scale = 1 - step / 100;
     const shade = rgb.map((channel) => Math.round(channel * scale)) as unknown as Rgb;
-    if (contrastRatio(shade, WHITE) >= TEXT_CONTRAST) return shade;
+    if (backgrounds.every((background) => contrastRatio(shade, background) >= TEXT_CONTRAST)) return shade;
   }
   return [0, 0, 0];
 }
 
 /**
- * The stylesheet for one accent colour. `--accent` (links, buttons, focus) reads on white and
- * carries white text; `--brand` is the colour as the merchant chose it, for decoration only.
+ * The stylesheet for one accent colour. `--accent` (links, buttons, focus) reads on white and on
+ * the page's background, and carries white text; `--brand` is the colour as the merchant chose it, for decoration only.
  */
 export function brandStylesheet(rgb: Rgb): string {
-  const accent = toHex(readableOnWhite(rgb));
+  const accent = toHex(readableAccent(rgb));
   return `:root{--brand:${toHex(rgb)};--accent:${accent};--accent-ink:#ffffff;--focus:${accent}}\n`;
 }
 

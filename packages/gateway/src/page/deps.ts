@@ -63,6 +63,12 @@ export type PageActionRefusal =
   /** The method changed in another window since this page was drawn. */
   | 'method-changed';
 
+/**
+ * What the page may say above the order: why an action was refused, or `shop-unreachable`: the
+ * way back to the shop found it down (see `shop-probe.ts`), so the customer stays here.
+ */
+export type PageNotice = PageActionRefusal | 'shop-unreachable';
+
 export class PageActionError extends Error {
   override readonly name = 'PageActionError';
   constructor(readonly reason: PageActionRefusal, message: string) {

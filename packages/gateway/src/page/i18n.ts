@@ -4,7 +4,7 @@
  * `locale.ts` (re-exported here, where the rest of the page imports it from).
  */
 import type { MethodKind } from '@tombolbayar/protocol';
-import type { PageActionRefusal } from './deps.ts';
+import type { PageNotice } from './deps.ts';
 import type { Locale } from './locale.ts';
 
 export { LOCALES, LOCALE_COOKIE, formatJakartaTime, isLocale, localeFromAcceptLanguage, localeOfTag, negotiateLocale, type Locale, type LocaleSources } from './locale.ts';
@@ -55,7 +55,7 @@ export interface Messages {
   readonly expiredBody: (merchant: string) => string;
   readonly failedHeading: string;
   readonly failedBody: (merchant: string) => string;
-  readonly notices: Readonly<Record<PageActionRefusal, string>>;
+  readonly notices: Readonly<Record<PageNotice, string>>;
   readonly sandboxHeading: string;
   readonly sandboxHint: string;
   readonly sandboxChooseFirst: string;
@@ -141,6 +141,7 @@ const en: Messages = {
     'method-not-allowed': 'That method cannot be used for this amount. Please choose another one.',
     'method-locked': 'The shop set the payment method for this order, so it cannot be changed here.',
     'method-changed': 'The payment method was changed in another window. This is how the order stands now.',
+    'shop-unreachable': 'The shop cannot be reached right now. This page keeps your order and its number: try the link below again in a moment.',
   },
   sandboxHeading: 'Sandbox controls',
   sandboxHint: 'Only in sandbox mode: change this order as if the customer or the bank had acted.',
@@ -227,6 +228,7 @@ const id: Messages = {
     'method-not-allowed': 'Metode itu tidak bisa dipakai untuk nominal ini. Silakan pilih metode lain.',
     'method-locked': 'Metode pembayaran pesanan ini sudah ditentukan oleh toko, jadi tidak bisa diganti di sini.',
     'method-changed': 'Metode pembayaran sudah diganti di jendela lain. Berikut status pesanan saat ini.',
+    'shop-unreachable': 'Toko tidak dapat dihubungi saat ini. Halaman ini menyimpan pesanan Anda beserta nomornya: coba lagi tautan di bawah sebentar lagi.',
   },
   sandboxHeading: 'Kontrol sandbox',
   sandboxHint: 'Hanya di mode sandbox: ubah pesanan ini seolah-olah pelanggan atau bank yang bertindak.',

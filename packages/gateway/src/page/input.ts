@@ -15,7 +15,7 @@ export const pagePlatOrderNum = platOrderNumField.regex(/^[A-Za-z0-9._~-]+$/, {
   error: 'must be a platform order number (letters, digits, and . _ ~ -)',
 });
 
-const NOTICES = ['not-found', 'not-pending', 'method-already-chosen', 'method-not-allowed', 'method-locked', 'method-changed'] as const;
+const NOTICES = ['not-found', 'not-pending', 'method-already-chosen', 'method-not-allowed', 'method-locked', 'method-changed', 'shop-unreachable'] as const;
 
 /**
  * `lang`: `en` or `id`, also as a regional tag (`id-ID`, `en-GB`, `in`), since a shop passes its

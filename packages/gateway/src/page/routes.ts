@@ -7,6 +7,7 @@
  * | `GET /pay/status?orderNum=` | `{status, method, remainingMs}` for the client script |
  * | `POST /pay/method` | fix the method, then 303 back to the page |
  * | `POST /pay/method/change` | take the method back (payment links only), then 303 back to the picker |
+ * | `GET /pay/leave?orderNum=` | back to the shop (`redirectUrl`) once it answers, else 303 back to the page with a notice |
  * | `GET /pay/assets/brand.css?accent=rrggbb` | the merchant's accent colour as a stylesheet |
  * | `POST /pay/sandbox` | sandbox only: pay / expire / fail, then 303 back to the page |
  * | `GET /pay/assets/page.css`, `/pay/assets/page.js` | the stylesheet and the script |
@@ -17,7 +18,7 @@
 import { databaseFault, retryAfterSeconds } from '@tombolbayar/store-kit';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { describeIssue, parseWith } from '@tombolbayar/protocol';
-import { PageActionError, type PageActionRefusal, type PaymentPageDeps } from './deps.ts';
+import { PageActionError, type PageNotice, type PaymentPageDeps } from './deps.ts';
 import { CONTENT_SECURITY_POLICY, isSameOriginPost, securityHeaders } from './csp.ts';
 import { brandStylesheet, logoOrigin, parseHexColor } from './brand.ts';
 import { LOCALE_COOKIE, messagesFor, negotiateLocale, type Locale } from './i18n.ts';
@@ -26,7 +27,9 @@ import { pageAssets, type PageAssets } from './assets.ts';
 import { qrImage } from './qr.ts';
 import { pageUrls, type RenderContext } from './render/context.ts';
 import { renderErrorPage, type ErrorKind } from './render/errors.ts';
+import { safeHttpUrl } from './html.ts';
 import { renderOrderPage } from './render/page.ts';
+import type { ShopProbe } from './shop-probe.ts';
 
 export interface PaymentPageOptions {
   /** Sandbox mode: the page is marked SANDBOX and gets the simulate buttons. Needs `deps.sandbox`. */
@@ -42,6 +45,12 @@ export interface PaymentPageOptions {
    * come from `http/origins.ts`, never from the Host header); the page's forms must come from one.
    */
   readonly ownOrigins: (req: Request) => readonly string[];
+  /**
+   * Whether the shop's `redirectUrl` answers, asked by `GET /pay/leave` before sending the customer
+   * there (the gateway's: `shop-probe.ts`, under the notifications' address policy). `down` keeps
+   * the customer on this page with a notice and the link to try again. Absent: never asked.
+   */
+  readonly probeShop?: (url: string) => Promise<ShopProbe>;
 }
 
 const YEAR_SECONDS = 365 * 24 * 3600;
@@ -103,9 +112,9 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
    * the shop opened the page with survives every step, cookie or not), with the reason when the
    * action was refused.
    */
-  function backToPage(req: Request, res: Response, platOrderNum: string, lang: Locale | undefined, notice?: PageActionRefusal): void {
+  function backToPage(req: Request, res: Response, platOrderNum: string, lang: Locale | undefined, notice?: PageNotice, next?: string): void {
     const url = pageUrls(req.baseUrl.replace(/\/pay$/, ''), { css: '', js: undefined }).page(platOrderNum, lang);
-    res.redirect(303, notice ? `${url}&notice=${notice}` : url);
+    res.redirect(303, notice ? `${url}&notice=${notice}` : next ? `${url}#${next}` : url);
   }
 
   const pay = express.Router();
@@ -151,7 +160,11 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
   }
 
   /** Runs a page action; a refusal becomes a notice on the page (or the 404 page), never a 500. */
-  async function act(req: Request, res: Response, platOrderNum: string, lang: Locale | undefined, action: () => Promise<unknown>): Promise<void> {
+  /**
+   * Runs a page action, then 303s back to the page; on success at `next` (a fragment: the next
+   * thing to do, where the page's script puts focus and the keyboard goes on from).
+   */
+  async function act(req: Request, res: Response, platOrderNum: string, lang: Locale | undefined, action: () => Promise<unknown>, next?: string): Promise<void> {
     try {
       await action();
     } catch (error) {
@@ -159,14 +172,33 @@ export function createPageRoutes(deps: PaymentPageDeps, options: PaymentPageOpti
       if (error.reason === 'not-found') return sendError(req, res, 404, 'not-found', undefined, platOrderNum);
       return backToPage(req, res, platOrderNum, lang, error.reason);
     }
-    backToPage(req, res, platOrderNum, lang);
+    backToPage(req, res, platOrderNum, lang, undefined, next);
   }
+
+  /**
+   * The way back to the shop (the page's links and its automatic return): to `redirectUrl`,
+   * exactly as the merchant sent it, once the shop answers; when it is down, back to this page
+   * with `shop-unreachable` (the receipt, the order number, and this link to try again), never a
+   * browser error page.
+   */
+  pay.get('/leave', async (req, res) => {
+    const query = parseWith(pageQuerySchema, req.query);
+    if (!query.ok) return sendError(req, res, 400, 'bad-request', query.issues.map(describeIssue));
+    const { orderNum, lang } = query.value;
+    const order = await deps.findOrder(orderNum);
+    if (!order) return sendError(req, res, 404, 'not-found', undefined, orderNum);
+    const target = safeHttpUrl(order.redirectUrl);
+    if (!target) return backToPage(req, res, orderNum, lang);
+    if ((await options.probeShop?.(target)) === 'down') return backToPage(req, res, orderNum, lang, 'shop-unreachable');
+    res.set('Cache-Control', 'no-store').redirect(303, target);
+  });
 
   pay.post('/method', sameOrigin, form, async (req, res) => {
     const body = parseWith(chooseMethodBodySchema, req.body ?? {});
     if (!body.ok) return sendError(req, res, 400, 'bad-request', body.issues.map(describeIssue));
     const { orderNum, method, lang } = body.value;
-    await act(req, res, orderNum, lang, () => deps.chooseMethod(orderNum, method));
+    // After choosing, the next thing to do is the instructions (the number to copy, the steps).
+    await act(req, res, orderNum, lang, () => deps.chooseMethod(orderNum, method), 'method-heading');
   });
 
   // Back to the picker: `method` is the one the customer's page showed (an older page is refused).

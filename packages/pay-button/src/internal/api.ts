@@ -6,7 +6,7 @@
  * {@link PayError}, never an exception of another kind and never trusted data.
  */
 
-import { RUPIAH_PATTERN } from '@tombolbayar/protocol/formats';
+import { FEE_PATTERN, RUPIAH_PATTERN } from '@tombolbayar/protocol/formats';
 
 export type OrderState = 'pending' | 'paid' | 'expired' | 'failed';
 
@@ -16,12 +16,17 @@ export interface Order {
   status: OrderState;
   /** Whole rupiah, as the plug-in sends it (`"150000"` or `150000`). */
   payMoney: string | number;
+  /** The chosen method's fee, whole rupiah, once known: the customer pays `payMoney + payFee`. */
+  payFee?: string | number;
   method: string | null;
   vaNumber?: string;
   paidAt?: string;
   /** Until when a pending order may be paid (ISO 8601), when the plug-in knows. */
   expiresAt?: string;
-  /** `false`: the plug-in could not check this pending answer with the gateway (see `outcome`). */
+  /**
+   * `false`: the plug-in could not check this pending answer with the gateway (see `outcome`);
+   * `true`: it checked it now, so "no method" is the gateway's word.
+   */
   confirmed?: boolean;
 }
 
@@ -99,7 +104,7 @@ export const isLink = (b: Json): boolean =>
   strings(b, 'orderNum url expiresAt statusToken') && /^https?:\/\//i.test(b.url as string);
 export const isOrder = (b: Json): boolean =>
   // An amount is the protocol's: whole rupiah, no leading zero, at most 12 digits (a number too: `test` reads it as text).
-  strings(b, 'orderNum') && STATES.includes(b.status) && RUPIAH_PATTERN.test(b.payMoney as string);
+  strings(b, 'orderNum') && STATES.includes(b.status) && RUPIAH_PATTERN.test(b.payMoney as string) && (b.payFee == null || FEE_PATTERN.test(b.payFee as string));
 
 /** Absolute base URL of the plug-in's routes, without a trailing slash. */
 export function endpointUrl(endpoint: string | undefined): string {

@@ -1,6 +1,6 @@
 /**
  * English and Indonesian strings, and how an element finds its locale: the `locale` attribute,
- * else the nearest `[lang]` ancestor, else `<html lang>`. Both languages ship in the script-tag
+ * else the nearest `[lang]` ancestor, else `<html lang>`, else the browser's languages. Both languages ship in the script-tag
  * file, so switching needs no network. `<pay-va>` adds its own strings (see its `strings`).
  */
 
@@ -82,11 +82,13 @@ export const errorWords: Record<string, MessageKey> = {
 
 /**
  * The locale of `el`: its `locale` attribute, else the nearest `[lang]` (itself included), else
- * `<html lang>`. `id`, `id-ID` and the legacy `in` mean Indonesian; anything else is English.
+ * `<html lang>`, else the first of the browser's languages (`navigator.languages`) that is English
+ * or Indonesian: a page that says nothing speaks the customer's language. `id`, `id-ID` and the
+ * legacy `in` mean Indonesian; anything else is English.
  */
 export function localeOf(el: Element, explicit?: string | null): Locale {
-  const tag = explicit || (el.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
-  return /^(id|in)\b/i.test(tag) ? 'id' : 'en';
+  const tag = explicit || (el.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang || navigator.languages?.find((l) => /^(en|id|in)\b/i.test(l));
+  return /^(id|in)\b/i.test(tag!) ? 'id' : 'en';
 }
 
 /** The connected elements (see `watchLang`); an element leaves the set when it is detached. */

@@ -1,5 +1,5 @@
 /**
- * The script-tag budget: `dist/pay-button.js` (Lit included) at most 11,700 bytes gzip, zlib's
+ * The script-tag budget: `dist/pay-button.js` (Lit included) at most 11,780 bytes gzip, zlib's
  * default level (what compression middleware sends), the same file and budget as `npm run size`
  * (bench/element-size.ts). It builds nothing: `npm test` builds first. A change that grows the
  * file past the budget fails here, in the package's own tests, not only in the benchmarks.
@@ -19,8 +19,14 @@ import { gzipSync } from 'node:zlib';
  * reload during a popup attempt finds the order's window again and still hears its return page,
  * the element's locale goes to the return page, and the element is split into controllers (the
  * payment window, the order's watching): 11,688 B when raised.
+ *
+ * Raised to 11,780 B (issue 32): what a customer is asked to transfer is the gateway's total
+ * (`payMoney + payFee`), a page that says nothing speaks the browser's language, and a "not
+ * confirmed yet" with no method becomes "not started" once the gateway says so: 11,762 B when
+ * raised. Back to 10,240 B needs a structural change, not trimming: Lit alone is 5,733 B gzip of
+ * it, and the Indonesian strings ~370 B.
  */
-const BUDGET_BYTES = 11_700;
+const BUDGET_BYTES = 11_780;
 const file = new URL('../../dist/pay-button.js', import.meta.url);
 
 test(`dist/pay-button.js is at most ${BUDGET_BYTES} B gzip`, () => {

@@ -111,10 +111,13 @@ export function contractDouble() {
     status: o.status,
     payMoney: o.payMoney,
     method: o.method,
-    ...(o.method ? { vaNumber: o.vaNumber } : {}),
+    // The plug-in says the fee once a method fixed it: the customer transfers payMoney + payFee.
+    ...(o.method ? { payFee: o.payFee, vaNumber: o.vaNumber } : {}),
     ...(o.paidAt ? { paidAt: o.paidAt } : {}),
     ...(o.status === 'pending' ? { expiresAt: o.expiresAt } : {}),
     ...(o.unconfirmed && o.status === 'pending' ? { confirmed: false } : {}),
+    // Checked with the gateway for this answer: "no method" is the gateway's word.
+    ...(o.checked && o.status === 'pending' && !o.method ? { confirmed: true } : {}),
   });
 
   return async function contract(ctx, next) {
@@ -205,6 +208,7 @@ export function contractDouble() {
       o.status = body.status;
       if (body.method !== undefined) o.method = body.method;
       o.unconfirmed = body.confirmed === false;
+      o.checked = body.confirmed === true;
       if (o.status === 'paid') o.paidAt = new Date().toISOString();
       return json(ctx, 200, publicOrder(o));
     }

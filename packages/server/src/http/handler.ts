@@ -53,7 +53,7 @@ function overloaded(close: boolean): Answer {
 function routesOf(deps: FetchDeps): Route[] {
   const { options, events, ready, orders, lifecycle, createDeps } = deps;
   const reader = { ready, orders };
-  const returnDeps = { ...reader, siteOrigin: options.publicUrl.origin, callbackBase: deps.callbackBase };
+  const returnDeps = { ...reader, lifecycle, siteOrigin: options.publicUrl.origin, callbackBase: deps.callbackBase };
   // <pay-va> imports ./pay-button.js, so it is served beside it.
   const vaScript = options.payButtonScript ? join(dirname(options.payButtonScript), 'pay-va.js') : undefined;
   const created = { browser: { limited: true }, refuseOtherMethods: true };

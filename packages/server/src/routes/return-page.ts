@@ -13,7 +13,12 @@ import type { CoreRequest } from '../http/context.ts';
 /** The languages the return page speaks; the element's `lang` in the create request is one of them. */
 export const RETURN_LOCALES = ['en', 'id'] as const;
 export type ReturnLocale = (typeof RETURN_LOCALES)[number];
-export type ReturnOutcome = 'paid' | 'pending' | 'expired' | 'failed' | 'not_found';
+/**
+ * `pending`: a method was chosen (or the gateway could not say whether one was): the payment may
+ * still arrive. `not_started`: the gateway confirmed no method was chosen ("back to the shop
+ * without paying"): nothing can be paid without the payment page.
+ */
+export type ReturnOutcome = 'paid' | 'pending' | 'not_started' | 'expired' | 'failed' | 'not_found';
 
 interface Words {
   readonly title: string;
@@ -21,25 +26,31 @@ interface Words {
 }
 
 /** Every text of the page, per locale: native Indonesian, not a word-for-word translation. */
-const WORDS: Record<ReturnLocale, Record<ReturnOutcome, Words> & { back: string; amount: string; order: string }> = {
+const WORDS: Record<ReturnLocale, Record<ReturnOutcome, Words> & { back: string; amount: string; fee: string; total: string; order: string }> = {
   en: {
     paid: { title: 'Payment received', body: 'Thank you! You can go back to the shop.' },
     pending: { title: 'Payment not confirmed yet', body: 'If you have paid, there is nothing more to do: the shop shows it once the payment arrives.' },
+    not_started: { title: 'Payment not started', body: 'Nothing was charged. You can pay from the shop whenever you are ready.' },
     expired: { title: 'The time to pay has run out', body: 'Nothing was charged. You can start again from the shop.' },
     failed: { title: 'The payment did not go through', body: 'Nothing was charged. You can try again from the shop.' },
     not_found: { title: 'Payment not found', body: 'This return link does not belong to a payment of this shop.' },
     back: 'Back to the shop',
     amount: 'Amount',
+    fee: 'Fee',
+    total: 'Total to pay',
     order: 'Order number',
   },
   id: {
     paid: { title: 'Pembayaran diterima', body: 'Terima kasih! Silakan kembali ke toko.' },
     pending: { title: 'Pembayaran belum terkonfirmasi', body: 'Jika Anda sudah membayar, tidak perlu melakukan apa pun lagi: toko akan menampilkannya setelah pembayaran masuk.' },
+    not_started: { title: 'Pembayaran belum dimulai', body: 'Tidak ada dana yang ditarik. Anda dapat membayar dari toko kapan saja.' },
     expired: { title: 'Batas waktu pembayaran sudah lewat', body: 'Tidak ada dana yang ditarik. Anda dapat memulai lagi dari toko.' },
     failed: { title: 'Pembayaran tidak berhasil', body: 'Tidak ada dana yang ditarik. Anda dapat mencoba lagi dari toko.' },
     not_found: { title: 'Pembayaran tidak ditemukan', body: 'Tautan ini bukan milik pembayaran di toko ini.' },
     back: 'Kembali ke toko',
     amount: 'Jumlah',
+    fee: 'Biaya',
+    total: 'Total yang dibayar',
     order: 'Nomor pesanan',
   },
 };
@@ -74,11 +85,23 @@ export interface ReturnPageInput {
   readonly outcome: ReturnOutcome;
   readonly orderNum?: string;
   readonly payMoney?: string;
+  /** The chosen method's fee (digits), once known: the page then shows it apart and the total. */
+  readonly payFee?: string | null;
   /** The "Back to the shop" link (`/return/continue`), absent on the not-found page. */
   readonly continueUrl?: string;
   /** `data-*` attributes for the return script. */
   readonly data?: Record<string, string>;
   readonly scriptSrc?: string;
+}
+
+/**
+ * The amount lines: with the method's fee known, the amount, the fee apart and the total the
+ * gateway accepts (`payMoney + payFee`, what a VA transfer must be exactly); without, the amount.
+ */
+function amountFacts(words: { amount: string; fee: string; total: string }, payMoney: string, payFee: string | null | undefined): string {
+  const line = (term: string, value: number | string, id = '') => `<dt>${term}</dt><dd${id}>${escapeHtml(formatRupiah(value))}</dd>`;
+  if (!payFee) return line(words.amount, payMoney, ' id="tombolbayar-total"');
+  return `${line(words.amount, payMoney)}${line(words.fee, payFee)}${line(words.total, Number(payMoney) + Number(payFee), ' id="tombolbayar-total"')}`;
 }
 
 /** The whole page; every value written into it goes through `escapeHtml`. */
@@ -91,7 +114,7 @@ export function returnPage(input: ReturnPageInput): string {
   const facts = input.orderNum
     ? `<dl>
 <dt>${words.order}</dt><dd>${escapeHtml(input.orderNum)}</dd>
-${input.payMoney ? `<dt>${words.amount}</dt><dd>${escapeHtml(formatRupiah(input.payMoney))}</dd>` : ''}
+${input.payMoney ? amountFacts(words, input.payMoney, input.payFee) : ''}
 </dl>`
     : '';
   const back = input.continueUrl ? `<p><a id="tombolbayar-continue" href="${escapeHtml(input.continueUrl)}">${words.back}</a></p>` : '';

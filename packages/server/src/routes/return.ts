@@ -27,12 +27,17 @@ import { orderWithSecret, type OrderReader } from '../http/order-access.ts';
 import { htmlAnswer, textAnswer } from '../http/respond.ts';
 import { tokensEqual } from '../ids.ts';
 import { returnToken } from '../orders/create.ts';
+import type { OrderLifecycle } from '../orders/lifecycle.ts';
 import type { Order } from '../store/orders.ts';
 import { RETURN_CSP, returnLocale, returnPage, type ReturnOutcome } from './return-page.ts';
 import { answer, type Answer } from '../http/answer.ts';
 
-/** What the return pages use: they read an order by its return secret, and never change it. */
+/**
+ * What the return pages use: they read an order by its return secret; the page asks the gateway
+ * about a pending order with no method (through the lifecycle, as a status poll does).
+ */
 export interface ReturnDeps extends OrderReader {
+  readonly lifecycle: Pick<OrderLifecycle, 'confirmAndApply'>;
   /** `publicUrl`'s origin: where a return without a recorded page goes. */
   readonly siteOrigin: string;
   /** `publicUrl + mountPath`. */
@@ -68,10 +73,41 @@ async function findOrder(deps: ReturnDeps, url: URL): Promise<Order | undefined>
   return orderWithSecret(deps, orderNum.data, (statusToken) => returnSecretValid(statusToken, queryValue(url, 'rt')));
 }
 
-/** What the page says for a stored status: an order still being created is awaiting payment too. */
-function outcomeOf(order: Order): ReturnOutcome {
+/**
+ * What the page says for a status: an order still being created is awaiting payment too; a
+ * pending order the gateway confirmed has no method was not started (`confirmed`).
+ */
+export function outcomeOf(order: Pick<Order, 'status' | 'method'>, confirmed: boolean): ReturnOutcome {
+  if (order.status === 'pending' && order.method === null && confirmed) return 'not_started';
   return order.status === 'creating' ? 'pending' : order.status;
 }
+
+/**
+ * A pending order with no method known may have had one chosen on the hosted page a moment ago
+ * (the store learns it from the gateway): ask once, so the page (and the element, which asks the
+ * store right after) says "not started" only when the gateway says so. `confirmed` is false
+ * when it could not say. The return link is secret and opened once per visit: no rate limit.
+ */
+async function current(deps: ReturnDeps, order: Order): Promise<{ order: Order; confirmed: boolean }> {
+  if (order.status !== 'pending' || order.method !== null) return { order, confirmed: true };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // The customer waits on this page: a slow gateway gets `RETURN_CHECK_MS`, then the page says
+  // "not confirmed yet" (the answer, when it comes, is still applied for the next status poll).
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), RETURN_CHECK_MS)));
+  const asked = deps.lifecycle.confirmAndApply(order, 'query', 'background');
+  try {
+    const applied = await Promise.race([asked, late]);
+    return applied ? { order: applied.order, confirmed: applied.confirmation.kind === 'confirmed' } : { order, confirmed: false };
+  } catch {
+    return { order, confirmed: false };
+  } finally {
+    clearTimeout(timer);
+    asked.catch(() => undefined);
+  }
+}
+
+/** How long the return page waits for the gateway's word on a pending order with no method. */
+export const RETURN_CHECK_MS = 2_000;
 
 function notFound(request: CoreRequest, url: URL): Answer {
   return htmlAnswer(404, returnPage({ locale: returnLocale(request, url), outcome: 'not_found' }), SECURITY_HEADERS);
@@ -79,17 +115,19 @@ function notFound(request: CoreRequest, url: URL): Answer {
 
 export function returnPageHandler(deps: ReturnDeps): RouteHandler {
   return async (request, { url }) => {
-    const order = await findOrder(deps, url);
-    if (!order) return notFound(request, url);
+    const found = await findOrder(deps, url);
+    if (!found) return notFound(request, url);
+    const { order, confirmed } = await current(deps, found);
     const base = deps.callbackBase;
     const continueUrl = `${base}/return/continue?order=${encodeURIComponent(order.orderNum)}&rt=${encodeURIComponent(String(queryValue(url, 'rt')))}`;
     return htmlAnswer(
       200,
       returnPage({
         locale: returnLocale(request, url),
-        outcome: outcomeOf(order),
+        outcome: outcomeOf(order, confirmed),
         orderNum: order.orderNum,
         payMoney: order.payMoney,
+        payFee: order.payFee,
         continueUrl,
         data: { order: order.orderNum, origin: startPage(deps, order).origin, continue: continueUrl },
         scriptSrc: `${base}/return.js`,

@@ -31,6 +31,11 @@ export interface OrderStatusBody {
   readonly orderNum: string;
   readonly status: 'pending' | 'paid' | 'expired' | 'failed';
   readonly payMoney: string;
+  /**
+   * The fee of the chosen method (digits), once the gateway said: the customer transfers
+   * `payMoney + payFee` (a VA of the wrong amount is refused). Absent while unknown.
+   */
+  readonly payFee?: string;
   readonly method: string | null;
   readonly vaNumber?: string;
   /** ISO 8601. */
@@ -40,21 +45,27 @@ export interface OrderStatusBody {
   /**
    * `false` when this pending answer could not be checked with the gateway (it did not answer):
    * a method may have been chosen on the hosted page without the store knowing yet, so the
-   * element says "not confirmed yet" rather than "cancelled". Absent otherwise.
+   * element says "not confirmed yet" rather than "cancelled". `true` on a pending answer with no
+   * method that was checked with the gateway for this very answer (so "no method" is the
+   * gateway's word, not the store's, and the element may say "not started" after a "not confirmed
+   * yet"). Absent otherwise (answered from the store between two questions to the gateway).
    */
-  readonly confirmed?: false;
+  readonly confirmed?: boolean;
 }
 
-export function toStatusBody(order: Order, confirmed = true): OrderStatusBody {
+/** `confirmed`: `false` (could not check), `true` (checked now), `undefined` (not asked this time). */
+export function toStatusBody(order: Order, confirmed?: boolean): OrderStatusBody {
   return {
     orderNum: order.orderNum,
     status: order.status === 'creating' ? 'pending' : order.status,
     payMoney: order.payMoney,
+    ...(order.payFee !== null ? { payFee: order.payFee } : {}),
     method: order.method,
     ...(order.vaNumber ? { vaNumber: order.vaNumber } : {}),
     ...(order.paidAt ? { paidAt: order.paidAt.toISOString() } : {}),
     ...(order.status === 'pending' && order.expiresAt ? { expiresAt: order.expiresAt.toISOString() } : {}),
-    ...(confirmed || order.status !== 'pending' ? {} : { confirmed: false as const }),
+    // `true` only where it tells something: a pending order the gateway says has no method yet.
+    ...(order.status !== 'pending' || confirmed === undefined || (confirmed && order.method) ? {} : { confirmed }),
   };
 }
 
@@ -71,11 +82,11 @@ export const METHOD_UNKNOWN_REFRESH_MS = 1_000;
  * its answer. `confirmed` is false when the gateway was asked and could not say (unreachable, an
  * answer that does not verify): the stored answer may be behind what the customer did there.
  */
-async function refresh(deps: StatusDeps, order: Order): Promise<{ order: Order; confirmed: boolean }> {
+async function refresh(deps: StatusDeps, order: Order): Promise<{ order: Order; confirmed?: boolean }> {
   const configured = deps.refreshMs;
-  if (configured === false || order.status !== 'pending') return { order, confirmed: true };
+  if (configured === false || order.status !== 'pending') return { order };
   const interval = order.method === null ? Math.min(configured, METHOD_UNKNOWN_REFRESH_MS) : configured;
-  if (!(await deps.lifecycle.claimRefresh(order.orderNum, interval))) return { order, confirmed: true };
+  if (!(await deps.lifecycle.claimRefresh(order.orderNum, interval))) return { order };
   // The customer is waiting for the answer, not for onPaid: it runs after responding.
   const applied = await deps.lifecycle.confirmAndApply(order, 'query', 'background');
   return { order: applied.order, confirmed: applied.confirmation.kind !== 'undetermined' };
@@ -85,7 +96,7 @@ export function statusHandler(deps: StatusDeps): RouteHandler {
   return async (request, context) => {
     const order = await orderForToken(deps, request, context.params.orderNum);
     let current = order;
-    let confirmed = true;
+    let confirmed: boolean | undefined;
     try {
       ({ order: current, confirmed } = await refresh(deps, order));
     } catch (error) {

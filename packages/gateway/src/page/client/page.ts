@@ -26,6 +26,19 @@ function guardDoubleSubmit(root: ParentNode): void {
   });
 }
 
+/**
+ * After an action the page came back at `#id` (see `act` in routes.ts): focus goes there, so a
+ * keyboard or screen-reader user goes on from the next thing to do (the instructions after
+ * choosing a method), not from the top of the page. Focused once; the address keeps no fragment.
+ */
+function focusNext(): void {
+  const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  if (!target) return;
+  history.replaceState(history.state, '', location.pathname + location.search);
+  target.tabIndex = -1;
+  target.focus();
+}
+
 function main(): void {
   document.documentElement.classList.add('js');
   for (const element of document.querySelectorAll<HTMLElement>('.js-only')) element.hidden = false;
@@ -47,6 +60,7 @@ function main(): void {
   setUpCopyButtons(document);
   guardDoubleSubmit(document);
   startAutoReturn(document.querySelector<HTMLElement>('.auto-return'));
+  focusNext();
 }
 
 main();

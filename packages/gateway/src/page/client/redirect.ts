@@ -19,7 +19,8 @@ export function startAutoReturn(box: HTMLElement | null): void {
   const target = box.dataset.redirectUrl ?? '';
   let url: URL;
   try {
-    url = new URL(target);
+    // The gateway's own way back (`/pay/leave?…`, which checks the shop answers first): relative.
+    url = new URL(target, location.href);
   } catch {
     return;
   }

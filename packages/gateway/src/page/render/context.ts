@@ -9,6 +9,11 @@ export type SandboxAction = 'pay' | 'expire' | 'fail';
 export interface PageUrls {
   /** The hosted page of an order, optionally in a given language. */
   page(platOrderNum: string, lang?: Locale): string;
+  /**
+   * The way back to the shop (`redirectUrl`), through the gateway: it checks the shop answers
+   * first, and keeps the customer on this page when it does not (`shop-probe.ts`).
+   */
+  leave(platOrderNum: string, lang?: Locale): string;
   /** JSON status of an order, polled by the client script. */
   status(platOrderNum: string): string;
   /** Form target that fixes the method. */
@@ -39,6 +44,7 @@ export function pageUrls(base: string, versions: { css: string; js: string | und
   return {
     page: (platOrderNum, lang) =>
       `${root}?orderNum=${encodeURIComponent(platOrderNum)}${lang ? `&lang=${lang}` : ''}`,
+    leave: (platOrderNum, lang) => `${root}/leave?orderNum=${encodeURIComponent(platOrderNum)}${lang ? `&lang=${lang}` : ''}`,
     status: (platOrderNum) => `${root}/status?orderNum=${encodeURIComponent(platOrderNum)}`,
     chooseMethod: `${root}/method`,
     changeMethod: `${root}/method/change`,

@@ -11,8 +11,13 @@ import { formatJakartaTime } from '../i18n.ts';
 import type { RenderContext } from './context.ts';
 import { totalOf } from './summary.ts';
 
+/** The way back to `redirectUrl`, through the gateway's check that the shop answers (`urls.leave`). */
+function leaveUrl(order: PageOrder, ctx: RenderContext): string | undefined {
+  return safeHttpUrl(order.redirectUrl) && ctx.urls.leave(order.platOrderNum, ctx.locale);
+}
+
 function returnLink(order: PageOrder, ctx: RenderContext): SafeHtml {
-  const target = safeHttpUrl(order.redirectUrl);
+  const target = leaveUrl(order, ctx);
   if (!target) return html`<p>${ctx.t.canClose}</p>`;
   return html`<p><a class="button" href="${target}" id="return-link">${ctx.t.returnNow(order.merchantName)}</a></p>`;
 }
@@ -22,7 +27,7 @@ function returnLink(order: PageOrder, ctx: RenderContext): SafeHtml {
  * full-page flow (no popup to close). The order stays open; nothing is cancelled.
  */
 export function renderLeave(order: PageOrder, ctx: RenderContext): SafeHtml {
-  const target = safeHttpUrl(order.redirectUrl);
+  const target = leaveUrl(order, ctx);
   if (!target) return html``;
   return html`<section class="leave" aria-label="${ctx.t.backToShop(order.merchantName)}">
 <p><a class="back-link" href="${target}" id="leave-link">${ctx.t.backToShop(order.merchantName)}</a></p>
@@ -30,9 +35,10 @@ export function renderLeave(order: PageOrder, ctx: RenderContext): SafeHtml {
 </section>`;
 }
 
-export function renderPaid(order: PageOrder, ctx: RenderContext): SafeHtml {
+/** `autoReturn`: count down to the shop (not when the shop was just found down). */
+export function renderPaid(order: PageOrder, ctx: RenderContext, autoReturn = true): SafeHtml {
   const { t } = ctx;
-  const target = safeHttpUrl(order.redirectUrl);
+  const target = autoReturn ? leaveUrl(order, ctx) : undefined;
   const paidAt = order.paidAt === null ? '' : html`<p class="muted">${t.paidAt(formatJakartaTime(order.paidAt, ctx.locale))}</p>`;
   const auto = target
     ? html`<div class="auto-return" hidden data-redirect-url="${target}" data-delay-seconds="${ctx.redirectDelaySeconds}">
@@ -55,7 +61,7 @@ export function renderClosed(order: PageOrder, ctx: RenderContext): SafeHtml {
   return html`<section class="card outcome ${expired ? 'outcome-expired' : 'outcome-failed'}" aria-labelledby="outcome-heading">
 <h1 id="outcome-heading">${expired ? t.expiredHeading : t.failedHeading}</h1>
 <p>${expired ? t.expiredBody(order.merchantName) : t.failedBody(order.merchantName)}</p>
-${safeHttpUrl(order.redirectUrl) ? returnLink(order, ctx) : ''}
+${leaveUrl(order, ctx) ? returnLink(order, ctx) : ''}
 </section>`;
 }
 

@@ -2,7 +2,7 @@
  * The hosted page of one order, in each of its states, composed from the section renderers.
  * Pure: everything it shows comes from its arguments, so it is unit-tested without a server.
  */
-import type { PageActionRefusal, PageOrder } from '../deps.ts';
+import type { PageNotice, PageOrder } from '../deps.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { QrImage } from '../qr.ts';
 import type { RenderContext } from './context.ts';
@@ -18,7 +18,7 @@ export interface OrderPageInput {
   /** The gateway's clock when the page was rendered. */
   readonly now: number;
   /** The outcome of the customer's last action, when it was refused. */
-  readonly notice?: PageActionRefusal | undefined;
+  readonly notice?: PageNotice | undefined;
   /** The QR image, for QRIS orders. */
   readonly qr?: QrImage | undefined;
 }
@@ -59,7 +59,8 @@ function renderBody(input: OrderPageInput, ctx: RenderContext): SafeHtml {
     case 'PENDING':
       return renderPending(input, ctx);
     case 'PAID':
-      return html`${renderPaid(order, ctx)}${renderSummary(order, ctx)}`;
+      // The shop was down a moment ago: no automatic return into an error page; the link retries.
+      return html`${renderPaid(order, ctx, input.notice !== 'shop-unreachable')}${renderSummary(order, ctx)}`;
     case 'EXPIRED':
     case 'FAILED':
       return html`${renderClosed(order, ctx)}${renderSummary(order, ctx)}`;

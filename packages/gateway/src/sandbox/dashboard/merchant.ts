@@ -4,6 +4,7 @@
  */
 import { NOTIFICATION_KINDS } from '../../domain/notify-kinds.ts';
 import type { Merchant } from '../../domain/types.ts';
+import { parseHexColor, readableAccent, toHex } from '../../page/brand.ts';
 import { html, type SafeHtml } from '../../page/html.ts';
 import type { MerchantBranding } from '../../store/branding.ts';
 import { MAX_DISPLAY_NAME, MAX_SUPPORT_CONTACT } from '../branding.ts';
@@ -25,6 +26,18 @@ export const formValuesOf = (branding: MerchantBranding): BrandingFormValues => 
   supportContact: branding.supportContact ?? '',
 });
 
+/**
+ * When the hosted page cannot use the colour as chosen for text (links, buttons, focus rings), the
+ * shade it uses instead (`readableAccent`), so the merchant is not surprised by it.
+ */
+function adjusted(t: DashboardMessages, color: string | null): SafeHtml | '' {
+  const rgb = color ? parseHexColor(color) : undefined;
+  if (!rgb) return '';
+  const used = toHex(readableAccent(rgb));
+  if (used === toHex(rgb)) return '';
+  return html`<p class="muted" id="accent-adjusted">${swatch(used, t.accentAlt(used))} ${t.accentAdjusted(used, toHex(rgb))}</p>`;
+}
+
 export function renderMerchant(t: DashboardMessages, merchant: Merchant, saved: MerchantBranding, values: BrandingFormValues): SafeHtml {
   const name = saved.displayName ?? merchant.name ?? merchant.merchantCode;
   const preview = html`<div class="dash-brand">
@@ -32,7 +45,8 @@ ${saved.logo ? html`<img class="dash-logo" src="${saved.logo}" alt="${t.logoAlt(
 <strong>${name}</strong>
 ${saved.accentColor ? html`${swatch(saved.accentColor, t.accentAlt(saved.accentColor))} <span class="mono">${saved.accentColor}</span>` : ''}
 ${saved.supportContact ? html`<span>${saved.supportContact}</span>` : ''}
-</div>`;
+</div>
+${adjusted(t, saved.accentColor)}`;
   return html`<h1>${t.merchantHeading(merchant.merchantCode)}</h1>
 <section class="card" aria-labelledby="preview-heading">
 <h2 id="preview-heading">${t.previewHeading}</h2>

@@ -109,6 +109,7 @@ export interface DashboardMessages {
   readonly previewHeading: string;
   readonly logoAlt: (name: string) => string;
   readonly accentAlt: (color: string) => string;
+  readonly accentAdjusted: (used: string, chosen: string) => string;
   readonly brandingHeading: string;
   readonly displayName: string;
   readonly logo: string;
@@ -208,6 +209,8 @@ const en: DashboardMessages = {
   previewHeading: 'How it looks',
   logoAlt: (name) => `Logo of ${name}`,
   accentAlt: (color) => `Accent colour ${color}`,
+  accentAdjusted: (used, chosen) =>
+    `Links, buttons and focus rings on the payment page use ${used}, a darker shade of ${chosen}, so they read at 4.5:1 or more on white and on the page's background. The stripe above the header keeps ${chosen}.`,
   brandingHeading: 'Name, logo and colour',
   displayName: 'Display name',
   logo: 'Logo: an https URL, or a data:image/png;base64,… URL (PNG, JPEG, GIF or WebP, at most 64 KiB)',
@@ -307,6 +310,8 @@ const id: DashboardMessages = {
   previewHeading: 'Tampilannya',
   logoAlt: (name) => `Logo ${name}`,
   accentAlt: (color) => `Warna aksen ${color}`,
+  accentAdjusted: (used, chosen) =>
+    `Tautan, tombol, dan garis fokus di halaman pembayaran memakai ${used}, versi lebih gelap dari ${chosen}, agar kontrasnya minimal 4,5:1 di atas putih dan di atas latar halaman. Garis di atas kepala halaman tetap ${chosen}.`,
   brandingHeading: 'Nama, logo dan warna',
   displayName: 'Nama tampilan',
   logo: 'Logo: URL https, atau URL data:image/png;base64,… (PNG, JPEG, GIF atau WebP, paling besar 64 KiB)',

@@ -53,10 +53,15 @@ export class OrderWatch {
     this.last = undefined;
   }
 
-  /** One status request for the order, remembering what it says. */
+  /**
+   * One status request for the order, remembering what it says. `chosen` ends only when the
+   * plug-in checked with the gateway, for this answer, that no method is chosen (`confirmed:
+   * true`): never picked, or released by "Choose another method"; either way nothing can be paid
+   * without the payment page, and the customer is told it was not started (and can pay).
+   */
   async #get(endpoint: string, signal: AbortSignal): Promise<Order> {
     const order = await getOrder(endpoint, this.orderNum!, this.token!, signal);
-    if (order.method || order.confirmed === false) this.chosen = true;
+    this.chosen = !!order.method || order.confirmed === false || (this.chosen && order.confirmed !== true);
     return (this.last = order);
   }
 
@@ -99,7 +104,10 @@ export class OrderWatch {
           // After a close with no method known yet, one answer more: the plug-in asks the gateway
           // about such an order at most once a second, and the poll while the popup was open may
           // just have used that turn, so a method picked at the last moment shows one poll later.
-          (n) => (watching ? Date.now() < deadline + 36e5 && words(this.last!) === said : via === 'return' ? Date.now() < deadline : n < (via === 'closed' && !this.last?.method ? 3 : 2)),
+          // A return with no method known ("back to the shop without paying") is answered as
+          // fast: the plug-in's return page asked the gateway before the customer left it, so a
+          // method chosen there is known; the long poll is for a payment whose news is late.
+          (n) => (watching ? Date.now() < deadline + 36e5 && words(this.last!) === said : via === 'return' && this.chosen ? Date.now() < deadline : n < (via === 'closed' && !this.last?.method ? 3 : 2)),
           watching ? 15e3 : this.#host.pollInterval * 8,
         );
         const [state, event] = outcome(answer, this.chosen);
@@ -128,7 +136,9 @@ export class OrderWatch {
     const order = this.last;
     if (!order?.expiresAt) return undefined;
     const time = new Date(order.expiresAt).toLocaleString(locale == 'id' ? 'id-ID' : 'en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-    const values: Record<string, string> = { total: `Rp ${Number(order.payMoney).toLocaleString('id')}`, time, bank: order.method?.slice(3) ?? '', code: order.vaNumber ?? '' };
+    // What the gateway accepts: the amount and the chosen method's fee (a VA refuses any other sum).
+    const total = +order.payMoney + +(order.payFee ?? 0);
+    const values: Record<string, string> = { total: `Rp ${total.toLocaleString('id')}`, time, bank: order.method?.slice(3) ?? '', code: order.vaNumber ?? '' };
     const va = order.method?.startsWith('VA_') && order.vaNumber;
     return `${text(order.method ? 'pending' : 'unconfirmed')} ${text(va ? 'transferTo' : 'payBy').replace(/\{(\w+)\}/g, (_, k: string) => values[k]!)}`;
   }

@@ -57,7 +57,7 @@ export type PayMode = 'auto' | 'popup' | 'redirect';
  * @event {PayOpenEvent} pay-open - The payment page is open (`mode`: `popup` or `redirect`). Cancelable in the full-page flow: cancel it to navigate to `detail.url` yourself.
  * @event {PayFallbackEvent} pay-fallback - The popup was blocked, or this is an in-app browser: the page redirects instead.
  * @event {PaySuccessEvent} pay-success - Terminal: the order is paid.
- * @event {PayPendingEvent} pay-pending - The payment page was left after a method was chosen, and the order awaits a payment that can still arrive. The element keeps watching (an hour at most), and a later `pay-success` or `pay-failure` follows if the order ends while the page is open.
+ * @event {PayPendingEvent} pay-pending - The payment page was left after a method was chosen, and the order awaits a payment that can still arrive. The element keeps watching (an hour at most), and a later `pay-success` or `pay-failure` follows if the order ends while the page is open (or `pay-cancel`, when a "not confirmed yet" turns out not started once the gateway answers).
  * @event {PayFailureEvent} pay-failure - Terminal: the order expired or failed.
  * @event {PayCancelEvent} pay-cancel - Terminal: the payment page was left before a method was chosen, or `reset()` ended the attempt. The opened order is still watched: a later `pay-success` (or `pay-failure`) follows if it ends while the page is open.
  * @event {PayErrorEvent} pay-error - Terminal: the attempt failed (`code`, `retryable`, `message`). A refusal of the merchant's `quote()` (`not_for_sale`, `quote_refused`) shows its own message, and the same request is not sent again.
