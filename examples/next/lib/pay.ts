@@ -16,7 +16,8 @@ export function getPay(): PayButtonHandler {
     merchantCode: process.env.MERCHANT_CODE ?? 'SHOP-001',
     privateKey: process.env.MERCHANT_PRIVATE_KEY ?? '', // PKCS#8 PEM text; never leaves the server
     platformPublicKey: process.env.PLATFORM_PUBLIC_KEY ?? '',
-    publicUrl: process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000', // how the gateway and browsers reach you
+    // How the gateway and browsers reach you: next start's address unless PUBLIC_URL says otherwise.
+    publicUrl: process.env.PUBLIC_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
     mountPath: '/pay', // where app/pay/[...path]/route.ts is
     quote: (_request, body) => {
       const product = findProduct(body.item);
