@@ -13,6 +13,13 @@ import { openSlowClients, timed, type SlowClients } from '@tombolbayar/test-supp
 import { eventually } from '@tombolbayar/test-support/eventually';
 import { startHarness, type Harness } from './support/harness.ts';
 
+/**
+ * How long a customer's request may take while the idle and slow connections are open: they answer
+ * in tens of milliseconds on a quiet machine (the bench measures it); the bound leaves room for a
+ * busy 2-core CI running four suites at once. What it guards against is minutes of `503`s.
+ */
+const ANSWER_BOUND_MS = 3_000;
+
 const waitFor = <T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> => eventually(check, timeoutMs, what);
 
 /** A POST from a loopback address of our choosing (fetch cannot pick one). */
@@ -36,7 +43,7 @@ describe('slow and idle clients (SQLite)', () => {
     await h?.stop();
   });
 
-  test('200 idle and 50 slow-body connections: queries answer within 1 s; the slow ones get 408 and are closed', async () => {
+  test('200 idle and 50 slow-body connections: queries still answer (within seconds, not minutes of 503s); the slow ones get 408 and are closed', async () => {
     // 50 slow bodies are more than maxInFlight: before issue 31 they held every slot.
     h = await startHarness('sqlite', { requestTimeoutMs: 2_000, maxInFlight: 32 });
     const created = await h.client.createVa({ method: 'VA_BCA' });
@@ -46,7 +53,7 @@ describe('slow and idle clients (SQLite)', () => {
     for (let round = 0; round < 5; round++) {
       const { ms, value } = await timed(() => h!.client.query({ orderNum }));
       assert.equal(value.body.platRespCode, 'SUCCESS', JSON.stringify(value.body));
-      assert.ok(ms < 1_000, `query ${round} took ${Math.round(ms)} ms`);
+      assert.ok(ms < ANSWER_BOUND_MS, `query ${round} took ${Math.round(ms)} ms`);
     }
     await clients.untilSlowClosed(10_000);
     for (const client of clients.slow) assert.match(client.received(), /^HTTP\/1\.1 408 /, client.received().slice(0, 80));

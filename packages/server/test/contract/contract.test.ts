@@ -182,10 +182,14 @@ for (const engine of ENGINES) {
         await waitFor(() => shop.paid.some((paid) => paid.orderNum === created.orderNum), 'onPaid');
       });
 
-      test('origins: a cross-site page is refused, an allowed origin gets CORS; the script is served cached', async () => {
+      test('origins: a cross-site page is refused (and may read only that), an allowed origin gets CORS; the script is served cached', async () => {
         const evil = await shop.createLink({}, { origin: 'https://evil.example' });
         assert.deepEqual([evil.status, evil.body.error.code], [403, 'origin_not_allowed']);
-        assert.equal(evil.headers.get('access-control-allow-origin'), null);
+        // That page may read its refusal (so an element there tells the customer plainly), nothing more.
+        assert.equal(evil.headers.get('access-control-allow-origin'), 'https://evil.example');
+        assert.equal(evil.headers.get('access-control-allow-credentials'), null);
+        assert.equal(evil.headers.get('access-control-expose-headers'), null);
+        assert.doesNotMatch(evil.text, new RegExp(ALLOWED_ORIGIN.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the allowed origins are not told to it');
         const preflight = await shop.request('/links', {
           method: 'OPTIONS',
           headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },

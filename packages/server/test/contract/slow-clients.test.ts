@@ -11,6 +11,13 @@ import { ENGINES } from '../support/engines.ts';
 import { SERVERS } from './servers.ts';
 import { startSandbox, startShop, type ContractShop, type SandboxGateway } from './shop.ts';
 
+/**
+ * How long a customer's request may take while the idle and slow connections are open: they answer
+ * in tens of milliseconds on a quiet machine (the bench measures it); the bound leaves room for a
+ * busy 2-core CI running four suites at once. What it guards against is minutes of `503`s.
+ */
+const ANSWER_BOUND_MS = 3_000;
+
 /** Short enough for a test, long enough that every link below is made before it. */
 const BODY_DEADLINE_MS = 3_000;
 
@@ -31,7 +38,7 @@ for (const server of SERVERS) {
       await shop?.close();
     });
 
-    test('200 idle and 50 slow-body connections: links answer within 1 s; the slow ones get 408 and are closed', async () => {
+    test('200 idle and 50 slow-body connections: links still answer (within seconds, not minutes of 503s); the slow ones get 408 and are closed', async () => {
       shop = await startShop(server, ENGINES[0]!, sandbox, { bodyReadTimeoutMs: BODY_DEADLINE_MS });
       const warm = await shop.createLink();
       assert.equal(warm.status, 201, warm.text);
@@ -40,11 +47,11 @@ for (const server of SERVERS) {
       for (let round = 0; round < 3; round++) {
         const { ms, value } = await timed(() => shop!.createLink());
         assert.equal(value.status, 201, value.text);
-        assert.ok(ms < 1_000, `link ${round} took ${Math.round(ms)} ms`);
+        assert.ok(ms < ANSWER_BOUND_MS, `link ${round} took ${Math.round(ms)} ms`);
       }
       const script = await timed(() => shop!.request('/pay-button.js'));
       assert.equal(script.value.status, 200);
-      assert.ok(script.ms < 1_000, `the script took ${Math.round(script.ms)} ms`);
+      assert.ok(script.ms < ANSWER_BOUND_MS, `the script took ${Math.round(script.ms)} ms`);
       await clients.untilSlowClosed(BODY_DEADLINE_MS + 10_000);
       for (const client of clients.slow) {
         assert.match(client.received(), /^HTTP\/1\.1 408 /, client.received().slice(0, 120));
