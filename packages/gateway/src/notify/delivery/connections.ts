@@ -24,12 +24,17 @@ const MAX_FREE_SOCKETS_PER_ORIGIN = 16;
 
 export interface DeliveryConnections {
   /** The agent for `target` once `addresses` passed the policy in this mode. */
-  agentFor(target: URL, addresses: readonly LookupAddress[], allowPrivateNetworks: boolean): http.Agent;
+  agentFor(target: URL, addresses: readonly LookupAddress[], mode: DeliveryMode): http.Agent;
   /** Close every pooled socket (in-flight ones included) and forget the agents. */
   close(): void;
 }
 
-function keyOf(target: URL, addresses: readonly LookupAddress[], allowPrivateNetworks: boolean): string {
+/** The policy `addresses` were checked under: an agent is never shared across the two. */
+export interface DeliveryMode {
+  readonly allowPrivateNetworks: boolean;
+}
+
+function keyOf(target: URL, addresses: readonly LookupAddress[], { allowPrivateNetworks }: DeliveryMode): string {
   const set = addresses.map((a) => `${a.family}/${a.address}`).sort().join(',');
   return `${target.protocol}//${target.host}|${allowPrivateNetworks ? 'private-allowed' : 'public-only'}|${set}`;
 }
@@ -76,8 +81,8 @@ export function createDeliveryConnections(): DeliveryConnections {
   }
 
   return {
-    agentFor(target, addresses, allowPrivateNetworks) {
-      const key = keyOf(target, addresses, allowPrivateNetworks);
+    agentFor(target, addresses, mode) {
+      const key = keyOf(target, addresses, mode);
       let agent = agents.get(key);
       if (agent) {
         agents.delete(key); // most recently used last
