@@ -15,6 +15,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import ipaddr from 'ipaddr.js';
 
 /** Below the 5 s keep-alive timeout of Node's own HTTP server, the most common receiver here. */
 export const IDLE_MS = 4_000;
@@ -39,18 +40,19 @@ function keyOf(target: URL, addresses: readonly LookupAddress[], { allowPrivateN
   return `${target.protocol}//${target.host}|${allowPrivateNetworks ? 'private-allowed' : 'public-only'}|${set}`;
 }
 
-/** `::ffff:1.2.3.4` as `1.2.3.4`, lower-case IPv6, no zone: how a socket may report its peer. */
-function normalized(address: string): string {
-  const lower = address.toLowerCase().replace(/%.*$/, '');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  return mapped ? mapped[1]! : lower;
+/**
+ * An address in one form, as ipaddr.js writes it (IPv4-mapped `::ffff:1.2.3.4` as `1.2.3.4`,
+ * IPv6 compressed and lower-case, no zone): how a socket may report its peer. null when not an IP.
+ */
+function canonical(address: string): string | null {
+  const bare = address.replace(/%.*$/, '');
+  return isIP(bare) === 0 ? null : ipaddr.process(bare).toString();
 }
 
 /** True when a socket's peer is one of the checked addresses (a reused socket must be). */
 export function isCheckedPeer(socket: Socket, addresses: readonly LookupAddress[]): boolean {
-  const peer = socket.remoteAddress;
-  if (typeof peer !== 'string' || isIP(normalized(peer)) === 0) return false;
-  return addresses.some((a) => normalized(a.address) === normalized(peer));
+  const peer = typeof socket.remoteAddress === 'string' ? canonical(socket.remoteAddress) : null;
+  return peer !== null && addresses.some((a) => canonical(a.address) === peer);
 }
 
 /**
