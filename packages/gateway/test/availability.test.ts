@@ -37,19 +37,20 @@ describe('startupRetryDelayMs and readiness (pure)', () => {
     assert.equal(startupRetryDelayMs(0), 250);
   });
 
-  const table: Array<[Parameters<typeof readiness>, ReturnType<typeof readiness>]> = [
-    [['ready', true, { lastRoundAt: 0, stalled: false }], { ready: true, database: 'ok', worker: 'ok', load: 'ok' }],
-    [['ready', true, undefined], { ready: true, database: 'ok', worker: 'off', load: 'ok' }],
-    [['ready', false, { lastRoundAt: 0, stalled: false }], { ready: false, database: 'unavailable', worker: 'ok', load: 'ok' }],
-    [['ready', true, { lastRoundAt: 0, stalled: true }], { ready: false, database: 'ok', worker: 'stalled', load: 'ok' }],
-    [['starting', false, undefined], { ready: false, database: 'starting', worker: 'off', load: 'ok' }],
-    [['waiting_for_database', false, undefined], { ready: false, database: 'unavailable', worker: 'off', load: 'ok' }],
-    [['failed', false, undefined], { ready: false, database: 'unavailable', worker: 'off', load: 'ok' }],
-    [['ready', true, undefined, true], { ready: false, database: 'ok', worker: 'off', load: 'saturated' }],
+  const table: Array<[Parameters<typeof readiness>[0], ReturnType<typeof readiness>]> = [
+    [{ startup: 'ready', databaseAnswered: true, worker: { lastRoundAt: 0, stalled: false } }, { ready: true, database: 'ok', worker: 'ok', load: 'ok' }],
+    [{ startup: 'ready', databaseAnswered: true, worker: undefined }, { ready: true, database: 'ok', worker: 'off', load: 'ok' }],
+    [{ startup: 'ready', databaseAnswered: false, worker: { lastRoundAt: 0, stalled: false } }, { ready: false, database: 'unavailable', worker: 'ok', load: 'ok' }],
+    [{ startup: 'ready', databaseAnswered: true, worker: { lastRoundAt: 0, stalled: true } }, { ready: false, database: 'ok', worker: 'stalled', load: 'ok' }],
+    [{ startup: 'starting', databaseAnswered: false, worker: undefined }, { ready: false, database: 'starting', worker: 'off', load: 'ok' }],
+    [{ startup: 'waiting_for_database', databaseAnswered: false, worker: undefined }, { ready: false, database: 'unavailable', worker: 'off', load: 'ok' }],
+    [{ startup: 'failed', databaseAnswered: false, worker: undefined }, { ready: false, database: 'unavailable', worker: 'off', load: 'ok' }],
+    [{ startup: 'ready', databaseAnswered: true, worker: undefined, saturated: true }, { ready: false, database: 'ok', worker: 'off', load: 'saturated' }],
   ];
   for (const [input, expected] of table) {
-    it(`${input[0]}, database ${input[1] ? 'answers' : 'silent'}, worker ${input[2] ? (input[2].stalled ? 'stalled' : 'ok') : 'off'}${input[3] ? ', saturated' : ''}`, () => {
-      assert.deepEqual(readiness(...input), expected);
+    const { startup, databaseAnswered, worker, saturated } = input;
+    it(`${startup}, database ${databaseAnswered ? 'answers' : 'silent'}, worker ${worker ? (worker.stalled ? 'stalled' : 'ok') : 'off'}${saturated ? ', saturated' : ''}`, () => {
+      assert.deepEqual(readiness(input), expected);
     });
   }
 });

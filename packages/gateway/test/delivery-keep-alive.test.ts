@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
-import type { AddressInfo, LookupFunction } from 'node:net';
+import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
+import { isCheckedPeer } from '../src/notify/delivery/connections.ts';
 import { createDeliveryConnections, deliverNotification } from '../src/notify/delivery/index.ts';
 
 const fields = { code: '00', orderNum: 'ORD-1', platSign: 'abc' };
@@ -136,4 +137,25 @@ describe('keep-alive delivery connections', () => {
     }
     assert.deepEqual([answered, connections], [2, 2], 'the second POST was made again on a connection of its own');
   });
+});
+
+describe('isCheckedPeer', () => {
+  const table: ReadonlyArray<readonly [peer: string | undefined, checked: readonly string[], expected: boolean]> = [
+    ['127.0.0.1', ['127.0.0.1'], true],
+    ['::ffff:127.0.0.1', ['127.0.0.1'], true],
+    ['127.0.0.1', ['::ffff:127.0.0.1'], true],
+    ['::1', ['::1'], true],
+    ['FE80::1%eth0', ['fe80::1'], true],
+    ['2001:db8:0:0:0:0:0:1', ['2001:db8::1'], true],
+    ['::1', ['127.0.0.1'], false],
+    ['1.2.3.4', ['1.2.3.5'], false],
+    [undefined, ['1.2.3.4'], false],
+    ['not-an-address', ['not-an-address'], false],
+  ];
+  for (const [peer, checked, expected] of table) {
+    it(`${peer ?? '(no peer)'} against ${checked.join(', ')}: ${expected ? 'same' : 'refused'}`, () => {
+      const addresses: LookupAddress[] = checked.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      assert.equal(isCheckedPeer({ remoteAddress: peer } as Socket, addresses), expected);
+    });
+  }
 });

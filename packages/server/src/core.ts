@@ -91,10 +91,15 @@ export interface PayButtonCore<Native> {
   readonly maxBodyBytes: number;
 }
 
-function method(value: string | null | undefined, required: boolean): MethodCode | null {
+/** A payment link's `method`: none (the customer picks on the hosted page), or a known code. */
+function optionalMethod(value: string | null | undefined): MethodCode | null {
+  return value === null || value === undefined || value === '' ? null : requiredMethod(value);
+}
+
+/** A VA order's `method`: a known code, required. */
+function requiredMethod(value: string | null | undefined): MethodCode {
   if (value === null || value === undefined || value === '') {
-    if (required) throw new PayButtonError('invalid_request', 'method: is required', { issues: [{ field: 'method', message: 'is required' }] });
-    return null;
+    throw new PayButtonError('invalid_request', 'method: is required', { issues: [{ field: 'method', message: 'is required' }] });
   }
   const code = resolveMethod(value);
   if (!code) throw new PayButtonError('invalid_request', 'method: is not a payment method code', { issues: [{ field: 'method', message: 'is not a payment method code' }] });
@@ -207,11 +212,11 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
       return handler;
     },
     createPaymentLink: async (input) => {
-      const { order, ...link } = await createPaymentLinkFor(createDeps, { ...input, method: method(input.method, false) });
+      const { order, ...link } = await createPaymentLinkFor(createDeps, { ...input, method: optionalMethod(input.method) });
       return { ...link, order: toPublicOrder(order) };
     },
     createVaOrder: async (input) => {
-      const { order, ...va } = await createVaOrderFor(createDeps, { ...input, method: method(input.method, true) as MethodCode });
+      const { order, ...va } = await createVaOrderFor(createDeps, { ...input, method: requiredMethod(input.method) });
       return { ...va, order: toPublicOrder(order) };
     },
     getOrder: async (orderNum) => {

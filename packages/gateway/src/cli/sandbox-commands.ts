@@ -54,7 +54,7 @@ export async function deliveries(
   out: Output,
 ): Promise<void> {
   const seen = new Map<string, { state: string; attempts: number }>();
-  const show = (list: DeliveryJson[], firstRound: boolean) => {
+  const show = (list: DeliveryJson[]) => {
     for (const delivery of list) {
       const before = seen.get(delivery.id);
       if (!before) out(deliveryLine(delivery));
@@ -62,9 +62,10 @@ export async function deliveries(
       if (before && before.state !== delivery.state) out(`${delivery.id}  is now ${delivery.state}`);
       seen.set(delivery.id, { state: delivery.state, attempts: delivery.attempts.length });
     }
-    if (firstRound && list.length === 0) out('No notifications yet.');
   };
-  show(await fetchDeliveries(client), true);
+  const first = await fetchDeliveries(client);
+  show(first);
+  if (first.length === 0) out('No notifications yet.');
   if (!options.follow) return;
   out('Following new notifications and attempts (Ctrl-C to stop)...');
   const stop = options.stop;
@@ -74,7 +75,7 @@ export async function deliveries(
       stop?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
     });
     if (stop?.aborted) break;
-    show(await fetchDeliveries(client), false);
+    show(await fetchDeliveries(client));
   }
 }
 

@@ -13,7 +13,7 @@ import { DOMAIN_MESSAGES, DomainError, OrderNotFoundError, OrderNotPendingError 
 import { generatePaymentCode } from './payment-codes.ts';
 import { anyMethodAccepts, computeFee, isWithinLimit, overallRange } from './pricing.ts';
 import { readOrder } from './transitions.ts';
-import type { Merchant, Order, OrderKind } from './types.ts';
+import type { Merchant, Order } from './types.ts';
 
 /** 24 characters of 62: about 143 bits, not guessable, URL- and log-safe. */
 export const newPlatOrderNum = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 24);
@@ -21,21 +21,11 @@ export const newPlatOrderNum = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVW
 /** A random code colliding five times in a row means something else is wrong. */
 const CODE_ATTEMPTS = 5;
 
-export interface CreateOrderInput {
-  readonly kind: OrderKind;
-  readonly merchant: Merchant;
-  readonly orderNum: string;
-  readonly method: MethodCode | null;
-  readonly payMoney: number;
-  readonly productDetail: string;
-  readonly name: string;
-  readonly email: string;
-  readonly phone: string;
-  readonly notifyUrl: string;
-  readonly redirectUrl: string | null;
-  readonly expiryPeriod: number;
-  readonly requestDateTime: string;
-}
+/** What a create asks for: the order's requested fields, and the merchant it is for. */
+export type CreateOrderInput = Pick<
+  Order,
+  'kind' | 'orderNum' | 'method' | 'payMoney' | 'productDetail' | 'name' | 'email' | 'phone' | 'notifyUrl' | 'redirectUrl' | 'expiryPeriod' | 'requestDateTime'
+> & { readonly merchant: Merchant };
 
 function checkCallbackUrls(context: DomainContext, input: CreateOrderInput): void {
   const production = !context.sandbox;

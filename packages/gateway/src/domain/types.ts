@@ -13,7 +13,11 @@ export interface Order {
   readonly status: OrderStatus;
   /** null until chosen, for a payment link created without a method. */
   readonly method: MethodCode | null;
-  /** What the customer pays with (see `domain/payment-codes.ts`); null while no method is chosen. */
+  /**
+   * What the customer pays with (see `domain/payment-codes.ts`), by kind: VA number (virtual
+   * account), payment code (retail), the QRIS payload string to encode as a QR image (qr), a
+   * payment reference (e-wallet). null while no method is chosen.
+   */
   readonly vaNumber: string | null;
   readonly payMoney: number;
   /** Fee the platform charges the merchant; null while no method is chosen. */

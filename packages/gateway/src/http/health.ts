@@ -31,8 +31,17 @@ export interface Readiness {
   readonly load: 'ok' | 'saturated';
 }
 
+/** What `/readyz` observed: the startup state, the database probe, the worker and the load. */
+export interface ReadinessObservations {
+  readonly startup: StartupState;
+  readonly databaseAnswered: boolean;
+  /** undefined when this process runs no worker. */
+  readonly worker: WorkerHealth | undefined;
+  readonly saturated?: boolean | undefined;
+}
+
 /** The pure verdict from what was observed. */
-export function readiness(startup: StartupState, databaseAnswered: boolean, worker: WorkerHealth | undefined, saturated = false): Readiness {
+export function readiness({ startup, databaseAnswered, worker, saturated = false }: ReadinessObservations): Readiness {
   const database = startup !== 'ready' ? (startup === 'starting' ? 'starting' : 'unavailable') : databaseAnswered ? 'ok' : 'unavailable';
   const workerState = worker === undefined ? 'off' : worker.stalled ? 'stalled' : 'ok';
   return { ready: database === 'ok' && workerState !== 'stalled' && !saturated, database, worker: workerState, load: saturated ? 'saturated' : 'ok' };
@@ -63,7 +72,7 @@ export function healthRouter(sources: HealthSources): Router {
     const startup = sources.startup();
     const answered = startup === 'ready' ? await databaseAnswers(sources.database, sources.probeTimeoutMs ?? 2_000) : false;
     const load = sources.load?.();
-    const verdict = readiness(startup, answered, sources.worker(), load?.saturated ?? false);
+    const verdict = readiness({ startup, databaseAnswered: answered, worker: sources.worker(), saturated: load?.saturated ?? false });
     res.set('Cache-Control', 'no-store');
     if (!verdict.ready) res.set('Retry-After', verdict.load === 'saturated' ? '1' : '5');
     const status = verdict.ready ? 'ready' : verdict.database === 'ok' && verdict.worker !== 'stalled' ? 'saturated' : 'unavailable';

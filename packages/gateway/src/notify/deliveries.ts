@@ -4,7 +4,6 @@
  * count, row times) stays in the store: what a caller reads cannot change with how it is kept.
  */
 import type { Clock } from '../domain/clock.ts';
-import type { FinalStatus } from '../domain/types.ts';
 import type { Database } from '../store/database.ts';
 import {
   findNotification,
@@ -14,7 +13,6 @@ import {
   type DeliveryAttemptRecord,
   type NotificationFilter,
   type NotificationRecord,
-  type NotificationState,
 } from '../store/outbox.ts';
 
 /** One attempt to deliver a notification, as a caller sees it. */
@@ -36,27 +34,14 @@ export interface DeliveryAttempt {
 }
 
 /** A notification and its attempts, as a caller sees it (never the outbox row). */
-export interface Delivery {
-  readonly id: string;
-  readonly platOrderNum: string;
-  readonly merchantCode: string;
-  readonly orderNum: string;
-  /** The final state it tells. */
-  readonly event: FinalStatus;
-  /** The merchant's `notifyUrl` it is sent to. */
-  readonly url: string;
-  /** The signed form fields, exactly as every attempt sends them. */
-  readonly fields: Readonly<Record<string, string>>;
-  readonly state: NotificationState;
-  /** The sandbox fault applied to it, if any. */
-  readonly fault: string | null;
-  readonly attemptCount: number;
+export interface Delivery extends Omit<NotificationRecord, OutboxBookkeeping | 'nextAttemptAt'> {
   /** When the next attempt is due (epoch ms); null once it is no longer pending. */
   readonly nextAttemptAt: number | null;
-  readonly createdAt: number;
-  readonly deliveredAt: number | null;
   readonly attempts: readonly DeliveryAttempt[];
 }
+
+/** The outbox's own bookkeeping of a row, which a caller never sees. */
+type OutboxBookkeeping = 'roundAttempts' | 'leaseOwner' | 'leaseUntil' | 'updatedAt';
 
 function attemptView(attempt: DeliveryAttemptRecord): DeliveryAttempt {
   const { number, attemptedAt, acknowledged, httpStatus, latencyMs, errorClass, bodyExcerpt, detail } = attempt;
@@ -65,22 +50,9 @@ function attemptView(attempt: DeliveryAttemptRecord): DeliveryAttempt {
 
 /** The view of a notification row and its attempts. */
 export function deliveryView(record: NotificationRecord, attempts: readonly DeliveryAttemptRecord[]): Delivery {
-  return {
-    id: record.id,
-    platOrderNum: record.platOrderNum,
-    merchantCode: record.merchantCode,
-    orderNum: record.orderNum,
-    event: record.event,
-    url: record.url,
-    fields: record.fields,
-    state: record.state,
-    fault: record.fault,
-    attemptCount: record.attemptCount,
-    nextAttemptAt: record.state === 'pending' ? record.nextAttemptAt : null,
-    createdAt: record.createdAt,
-    deliveredAt: record.deliveredAt,
-    attempts: attempts.map(attemptView),
-  };
+  const { roundAttempts: _rounds, leaseOwner: _owner, leaseUntil: _until, updatedAt: _updated, ...shown } = record;
+  // nextAttemptAt keeps its place among the keys: the JSON reads in the same order as before.
+  return { ...shown, nextAttemptAt: record.state === 'pending' ? record.nextAttemptAt : null, attempts: attempts.map(attemptView) };
 }
 
 export interface Deliveries {

@@ -4,7 +4,8 @@
  * functions on top of its store and mounts the page router. Keeping the seam this narrow lets the
  * page be tested against the real gateway without knowing how orders are stored.
  */
-import type { MethodCode, OrderStatus } from '@tombolbayar/protocol';
+import type { MethodCode } from '@tombolbayar/protocol';
+import type { Order } from '../domain/types.ts';
 
 /** How the merchant's pages look, from its branding settings; every part null when not set. */
 export interface PageBrand {
@@ -18,11 +19,17 @@ export interface PageBrand {
 
 export const NO_BRAND: PageBrand = Object.freeze({ logo: null, accentColor: null, supportContact: null });
 
-/** An order as the customer may see it. Amounts are integers of rupiah; times are epoch ms. */
-export interface PageOrder {
-  readonly platOrderNum: string;
-  readonly orderNum: string;
-  readonly merchantCode: string;
+/**
+ * An order as the customer may see it: the order's own fields the page shows (its `status` with
+ * expiry already applied for the gateway's clock), and the merchant's face. Amounts are integers
+ * of rupiah; times are epoch ms.
+ */
+export interface PageOrder
+  extends Pick<
+    Order,
+    | 'platOrderNum' | 'orderNum' | 'merchantCode' | 'status' | 'method' | 'vaNumber' | 'payMoney' | 'payFee'
+    | 'productDetail' | 'name' | 'redirectUrl' | 'createdAt' | 'expiresAt' | 'paidAt'
+  > {
   /** The merchant's display name (falls back to its code). */
   readonly merchantName: string;
   readonly brand: PageBrand;
@@ -31,25 +38,6 @@ export interface PageOrder {
    * pending: payment links only, where the method was chosen on this page.
    */
   readonly methodChangeable: boolean;
-  /** Current state, with expiry already applied for the gateway's clock. */
-  readonly status: OrderStatus;
-  /** null until the customer picks one on the page (payment link created without a method). */
-  readonly method: MethodCode | null;
-  /**
-   * What the customer pays with, by kind: VA number (virtual account), payment code (retail),
-   * the QRIS payload string to encode as a QR image (qr), a payment reference (e-wallet).
-   * null while no method is chosen.
-   */
-  readonly vaNumber: string | null;
-  readonly payMoney: number;
-  /** null while no method is chosen. */
-  readonly payFee: number | null;
-  readonly productDetail: string;
-  readonly name: string;
-  readonly redirectUrl: string | null;
-  readonly createdAt: number;
-  readonly expiresAt: number;
-  readonly paidAt: number | null;
 }
 
 /** Why an action on the page was refused, in terms the page can translate for the customer. */

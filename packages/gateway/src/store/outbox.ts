@@ -17,11 +17,14 @@ export interface NotificationRecord {
   readonly platOrderNum: string;
   readonly merchantCode: string;
   readonly orderNum: string;
+  /** The final state it tells. */
   readonly event: FinalStatus;
+  /** The merchant's `notifyUrl` it is sent to. */
   readonly url: string;
   /** The signed form fields, exactly as every attempt sends them. */
   readonly fields: Readonly<Record<string, string>>;
   readonly state: NotificationState;
+  /** The sandbox fault applied to it, if any. */
   readonly fault: string | null;
   readonly attemptCount: number;
   readonly roundAttempts: number;
@@ -88,18 +91,11 @@ function toAttempt(row: Selectable<DeliveryAttemptsTable>): DeliveryAttemptRecor
   };
 }
 
-export interface NewNotification {
-  readonly id: string;
-  readonly platOrderNum: string;
-  readonly merchantCode: string;
-  readonly orderNum: string;
-  readonly event: FinalStatus;
-  readonly url: string;
-  readonly fields: Readonly<Record<string, string>>;
-  readonly state: 'pending' | 'dropped';
-  readonly fault: string | null;
-  readonly nextAttemptAt: number;
-}
+/** A row to queue: the record's own fields; counters, lease and times start fresh. */
+export type NewNotification = Pick<
+  NotificationRecord,
+  'id' | 'platOrderNum' | 'merchantCode' | 'orderNum' | 'event' | 'url' | 'fields' | 'fault' | 'nextAttemptAt'
+> & { readonly state: 'pending' | 'dropped' };
 
 export async function insertNotification(db: Executor, notification: NewNotification, now: number): Promise<void> {
   await db

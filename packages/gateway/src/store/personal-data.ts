@@ -11,6 +11,7 @@
  */
 import { sql } from 'kysely';
 import type { OrderStatus } from '@tombolbayar/protocol';
+import type { Order } from '../domain/types.ts';
 import type { Executor } from './executor.ts';
 
 /** Who the data belongs to: an order matches when it matches every key given. */
@@ -23,21 +24,13 @@ export interface PersonQuery {
 }
 
 /** One order of the person, with its personal data and what says whether it may be erased now. */
-export interface PersonalOrder {
-  readonly platOrderNum: string;
-  readonly merchantCode: string;
-  readonly orderNum: string;
-  readonly status: OrderStatus;
-  readonly name: string;
-  readonly email: string;
-  readonly phone: string;
-  readonly payMoney: number;
-  readonly payFee: number | null;
+export interface PersonalOrder
+  extends Pick<
+    Order,
+    'platOrderNum' | 'merchantCode' | 'orderNum' | 'status' | 'name' | 'email' | 'phone' | 'payMoney' | 'payFee' | 'productDetail' | 'createdAt' | 'paidAt' | 'closedAt'
+  > {
+  /** As stored: a code this gateway may no longer list. */
   readonly method: string | null;
-  readonly productDetail: string;
-  readonly createdAt: number;
-  readonly paidAt: number | null;
-  readonly closedAt: number | null;
   readonly redactedAt: number | null;
   /** Notifications of the order still being delivered (they carry the name and e-mail, signed). */
   readonly notificationsPending: number;

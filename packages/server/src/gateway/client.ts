@@ -53,6 +53,27 @@ export interface CreateFields {
   readonly redirectUrl?: string | undefined;
 }
 
+/** Which call a failure or report is about: the `gateway.call` event's identifying fields. */
+interface CallContext {
+  readonly operation: GatewayOperation;
+  readonly orderNum: string;
+  readonly attempt: number;
+  /** `performance.now()` when the exchange began, for `durationMs`. */
+  readonly started: number;
+}
+
+/** How a call failed: the retry policy's outcome, the error raised, and what `gateway.call` reports. */
+interface FailureOptions {
+  readonly outcome: AttemptOutcome;
+  readonly code: ConstructorParameters<typeof PayButtonError>[0];
+  readonly message: string;
+  /** The gateway's platRespCode, when a signed answer carried one. */
+  readonly gatewayCode?: string | undefined;
+  /** The `gateway.call` outcome; `invalid_response` unless said. */
+  readonly reported?: GatewayCallOutcome;
+  readonly httpStatus?: number;
+}
+
 const PATHS: Record<GatewayOperation, string> = { prepaidOrder: '/gateway/prepaidOrder', pay: '/gateway/pay', query: '/gateway/query' };
 
 export class GatewayClient {
@@ -87,13 +108,13 @@ export class GatewayClient {
     const result = await this.exchange('prepaidOrder', fields.orderNum, attempt, body, createPaymentLinkResponseSchema, timeoutMs);
     if (!result.ok) return result;
     const answer = result.value as CreatePaymentLinkSuccess;
+    const call: CallContext = { operation: 'prepaidOrder', orderNum: fields.orderNum, attempt, started: result.started };
     const mismatch = this.mismatch(answer, fields);
-    if (mismatch) return this.fail('prepaidOrder', fields.orderNum, attempt, result.started, { kind: 'invalid_response', why: 'mismatch' }, 'gateway_response_invalid', mismatch);
+    if (mismatch) return this.fail(call, { outcome: { kind: 'invalid_response', why: 'mismatch' }, code: 'gateway_response_invalid', message: mismatch });
     if (!this.urlAllowed(answer.url)) {
-      return this.fail('prepaidOrder', fields.orderNum, attempt, result.started, { kind: 'result', code: 'FAIL' }, 'gateway_url_untrusted',
-        `The payment link is not on an allowed payment-page origin (${this.config.paymentPageOrigins.join(', ')}); it was not given to the customer.`);
+      return this.fail(call, { outcome: { kind: 'result', code: 'FAIL' }, code: 'gateway_url_untrusted', message: `The payment link is not on an allowed payment-page origin (${this.config.paymentPageOrigins.join(', ')}); it was not given to the customer.` });
     }
-    this.report('prepaidOrder', fields.orderNum, attempt, result.started, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
+    this.report(call, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
     return { ok: true, value: answer };
   }
 
@@ -102,9 +123,10 @@ export class GatewayClient {
     const result = await this.exchange('pay', fields.orderNum, attempt, body, createVaResponseSchema, timeoutMs);
     if (!result.ok) return result;
     const answer = result.value as CreateVaSuccess;
+    const call: CallContext = { operation: 'pay', orderNum: fields.orderNum, attempt, started: result.started };
     const mismatch = this.mismatch(answer, fields) ?? (answer.method !== fields.method ? `method is ${answer.method}, ${fields.method} was asked` : undefined);
-    if (mismatch) return this.fail('pay', fields.orderNum, attempt, result.started, { kind: 'invalid_response', why: 'mismatch' }, 'gateway_response_invalid', mismatch);
-    this.report('pay', fields.orderNum, attempt, result.started, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
+    if (mismatch) return this.fail(call, { outcome: { kind: 'invalid_response', why: 'mismatch' }, code: 'gateway_response_invalid', message: mismatch });
+    this.report(call, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
     return { ok: true, value: answer };
   }
 
@@ -114,13 +136,14 @@ export class GatewayClient {
     const result = await this.exchange('query', orderNum, attempt, body, queryResponseSchema, timeoutMs);
     if (!result.ok) return result;
     const answer = result.value as QuerySuccess;
+    const call: CallContext = { operation: 'query', orderNum, attempt, started: result.started };
     if (answer.orderNum !== orderNum) {
-      return this.fail('query', orderNum, attempt, result.started, { kind: 'invalid_response', why: 'mismatch' }, 'gateway_response_invalid', `the answer is about order ${answer.orderNum}`);
+      return this.fail(call, { outcome: { kind: 'invalid_response', why: 'mismatch' }, code: 'gateway_response_invalid', message: `the answer is about order ${answer.orderNum}` });
     }
     if (answer.url !== undefined && !this.urlAllowed(answer.url)) {
-      return this.fail('query', orderNum, attempt, result.started, { kind: 'invalid_response', why: 'mismatch' }, 'gateway_url_untrusted', 'The payment link is not on an allowed payment-page origin.');
+      return this.fail(call, { outcome: { kind: 'invalid_response', why: 'mismatch' }, code: 'gateway_url_untrusted', message: 'The payment link is not on an allowed payment-page origin.' });
     }
-    this.report('query', orderNum, attempt, result.started, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
+    this.report(call, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
     return { ok: true, value: answer };
   }
 
@@ -149,15 +172,16 @@ export class GatewayClient {
     operation: GatewayOperation, orderNum: string, attempt: number, body: Record<string, string>, schema: S, timeoutMs = this.config.timeoutMs,
   ): Promise<{ ok: true; value: z.infer<S>; started: number } | CallFailure> {
     const started = performance.now();
+    const call: CallContext = { operation, orderNum, attempt, started };
     let response;
     try {
       response = await this.config.transport.post(this.urls[operation], JSON.stringify(body), timeoutMs);
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
       if (error.kind === 'timeout') {
-        return this.fail(operation, orderNum, attempt, started, { kind: 'timeout', maybeReceived: error.maybeReceived }, 'gateway_timeout', error.message, undefined, 'timeout');
+        return this.fail(call, { outcome: { kind: 'timeout', maybeReceived: error.maybeReceived }, code: 'gateway_timeout', message: error.message, reported: 'timeout' });
       }
-      return this.fail(operation, orderNum, attempt, started, { kind: 'network', maybeReceived: error.maybeReceived }, 'gateway_unavailable', error.message, undefined, 'network_error');
+      return this.fail(call, { outcome: { kind: 'network', maybeReceived: error.maybeReceived }, code: 'gateway_unavailable', message: error.message, reported: 'network_error' });
     }
     if (response.status !== 200) {
       const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.config.now());
@@ -177,34 +201,33 @@ export class GatewayClient {
       if (!transient && !signed) {
         // A 4xx is a definitive refusal only when the gateway signed it; one from a proxy, a WAF
         // or a forger decides nothing, so it is handled like any answer that does not verify.
-        return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'unsigned' }, 'gateway_response_invalid',
-          `the gateway answered HTTP ${response.status} without a platSign that verifies; it is not taken as a refusal`, undefined, 'http_error', response.status);
+        return this.fail(call, { outcome: { kind: 'invalid_response', why: 'unsigned' }, code: 'gateway_response_invalid', message: `the gateway answered HTTP ${response.status} without a platSign that verifies; it is not taken as a refusal`, reported: 'http_error', httpStatus: response.status });
       }
-      return this.fail(operation, orderNum, attempt, started, { kind: 'http', status: response.status, retryAfterMs }, transient ? 'gateway_unavailable' : 'gateway_refused', `the gateway answered HTTP ${response.status}${detail}`, undefined, 'http_error', response.status);
+      return this.fail(call, { outcome: { kind: 'http', status: response.status, retryAfterMs }, code: transient ? 'gateway_unavailable' : 'gateway_refused', message: `the gateway answered HTTP ${response.status}${detail}`, reported: 'http_error', httpStatus: response.status });
     }
     let json: unknown;
     try {
       json = JSON.parse(response.body);
     } catch {
-      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'malformed' }, 'gateway_response_invalid', 'the gateway answered with something that is not JSON');
+      return this.fail(call, { outcome: { kind: 'invalid_response', why: 'malformed' }, code: 'gateway_response_invalid', message: 'the gateway answered with something that is not JSON' });
     }
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'malformed' }, 'gateway_response_invalid', 'the gateway answered with JSON that is not an object');
+      return this.fail(call, { outcome: { kind: 'invalid_response', why: 'malformed' }, code: 'gateway_response_invalid', message: 'the gateway answered with JSON that is not an object' });
     }
     const fields = json as Record<string, unknown>;
     // Authenticity first: over every received field, before any of them is looked at. An answer
     // without a signature decides nothing either: an unsigned FAIL or NOTEXIST would otherwise
     // fail an order for good on the word of whoever sits on the path.
     if (typeof fields.platSign !== 'string' || fields.platSign === '') {
-      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'unsigned' }, 'gateway_response_invalid', 'the answer carries no platSign, so nothing in it is trusted');
+      return this.fail(call, { outcome: { kind: 'invalid_response', why: 'unsigned' }, code: 'gateway_response_invalid', message: 'the answer carries no platSign, so nothing in it is trusted' });
     }
     if (!this.verifies(fields)) {
-      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'bad_signature' }, 'gateway_response_invalid', "the answer's platSign does not verify with the platform public key(s)");
+      return this.fail(call, { outcome: { kind: 'invalid_response', why: 'bad_signature' }, code: 'gateway_response_invalid', message: "the answer's platSign does not verify with the platform public key(s)" });
     }
     // zod only when the quick check is not sure: it still decides, and words, every refusal.
     const parsed = parseMessage(schema, fields);
     if (!parsed.ok) {
-      return this.fail(operation, orderNum, attempt, started, { kind: 'invalid_response', why: 'malformed' }, 'gateway_response_invalid', `the answer does not match the protocol: ${parsed.message}`);
+      return this.fail(call, { outcome: { kind: 'invalid_response', why: 'malformed' }, code: 'gateway_response_invalid', message: `the answer does not match the protocol: ${parsed.message}` });
     }
     const value = parsed.value as { platRespCode: string; platRespMessage: string };
     if (value.platRespCode === 'SUCCESS') return { ok: true, value: parsed.value, started };
@@ -221,7 +244,7 @@ export class GatewayClient {
       ERROR: { code: 'gateway_unknown_outcome', outcome: 'error', text: `The gateway reported an internal error: ${message}` },
     };
     const { code, outcome, text } = mapping[resultCode];
-    return this.fail(operation, orderNum, attempt, started, { kind: 'result', code: resultCode, message }, code, text, resultCode, outcome, 200);
+    return this.fail(call, { outcome: { kind: 'result', code: resultCode, message }, code, message: text, gatewayCode: resultCode, reported: outcome, httpStatus: 200 });
   }
 
   /** True when `platSign` verifies over every other received field with a configured platform key. */
@@ -229,17 +252,14 @@ export class GatewayClient {
     return typeof fields.platSign === 'string' && verify(fields as SignableFields, fields.platSign, this.config.platformPublicKeys);
   }
 
-  private fail(
-    operation: GatewayOperation, orderNum: string, attempt: number, started: number, outcome: AttemptOutcome,
-    code: ConstructorParameters<typeof PayButtonError>[0], message: string, gatewayCode?: string,
-    reported: GatewayCallOutcome = 'invalid_response', httpStatus?: number,
-  ): CallFailure {
-    this.report(operation, orderNum, attempt, started, reported, { ...(httpStatus ? { httpStatus } : {}), ...(gatewayCode ? { platRespCode: gatewayCode } : {}), message });
+  private fail(call: CallContext, failure: FailureOptions): CallFailure {
+    const { outcome, code, message, gatewayCode, reported = 'invalid_response', httpStatus } = failure;
+    this.report(call, reported, { ...(httpStatus ? { httpStatus } : {}), ...(gatewayCode ? { platRespCode: gatewayCode } : {}), message });
     return { ok: false, outcome, error: new PayButtonError(code, message, { gatewayCode }) };
   }
 
   private report(
-    operation: GatewayOperation, orderNum: string, attempt: number, started: number, outcome: GatewayCallOutcome,
+    { operation, orderNum, attempt, started }: CallContext, outcome: GatewayCallOutcome,
     extra: { httpStatus?: number; platRespCode?: string; message?: string },
   ): void {
     this.config.events.emit('gateway.call', { operation, orderNum, attempt, durationMs: Math.round((performance.now() - started) * 100) / 100, outcome, ...extra });

@@ -41,8 +41,11 @@ export type Registered =
 
 /** Thrown with `definitive: true` when the gateway certainly did not take the order. */
 export class CreateFailure extends Error {
-  constructor(readonly error: PayButtonError, readonly definitive: boolean) {
+  readonly definitive: boolean;
+
+  constructor(readonly error: PayButtonError, { definitive }: { readonly definitive: boolean }) {
     super(error.message);
+    this.definitive = definitive;
   }
 }
 
@@ -82,12 +85,12 @@ export async function registerAtGateway(
   /** One more round, if the budget allows; otherwise end with the last failure. */
   const waitForRetry = async (retryAfterMs?: number): Promise<void> => {
     if (retries >= policy.maxRetries || remaining() <= 0) {
-      throw new CreateFailure(last ?? new PayButtonError('gateway_unavailable', 'The gateway could not be reached.'), false);
+      throw new CreateFailure(last ?? new PayButtonError('gateway_unavailable', 'The gateway could not be reached.'), { definitive: false });
     }
     const delay = backoffDelay(retries, policy, Math.random, retryAfterMs);
     retries += 1;
     if (delay >= remaining()) {
-      throw new CreateFailure(last ?? new PayButtonError('gateway_timeout', 'The gateway did not answer in time.'), false);
+      throw new CreateFailure(last ?? new PayButtonError('gateway_timeout', 'The gateway did not answer in time.'), { definitive: false });
     }
     await sleep(delay);
   };
@@ -101,7 +104,7 @@ export async function registerAtGateway(
         queryFirst = false;
         continue;
       }
-      if (decision.action === 'abandon' && confirmation.kind === 'undetermined') throw new CreateFailure(confirmation.error, false);
+      if (decision.action === 'abandon' && confirmation.kind === 'undetermined') throw new CreateFailure(confirmation.error, { definitive: false });
       if (confirmation.kind === 'undetermined') last = confirmation.error;
       await waitForRetry(confirmation.kind === 'undetermined' ? confirmation.retryAfterMs : undefined);
       continue;
@@ -133,10 +136,10 @@ export async function registerAtGateway(
         const confirmation = await ask();
         const found = decideAfterQuery(queryOutcome(confirmation));
         if (found.action === 'adopt' && confirmation.kind === 'confirmed') return { adopted: true, confirmation };
-        if (found.action === 'abandon' && confirmation.kind === 'undetermined') throw new CreateFailure(confirmation.error, false);
-        if (confirmation.kind !== 'not_found') throw new CreateFailure(created.error, false);
+        if (found.action === 'abandon' && confirmation.kind === 'undetermined') throw new CreateFailure(confirmation.error, { definitive: false });
+        if (confirmation.kind !== 'not_found') throw new CreateFailure(created.error, { definitive: false });
       }
-      throw new CreateFailure(created.error, true);
+      throw new CreateFailure(created.error, { definitive: true });
     }
     if (decision.action === 'retry') {
       queryFirst = decision.queryFirst;

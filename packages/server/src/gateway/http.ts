@@ -18,14 +18,18 @@ export type TransportFailureKind = 'timeout' | 'network' | 'too_large';
 
 export class TransportError extends Error {
   override readonly name = 'TransportError';
+  /** False only when the request certainly never reached the gateway (refused, DNS failure). */
+  readonly maybeReceived: boolean;
+  readonly errorCode: string | undefined;
+
   constructor(
     readonly kind: TransportFailureKind,
-    /** False only when the request certainly never reached the gateway (refused, DNS failure). */
-    readonly maybeReceived: boolean,
     message: string,
-    readonly errorCode?: string,
+    { maybeReceived, errorCode }: { readonly maybeReceived: boolean; readonly errorCode?: string | undefined },
   ) {
     super(message);
+    this.maybeReceived = maybeReceived;
+    this.errorCode = errorCode;
   }
 }
 
@@ -78,7 +82,7 @@ function post(url: URL, body: string, timeoutMs: number, agent: http.Agent): Pro
       },
     });
     const timer = setTimeout(() => {
-      finish(new TransportError('timeout', connected, `the gateway did not answer within ${timeoutMs} ms`));
+      finish(new TransportError('timeout', `the gateway did not answer within ${timeoutMs} ms`, { maybeReceived: connected }));
       request.destroy();
     }, timeoutMs);
     request.on('socket', (socket) => {
@@ -89,7 +93,7 @@ function post(url: URL, body: string, timeoutMs: number, agent: http.Agent): Pro
     request.on('error', (error: NodeJS.ErrnoException) => {
       const code = error.code ?? 'ERR';
       const maybeReceived = connected || !NOT_SENT_CODES.has(code);
-      finish(new TransportError('network', maybeReceived, `cannot reach the gateway (${code})`, code));
+      finish(new TransportError('network', `cannot reach the gateway (${code})`, { maybeReceived, errorCode: code }));
     });
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
@@ -97,7 +101,7 @@ function post(url: URL, body: string, timeoutMs: number, agent: http.Agent): Pro
       response.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > MAX_RESPONSE_BYTES) {
-          finish(new TransportError('too_large', true, `the gateway's answer is larger than ${MAX_RESPONSE_BYTES} bytes`));
+          finish(new TransportError('too_large', `the gateway's answer is larger than ${MAX_RESPONSE_BYTES} bytes`, { maybeReceived: true }));
           request.destroy();
           return;
         }
@@ -106,9 +110,9 @@ function post(url: URL, body: string, timeoutMs: number, agent: http.Agent): Pro
       response.on('end', () => {
         finish(undefined, { status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') });
       });
-      response.on('aborted', () => finish(new TransportError('network', true, 'the gateway closed the connection mid-answer', 'ECONNRESET')));
+      response.on('aborted', () => finish(new TransportError('network', 'the gateway closed the connection mid-answer', { maybeReceived: true, errorCode: 'ECONNRESET' })));
       response.on('error', (error: NodeJS.ErrnoException) =>
-        finish(new TransportError('network', true, `the gateway's answer broke off (${error.code ?? 'ERR'})`, error.code)),
+        finish(new TransportError('network', `the gateway's answer broke off (${error.code ?? 'ERR'})`, { maybeReceived: true, errorCode: error.code })),
       );
     });
     request.end(payload);

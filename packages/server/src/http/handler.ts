@@ -45,9 +45,9 @@ export interface FetchDeps {
  * queued. A body not read is drained, or, when the client looks like the cause, not waited for:
  * the connection closes after the answer (`closesConnection`).
  */
-function overloaded(close: boolean): Answer {
+function overloaded({ closeConnection }: { readonly closeConnection: boolean }): Answer {
   const refusal = new PayButtonError('overloaded', 'Too many payments are being handled right now; try again in a moment.');
-  return jsonAnswer(refusal.httpStatus, refusal.toJSON(), { 'Retry-After': '1', 'Cache-Control': 'no-store', ...(close ? { Connection: 'close' } : {}) });
+  return jsonAnswer(refusal.httpStatus, refusal.toJSON(), { 'Retry-After': '1', 'Cache-Control': 'no-store', ...(closeConnection ? { Connection: 'close' } : {}) });
 }
 
 function routesOf(deps: FetchDeps): Route[] {
@@ -152,7 +152,7 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
       // A client already gone is not answered (the adapter ends its connection).
       if (admitted.decision === 'client_gone') return clientGone();
       request.body?.cancel().catch(() => {});
-      return overloaded(hasBody && closesConnection(admitted.decision));
+      return overloaded({ closeConnection: hasBody && closesConnection(admitted.decision) });
     }
     try {
       mountedAt(located.prefix);

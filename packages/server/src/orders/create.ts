@@ -57,6 +57,12 @@ export interface CreateResult {
   readonly replayed: boolean;
 }
 
+/** How `register` calls the gateway: `resumed` when an earlier try may already have reached it. */
+interface RegisterOptions {
+  readonly resumed: boolean;
+  readonly lang: ReturnLocale | null | undefined;
+}
+
 const POLL_MS = 50;
 const RETURN_TOKEN_CHARS = 22;
 
@@ -184,7 +190,7 @@ export class OrderCreator {
     const { orders } = this.deps;
     if (input.idempotencyKey !== null) {
       const existing = await orders.getByIdempotencyKey(input.idempotencyKey);
-      if (existing) return this.replay(input, existing, true);
+      if (existing) return this.replay(input, existing, { sameKey: true });
     }
     const quote = await input.quote();
     const purchaseKey = quote.reference === null ? null : purchaseKeyOf(quote.reference, input.kind, quote.payMoney, input.method);
@@ -194,7 +200,7 @@ export class OrderCreator {
         const paid = await orders.paidByPurchase(purchaseKey);
         if (paid) return { order: paid, replayed: true };
         const payable = await orders.payableByPurchase(purchaseKey);
-        if (payable) return this.replay(input, payable, false);
+        if (payable) return this.replay(input, payable, { sameKey: false });
       }
       const stored = await this.deps.lifecycle.open(
         {
@@ -219,8 +225,8 @@ export class OrderCreator {
         },
         this.leaseUntil(),
       );
-      if (stored.inserted) return { order: await this.registerOnce(stored.order, false, input.lang), replayed: false };
-      if (stored.order) return this.replay(input, stored.order, stored.order.idempotencyKey === input.idempotencyKey);
+      if (stored.inserted) return { order: await this.registerOnce(stored.order, { resumed: false, lang: input.lang }), replayed: false };
+      if (stored.order) return this.replay(input, stored.order, { sameKey: stored.order.idempotencyKey === input.idempotencyKey });
     }
     throw new PayButtonError('idempotency_in_progress', 'This purchase is being paid right now; try again in a moment.');
   }
@@ -230,7 +236,7 @@ export class OrderCreator {
    * found by the request's own idempotency key (so it must be the same request), rather than by
    * its purchase (another tab's request for the same purchase).
    */
-  private async replay(input: CreateInput, existing: Order, sameKey: boolean): Promise<CreateResult> {
+  private async replay(input: CreateInput, existing: Order, { sameKey }: { readonly sameKey: boolean }): Promise<CreateResult> {
     if (sameKey && (existing.kind !== input.kind || (input.requestHash !== null && existing.requestHash !== input.requestHash))) {
       throw new PayButtonError('idempotency_mismatch', 'This idempotencyKey was already used for a different request; use a new key for a new order.');
     }
@@ -251,7 +257,7 @@ export class OrderCreator {
       const running = this.inflight.get(order.orderNum);
       if (running) return { order: await running, replayed: true };
       if (await this.deps.lifecycle.claimCreate(order.orderNum, this.leaseUntil())) {
-        return { order: await this.registerOnce(order, true, input.lang), replayed: true };
+        return { order: await this.registerOnce(order, { resumed: true, lang: input.lang }), replayed: true };
       }
       if (performance.now() > deadline) {
         throw new PayButtonError('idempotency_in_progress', 'The first request with this idempotencyKey is still being processed; try again in a moment.');
@@ -263,10 +269,10 @@ export class OrderCreator {
   }
 
   /** Run `register` once per order in this process; others wait on the same promise. */
-  private registerOnce(order: Order, resumed: boolean, lang: ReturnLocale | null | undefined): Promise<Order> {
+  private registerOnce(order: Order, how: RegisterOptions): Promise<Order> {
     const running = this.inflight.get(order.orderNum);
     if (running) return running;
-    const work = this.register(order, resumed, lang).finally(() => this.inflight.delete(order.orderNum));
+    const work = this.register(order, how).finally(() => this.inflight.delete(order.orderNum));
     this.inflight.set(order.orderNum, work);
     return work;
   }
@@ -276,7 +282,7 @@ export class OrderCreator {
    * what happened. An order found by asking (an earlier try did reach the gateway) may have ended
    * already: its confirmation is applied like a notification's or a poll's.
    */
-  private async register(order: Order, resumed: boolean, lang: ReturnLocale | null | undefined): Promise<Order> {
+  private async register(order: Order, { resumed, lang }: RegisterOptions): Promise<Order> {
     const { lifecycle } = this.deps;
     try {
       const registered = await registerAtGateway(this.deps.client, order.kind, createFields(this.deps.callbackBase, order, lang), this.deps.policy, {
@@ -289,7 +295,7 @@ export class OrderCreator {
       if (!registered.adopted) return stored;
       return (await lifecycle.apply(stored, registered.confirmation, 'query', 'background')).order;
     } catch (caught) {
-      const failure = caught instanceof CreateFailure ? caught : isPayButtonError(caught) ? new CreateFailure(caught, true) : undefined;
+      const failure = caught instanceof CreateFailure ? caught : isPayButtonError(caught) ? new CreateFailure(caught, { definitive: true }) : undefined;
       if (!failure) {
         await lifecycle.releaseCreate(order.orderNum, { code: 'internal', message: 'unexpected error while creating' });
         throw caught;

@@ -139,7 +139,7 @@ export class OrderLifecycle {
       // The expiry the order was created with stays the one its customer was shown.
       const facts = order.expiresAt ? { ...confirmation.facts, expiresAt: undefined } : confirmation.facts;
       const to = finalStatusOf(confirmation.status);
-      if (to !== undefined) applied = await this.settle(order, to, facts, source, mode !== 'deferred');
+      if (to !== undefined) applied = await this.settle(order, to, { facts, source, claim: mode !== 'deferred' });
       else if (order.status === 'pending' && factsAdd(order, facts)) {
         applied = { changed: false, order: (await this.deps.orders.recordFacts(order.orderNum, facts, this.deps.now())) ?? order };
       }
@@ -167,7 +167,10 @@ export class OrderLifecycle {
   }
 
   /** `claim`: a move to `paid` also takes the `onPaid` lease (`claimed`), for the caller to run at once. */
-  private async settle(order: Order, to: 'paid' | 'expired' | 'failed', facts: GatewayFacts, source: TransitionSource, claim: boolean): Promise<Settled> {
+  private async settle(
+    order: Order, to: 'paid' | 'expired' | 'failed',
+    { facts, source, claim }: { readonly facts: GatewayFacts; readonly source: TransitionSource; readonly claim: boolean },
+  ): Promise<Settled> {
     const lease = claim && to === 'paid' ? this.deps.fulfilment.lease() : undefined;
     const now = lease?.now ?? this.deps.now();
     const moved = await this.deps.orders.transition(order.orderNum, allowedFrom(to, 'confirmed'), to, facts, now, lease?.until);

@@ -4,7 +4,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Order as PublicOrder } from '../public-order.ts';
-import type { OrderKind, OrdersTable } from './schema.ts';
+import type { OrdersTable } from './schema.ts';
 
 /**
  * The stored order: the merchant's view (`public-order.ts`, what `toPublicOrder()` copies) plus
@@ -21,26 +21,12 @@ export interface Order extends PublicOrder {
   readonly purchaseKey: string | null;
 }
 
-export interface NewOrder {
-  readonly orderNum: string;
-  readonly kind: OrderKind;
-  readonly idempotencyKey: string | null;
-  readonly requestHash: string | null;
-  readonly statusToken: string;
-  readonly merchantCode: string;
-  readonly payMoney: string;
-  readonly productDetail: string;
-  readonly name: string;
-  readonly email: string;
-  readonly phone: string;
-  readonly method: string | null;
-  readonly expiryPeriod: number;
-  readonly item: string | null;
-  readonly metadata: Readonly<Record<string, unknown>> | null;
-  readonly returnTo: string | null;
-  readonly reference: string | null;
-  readonly purchaseKey: string | null;
-}
+/** The fields an order is opened with; the rest (status, gateway facts, times) the store sets. */
+export type NewOrder = Pick<
+  Order,
+  | 'orderNum' | 'kind' | 'idempotencyKey' | 'requestHash' | 'statusToken' | 'payMoney' | 'productDetail' | 'name' | 'email' | 'phone'
+  | 'method' | 'expiryPeriod' | 'item' | 'metadata' | 'returnTo' | 'reference' | 'purchaseKey'
+> & { readonly merchantCode: string };
 
 /** What the gateway told us when it accepted the order (or when a query found it). */
 export interface GatewayFacts {

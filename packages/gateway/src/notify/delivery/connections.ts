@@ -15,6 +15,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import ipaddr from 'ipaddr.js';
 
 /** Below the 5 s keep-alive timeout of Node's own HTTP server, the most common receiver here. */
 export const IDLE_MS = 4_000;
@@ -24,28 +25,34 @@ const MAX_FREE_SOCKETS_PER_ORIGIN = 16;
 
 export interface DeliveryConnections {
   /** The agent for `target` once `addresses` passed the policy in this mode. */
-  agentFor(target: URL, addresses: readonly LookupAddress[], allowPrivateNetworks: boolean): http.Agent;
+  agentFor(target: URL, addresses: readonly LookupAddress[], mode: DeliveryMode): http.Agent;
   /** Close every pooled socket (in-flight ones included) and forget the agents. */
   close(): void;
 }
 
-function keyOf(target: URL, addresses: readonly LookupAddress[], allowPrivateNetworks: boolean): string {
+/** The policy `addresses` were checked under: an agent is never shared across the two. */
+export interface DeliveryMode {
+  readonly allowPrivateNetworks: boolean;
+}
+
+function keyOf(target: URL, addresses: readonly LookupAddress[], { allowPrivateNetworks }: DeliveryMode): string {
   const set = addresses.map((a) => `${a.family}/${a.address}`).sort().join(',');
   return `${target.protocol}//${target.host}|${allowPrivateNetworks ? 'private-allowed' : 'public-only'}|${set}`;
 }
 
-/** `::ffff:1.2.3.4` as `1.2.3.4`, lower-case IPv6, no zone: how a socket may report its peer. */
-function normalized(address: string): string {
-  const lower = address.toLowerCase().replace(/%.*$/, '');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  return mapped ? mapped[1]! : lower;
+/**
+ * An address in one form, as ipaddr.js writes it (IPv4-mapped `::ffff:1.2.3.4` as `1.2.3.4`,
+ * IPv6 compressed and lower-case, no zone): how a socket may report its peer. null when not an IP.
+ */
+function canonical(address: string): string | null {
+  const bare = address.replace(/%.*$/, '');
+  return isIP(bare) === 0 ? null : ipaddr.process(bare).toString();
 }
 
 /** True when a socket's peer is one of the checked addresses (a reused socket must be). */
 export function isCheckedPeer(socket: Socket, addresses: readonly LookupAddress[]): boolean {
-  const peer = socket.remoteAddress;
-  if (typeof peer !== 'string' || isIP(normalized(peer)) === 0) return false;
-  return addresses.some((a) => normalized(a.address) === normalized(peer));
+  const peer = typeof socket.remoteAddress === 'string' ? canonical(socket.remoteAddress) : null;
+  return peer !== null && addresses.some((a) => canonical(a.address) === peer);
 }
 
 /**
@@ -76,8 +83,8 @@ export function createDeliveryConnections(): DeliveryConnections {
   }
 
   return {
-    agentFor(target, addresses, allowPrivateNetworks) {
-      const key = keyOf(target, addresses, allowPrivateNetworks);
+    agentFor(target, addresses, mode) {
+      const key = keyOf(target, addresses, mode);
       let agent = agents.get(key);
       if (agent) {
         agents.delete(key); // most recently used last

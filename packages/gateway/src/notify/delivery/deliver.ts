@@ -64,7 +64,7 @@ async function attempt(url: string, fields: Record<string, string>, options: Del
   // Credentials in a callback URL are refused rather than silently dropped or sent.
   if (target.username !== '' || target.password !== '') return refuse('invalid-url', 'the URL contains a user name or password');
 
-  const agent = options.connections?.agentFor(target, resolved.addresses, options.allowPrivateNetworks);
+  const agent = options.connections?.agentFor(target, resolved.addresses, { allowPrivateNetworks: options.allowPrivateNetworks });
   return postForm(target, new URLSearchParams(fields).toString(), resolved.addresses, signal, agent);
 }
 

@@ -6,8 +6,9 @@
 import { accentParam, logoOrigin } from '../brand.ts';
 import type { PageBrand } from '../deps.ts';
 import { html, safeHttpUrl, type SafeHtml } from '../html.ts';
-import { LOCALES, messagesFor, type Locale } from '../i18n.ts';
+import type { Locale } from '../i18n.ts';
 import type { RenderContext } from './context.ts';
+import { documentStart, languageSwitch } from './shell.ts';
 
 export interface DocumentParts {
   readonly title: string;
@@ -23,16 +24,6 @@ export interface DocumentParts {
   readonly footer?: SafeHtml;
 }
 
-function languageSwitch(ctx: RenderContext, href: (locale: Locale) => string): SafeHtml {
-  const links = LOCALES.map((locale) => {
-    const name = messagesFor(locale).languageName;
-    return locale === ctx.locale
-      ? html`<li><a href="${href(locale)}" lang="${locale}" hreflang="${locale}" aria-current="true">${name}</a></li>`
-      : html`<li><a href="${href(locale)}" lang="${locale}" hreflang="${locale}">${name}</a></li>`;
-  });
-  return html`<nav class="lang" aria-label="${ctx.t.languageSwitchLabel}"><ul>${links}</ul></nav>`;
-}
-
 /**
  * A raster data URL or an absolute http(s) URL, as the branding form accepts; nothing else reaches
  * `src`. A URL only when its origin is one the page's CSP can name (`logoOrigin`, which the route
@@ -46,33 +37,20 @@ function logoSource(logo: string | null): string | undefined {
 
 export function renderDocument(ctx: RenderContext, parts: DocumentParts): string {
   const { t, urls } = ctx;
-  const script = urls.script ? html`<script src="${urls.script}" defer></script>` : '';
   const banner = ctx.sandbox ? html`<p class="sandbox-banner">${t.sandboxBanner}</p>` : '';
   const logoSrc = logoSource(parts.brand?.logo ?? null);
   const logo = logoSrc ? html`<img class="logo" src="${logoSrc}" alt="" width="40" height="40" referrerpolicy="no-referrer">` : '';
   // The logo is decoration next to the name, which is the text: alt="" so it is not read twice.
   const merchant = parts.merchantName ? html`<p class="merchant">${logo}<span>${parts.merchantName}</span></p>` : '';
   const accent = parts.brand?.accentColor ? accentParam(parts.brand.accentColor) : undefined;
-  const brandSheet = accent ? html`<link rel="stylesheet" href="${urls.brandStylesheet(accent)}">` : '';
-  return html`<!doctype html>
-<html lang="${ctx.locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-<meta name="color-scheme" content="light">
-<title>${parts.title}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${urls.stylesheet}">${brandSheet}
-${script}
-</head>
+  const stylesheets = accent ? [urls.stylesheet, urls.brandStylesheet(accent)] : [urls.stylesheet];
+  return html`${documentStart(ctx.locale, { title: parts.title, stylesheets, script: urls.script })}
 <body${ctx.sandbox ? html` class="is-sandbox"` : ''}${accent ? html` data-branded` : ''}>
 <header>
 ${banner}
 <div class="top">
 ${merchant}
-${parts.languageHref ? languageSwitch(ctx, parts.languageHref) : ''}
+${parts.languageHref ? languageSwitch(ctx.locale, t.languageSwitchLabel, parts.languageHref) : ''}
 </div>
 </header>
 <main id="main"${parts.mainAttributes ?? ''}>

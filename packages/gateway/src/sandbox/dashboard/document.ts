@@ -5,7 +5,8 @@
  * order page when its notifications change (`client.ts`).
  */
 import { html, type SafeHtml } from '../../page/html.ts';
-import { LOCALES, messagesFor, type Locale } from '../../page/i18n.ts';
+import type { Locale } from '../../page/i18n.ts';
+import { documentStart, languageSwitch } from '../../page/render/shell.ts';
 import type { DashboardMessages } from './messages.ts';
 
 /** Where the dashboard lives, relative to the gateway's root. */
@@ -52,36 +53,16 @@ export interface DashboardDocument {
   readonly problem?: string | undefined;
 }
 
-function languageSwitch(ctx: DashboardContext): SafeHtml {
-  const links = LOCALES.map((locale) => {
-    const name = messagesFor(locale).languageName;
-    const current = locale === ctx.locale ? html` aria-current="true"` : '';
-    return html`<li><a href="${ctx.languageHref(locale)}" lang="${locale}" hreflang="${locale}"${current}>${name}</a></li>`;
-  });
-  return html`<nav class="lang" aria-label="${ctx.t.languageSwitchLabel}"><ul>${links}</ul></nav>`;
-}
-
 export function renderDashboardDocument(ctx: DashboardContext, doc: DashboardDocument): string {
   const { t } = ctx;
   const notice = doc.notice ? html`<p class="dash-notice" role="status">${t.notices[doc.notice]}</p>` : '';
   const problem = doc.problem ? html`<p class="dash-problem" role="alert">${doc.problem}</p>` : '';
-  return html`<!doctype html>
-<html lang="${ctx.locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-<meta name="color-scheme" content="light">
-<title>${doc.title} · ${t.dashboard}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${doc.stylesheet}">
-${doc.script ? html`<script src="${doc.script}" defer></script>` : ''}
-</head>
+  const title = html`${doc.title} · ${t.dashboard}`;
+  return html`${documentStart(ctx.locale, { title, stylesheets: [doc.stylesheet], script: doc.script })}
 <body class="is-sandbox dashboard">
 <header>
 <p class="sandbox-banner">${t.banner}</p>
-<div class="top"><a class="merchant" href="${DASHBOARD_PATH}">${t.dashboard}</a>${languageSwitch(ctx)}</div>
+<div class="top"><a class="merchant" href="${DASHBOARD_PATH}">${t.dashboard}</a>${languageSwitch(ctx.locale, t.languageSwitchLabel, ctx.languageHref)}</div>
 </header>
 <main id="main"${doc.mainAttributes ?? ''}>
 ${notice}${problem}
