@@ -9,6 +9,8 @@ import { getOrder, toPayError, type Order } from '../../internal/api.ts';
 import type { Locale, MessageKey } from '../../internal/i18n.ts';
 import { outcome, outcomeWords, type PayButtonState, type Via } from '../../internal/outcome.ts';
 import { pollOrder } from '../../internal/poll.ts';
+import type { EndEvent, PayEventDetail } from '../../internal/pay-element.ts';
+import type { PayCancelDetail } from '../../events.ts';
 
 export interface CheckHost {
   readonly endpoint: string;
@@ -22,7 +24,7 @@ export interface CheckHost {
  * it is watched on, as new work (a click, `reset()` or removal ends it like an attempt), returned.
  * Work that ended is aborted: a check whose work is aborted says nothing more.
  */
-export type EndStep = (via: Via, state: PayButtonState, event: string | undefined, detail: unknown, open?: boolean) => AbortController | undefined;
+export type EndStep = <E extends EndEvent>(via: Via, state: PayButtonState, event: E | undefined, detail: PayEventDetail<E>, open?: boolean) => AbortController | undefined;
 
 export class OrderWatch {
   orderNum: string | undefined;
@@ -91,7 +93,7 @@ export class OrderWatch {
    * left shown as pending or cancelled once paid. An error while watching says nothing. A load
    * that finds an order nobody chose a method for (`found`) says nothing (`cancel` is for a close).
    */
-  async check(work: AbortController, via: Via, cancel: unknown): Promise<void> {
+  async check(work: AbortController, via: Via, cancel: PayCancelDetail): Promise<void> {
     const deadline = Date.now() + this.#host.pollTimeout;
     const words = (order: Order) => outcomeWords(order, this.chosen);
     let watching: unknown;
@@ -123,7 +125,8 @@ export class OrderWatch {
       if (work.signal.aborted || watching) return;
       const error = toPayError(err);
       // A method was chosen and nobody can say more now: the payment may still arrive.
-      if (this.chosen && error.retryable) this.#end(via, 'pending', 'pay-pending', { orderNum: this.orderNum, status: 'pending', method: null, confirmed: false }, true);
+      // Nobody can say the amount now: the detail has no `payMoney`, which `Order` promises.
+      if (this.chosen && error.retryable) this.#end(via, 'pending', 'pay-pending', { orderNum: this.orderNum, status: 'pending', method: null, confirmed: false } as Order, true);
       else this.#end(via, 'error', 'pay-error', error);
     }
   }

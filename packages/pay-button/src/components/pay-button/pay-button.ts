@@ -7,7 +7,8 @@ import { claimOnLoad, dropAttempt, handovers, saveAttempt } from '../../internal
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
 import { isBusy, withoutReturnParam, type PayButtonState, type Via } from '../../internal/outcome.ts';
 import type { MessageKey } from '../../internal/i18n.ts';
-import { PayElement } from '../../internal/pay-element.ts';
+import { PayElement, type EndEvent, type PayEventDetail } from '../../internal/pay-element.ts';
+import type { PayCancelDetail } from '../../events.ts';
 import { isInAppBrowser, openPaymentWindow } from '../../internal/popup.ts';
 
 export type { PayButtonState } from '../../internal/outcome.ts';
@@ -298,7 +299,7 @@ export class PayButton extends PayElement<PayButtonState> {
     if (!work || work !== this.#work) return;
     // Once per attempt: the close watcher stops here, and the window events wait for `open`.
     this.#popup.unwatch();
-    const cancel = { orderNum: this.#order.orderNum, reason: 'closed' };
+    const cancel: PayCancelDetail = { orderNum: this.#order.orderNum, reason: 'closed' };
     // Closed before the plug-in answered: the customer never saw the payment page.
     if (!this.#order.orderNum) return this.#end('cancelled', 'pay-cancel', cancel, true);
     this.setState('checking', 'checking');
@@ -322,7 +323,7 @@ export class PayButton extends PayElement<PayButtonState> {
    * paid (`open`: pending, with or without a method; or after a retryable error), its key and
    * stored attempt stay, so a click or a reload finds that same order; otherwise both go.
    */
-  #end(state: PayButtonState, event?: string, detail?: unknown, open?: boolean): void {
+  #end<E extends EndEvent>(state: PayButtonState, event?: E, detail?: PayEventDetail<E>, open?: boolean): void {
     this.#stop();
     this.#popup.close();
     if (open || (detail as PayError)?.retryable) this.#save();
@@ -330,7 +331,7 @@ export class PayButton extends PayElement<PayButtonState> {
       dropAttempt(this.#order.orderNum);
       this.#key = undefined;
     }
-    if (event) this.report(state, event, detail);
+    if (event) this.report(state, event, detail!);
     else this.setState(state);
     const note = this.state === 'pending' && this.#order.note(this.currentLocale, (key) => this.text(key));
     if (note) this.setState('pending', undefined, note);

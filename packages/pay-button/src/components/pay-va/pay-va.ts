@@ -6,7 +6,7 @@ import { getOrder, toPayError, type VaOrder } from '../../internal/api.ts';
 import { pollOrder } from '../../internal/poll.ts';
 import { claimAttempt, dropAttempt, saveAttempt, type StoredAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
-import { PayElement } from '../../internal/pay-element.ts';
+import { PayElement, type EndEvent, type PayEventDetail } from '../../internal/pay-element.ts';
 import type { MessageKey } from '../../internal/i18n.ts';
 import { fill, vaStrings, type VaMessageKey } from './pay-va.strings.ts';
 import { parseDateTime } from './formats.ts';
@@ -244,7 +244,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
   }
 
   /** The one exit: the order (if any) is over, so a reload must not show it again. A refusal says the merchant's words (see `report`). */
-  #end(state: PayVaState, event: string, detail: unknown): void {
+  #end<E extends EndEvent>(state: PayVaState, event: E, detail: PayEventDetail<E>): void {
     this.#stop();
     if (this.#order) dropAttempt(this.#order.orderNum);
     this.report(state, event, detail);
