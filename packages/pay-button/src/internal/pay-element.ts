@@ -120,8 +120,8 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
    * Dispatches a `bubbles` + `composed` CustomEvent; false when a cancelable one was cancelled.
    * Its detail is the one `PayEventMap` names for it (type-only: the script-tag budget).
    */
-  protected emit<E extends keyof PayEventMap>(name: E, detail: PayEventDetail<E>, cancelable?: boolean): boolean {
-    return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
+  protected emit<E extends keyof PayEventMap>(name: E, detail: PayEventDetail<E>, init?: Pick<EventInit, 'cancelable'>): boolean {
+    return this.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, ...init, detail }));
   }
 
   protected get currentLocale(): Locale {

@@ -5,7 +5,7 @@
  * then watch an order that may still be paid until it ends. The element runs the attempt and
  * says each outcome (`EndStep`).
  */
-import { getOrder, toPayError, type Order } from '../../internal/api.ts';
+import { getOrder, toPayError, type Order, type OrderState } from '../../internal/api.ts';
 import type { Locale, MessageKey } from '../../internal/i18n.ts';
 import { outcome, outcomeWords, type PayButtonState, type Via } from '../../internal/outcome.ts';
 import { pollOrder } from '../../internal/poll.ts';
@@ -20,11 +20,11 @@ export interface CheckHost {
 
 /**
  * Ends the attempt in `state`, with `event` and `detail` (without, it is set without a word), and
- * shows it as found `via` (see `<pay-button>`'s `#end`). `open`: the order may still be paid, so
- * it is watched on, as new work (a click, `reset()` or removal ends it like an attempt), returned.
- * Work that ended is aborted: a check whose work is aborted says nothing more.
+ * shows it as found `via` (see `<pay-button>`'s `#end`). `status` is the order's: a `pending` one
+ * may still be paid, so it is watched on, as new work (a click, `reset()` or removal ends it like
+ * an attempt), returned. Work that ended is aborted: a check whose work is aborted says nothing more.
  */
-export type EndStep = <E extends EndEvent>(via: Via, state: PayButtonState, event: E | undefined, detail: PayEventDetail<E>, open?: boolean) => AbortController | undefined;
+export type EndStep = <E extends EndEvent>(via: Via, state: PayButtonState, event: E | undefined, detail: PayEventDetail<E>, status?: OrderState) => AbortController | undefined;
 
 export class OrderWatch {
   orderNum: string | undefined;
@@ -80,7 +80,7 @@ export class OrderWatch {
    */
   watchOpen(signal: AbortSignal, open: () => boolean, ended: () => void): void {
     this.#poll(signal, open, this.#host.pollInterval * 1.5).then(
-      (order) => void (open() && order.status !== 'pending' && ended()),
+      (order) => open() && order.status !== 'pending' && ended(),
       () => {},
     );
   }
@@ -117,16 +117,16 @@ export class OrderWatch {
         if (work.signal.aborted || (watching && open && words(answer) === said)) return;
         const say = !!watching || state !== 'cancelled' || via !== 'found';
         said = words(answer);
-        const next = this.#end(via, say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : answer, open);
+        const next = this.#end(via, say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : answer, answer.status);
         if (!next) return;
         watching = work = next;
       }
     } catch (err) {
       if (work.signal.aborted || watching) return;
       const error = toPayError(err);
-      // A method was chosen and nobody can say more now: the payment may still arrive.
-      // Nobody can say the amount now: the detail has no `payMoney`, which `Order` promises.
-      if (this.chosen && error.retryable) this.#end(via, 'pending', 'pay-pending', { orderNum: this.orderNum, status: 'pending', method: null, confirmed: false } as Order, true);
+      // A method was chosen and nobody can say more now: the payment may still arrive. (Nor can
+      // anybody say the amount: this detail has no `payMoney`, though `Order` promises one.)
+      if (this.chosen && error.retryable) this.#end(via, 'pending', 'pay-pending', { orderNum: this.orderNum, status: 'pending', method: null, confirmed: false } as Order, 'pending');
       else this.#end(via, 'error', 'pay-error', error);
     }
   }
@@ -141,7 +141,8 @@ export class OrderWatch {
     const time = new Date(order.expiresAt).toLocaleString(locale == 'id' ? 'id-ID' : 'en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
     // What the gateway accepts: the amount and the chosen method's fee (a VA refuses any other sum).
     const total = +order.payMoney + +(order.payFee ?? 0);
-    const values: Record<string, string> = { total: `Rp ${total.toLocaleString('id')}`, time, bank: order.method?.slice(3) ?? '', code: order.vaNumber ?? '' };
+    // `bank` and `code` are said only for a VA (`transferTo`), which has both.
+    const values: Record<string, string | undefined> = { total: `Rp ${total.toLocaleString('id')}`, time, bank: order.method?.slice(3), code: order.vaNumber };
     const va = order.method?.startsWith('VA_') && order.vaNumber;
     return `${text(order.method ? 'pending' : 'unconfirmed')} ${text(va ? 'transferTo' : 'payBy').replace(/\{(\w+)\}/g, (_, k: string) => values[k]!)}`;
   }

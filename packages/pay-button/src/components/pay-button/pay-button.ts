@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import { AttemptPopup } from './attempt-popup.ts';
 import { OrderWatch } from './order-watch.ts';
 import { styles } from './pay-button.styles.ts';
-import { SLOW_MS, createLink, toPayError, type PayError, type PaymentLink } from '../../internal/api.ts';
+import { SLOW_MS, createLink, toPayError, type OrderState, type PayError, type PaymentLink } from '../../internal/api.ts';
 import { claimOnLoad, dropAttempt, handovers, saveAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
 import { isBusy, withoutReturnParam, type PayButtonState, type Via } from '../../internal/outcome.ts';
@@ -97,10 +97,10 @@ export class PayButton extends PayElement<PayButtonState> {
    */
   #work: AbortController | undefined;
   /** The attempt's order, and the asking about it. */
-  readonly #order: OrderWatch = new OrderWatch(this, (via, state, event, detail, open) => {
-    this.#end(state, event, detail, open);
+  readonly #order: OrderWatch = new OrderWatch(this, (via, state, event, detail, status) => {
+    this.#end(state, event, detail, status);
     this.#show(via);
-    return open ? (this.#work = new AbortController()) : undefined;
+    return status == 'pending' ? (this.#work = new AbortController()) : undefined;
   });
   /**
    * The attempt's payment window, and its return page's message: heard for the attempt's order
@@ -152,7 +152,8 @@ export class PayButton extends PayElement<PayButtonState> {
   protected override firstUpdated(): void {
     this.updateComplete.then(() => {
       this.#adopt();
-      const found = claimOnLoad((e) => !e.va && e.endpoint === this.endpoint && e.item === this.item, !this.#work);
+      // An attempt in flight already (one taken over) claims nothing.
+      const found = claimOnLoad((e) => !this.#work && !e.va && e.endpoint === this.endpoint && e.item === this.item);
       if (!found) return;
       // Claimed, so no other element on the page takes it too; stored again if its order may still be paid.
       const [entry, via] = found;
@@ -184,7 +185,7 @@ export class PayButton extends PayElement<PayButtonState> {
   pay(): boolean {
     this.#adopt();
     if (isBusy(this.state)) return this.#popup.window?.focus(), false;
-    if (this.disabled || this.done || !this.emit('pay-click', { item: this.item, method: this.method }, true)) return false;
+    if (this.disabled || this.done || !this.emit('pay-click', { item: this.item, method: this.method }, { cancelable: true })) return false;
     const redirect = this.mode === 'redirect';
     const inApp = this.mode !== 'popup' && isInAppBrowser(navigator.userAgent);
     const again = this.#key?.[1] === this.request;
@@ -249,10 +250,10 @@ export class PayButton extends PayElement<PayButtonState> {
   /** The plug-in answered with a link: send the popup, or the page, there. */
   #open(link: PaymentLink, message: MessageKey): void {
     const popup = this.#popup.window;
-    this.#order.orderNum = link.orderNum;
-    this.#order.token = link.statusToken;
+    // Nothing was asked about the attempt's order before its link came: it knows nothing yet.
+    this.#order.reset(link.orderNum, link.statusToken);
     // This purchase is paid already (another tab or device): say so, open nothing.
-    if (link.status == 'paid') return this.#popup.close(), void this.#check(this.#work, 'return');
+    if (link.status == 'paid') return this.#popup.close(), this.#check(this.#work, 'return');
     this.setState('open', popup ? 'open' : message);
     this.#save();
     // The hosted page speaks the element's language (it reads `?lang=`).
@@ -260,22 +261,22 @@ export class PayButton extends PayElement<PayButtonState> {
     url.searchParams.set('lang', this.currentLocale);
     // In the full-page flow `pay-open` is cancelable: the page may navigate itself (location.replace,
     // a router; the tests use it to stay on their page).
-    const go = this.emit('pay-open', { orderNum: link.orderNum, mode: popup ? 'popup' : 'redirect', expiresAt: link.expiresAt, url: url.href }, !popup);
+    const go = this.emit('pay-open', { orderNum: link.orderNum, mode: popup ? 'popup' : 'redirect', expiresAt: link.expiresAt, url: url.href }, { cancelable: !popup });
     // A placeholder the customer already closed is left to the watcher (pay-cancel).
     if (!popup) {
       if (go) location.assign(url.href);
     } else if (!popup.closed) {
       this.#popup.send(url.href, link.orderNum);
-      this.#watch(this.#work!, true);
+      this.#watch(this.#work!);
     }
   }
 
   /**
-   * While the popup is open, watches it close (unless that is watched already, `closing`) and its
-   * order (see `OrderWatch.watchOpen`): an end there ends the attempt here.
+   * While the popup is open, watches it close (anew, when that was watched already while the link
+   * was asked for) and its order (see `OrderWatch.watchOpen`): an end there ends the attempt here.
    */
-  #watch(work: AbortController, closing?: boolean): void {
-    if (!closing) this.#popup.watch(() => this.#check(work, 'closed'));
+  #watch(work: AbortController): void {
+    this.#popup.watch(() => this.#check(work, 'closed'));
     this.#order.watchOpen(work.signal, () => work === this.#work && this.state === 'open', () => this.#check(work, 'return'));
   }
 
@@ -300,8 +301,9 @@ export class PayButton extends PayElement<PayButtonState> {
     // Once per attempt: the close watcher stops here, and the window events wait for `open`.
     this.#popup.unwatch();
     const cancel: PayCancelDetail = { orderNum: this.#order.orderNum, reason: 'closed' };
-    // Closed before the plug-in answered: the customer never saw the payment page.
-    if (!this.#order.orderNum) return this.#end('cancelled', 'pay-cancel', cancel, true);
+    // Closed before the plug-in answered: the customer never saw the payment page, but the order
+    // may exist (pending): its key stays, so the next click is for that same order.
+    if (!this.#order.orderNum) return this.#end('cancelled', 'pay-cancel', cancel, 'pending');
     this.setState('checking', 'checking');
     this.#order.check(work, via, cancel);
   }
@@ -320,13 +322,13 @@ export class PayButton extends PayElement<PayButtonState> {
 
   /**
    * The one exit of an attempt: at most one event, whatever raced. While the order may still be
-   * paid (`open`: pending, with or without a method; or after a retryable error), its key and
-   * stored attempt stay, so a click or a reload finds that same order; otherwise both go.
+   * paid (its `status` is pending, with or without a method; or after a retryable error), its key
+   * and stored attempt stay, so a click or a reload finds that same order; otherwise both go.
    */
-  #end<E extends EndEvent>(state: PayButtonState, event?: E, detail?: PayEventDetail<E>, open?: boolean): void {
+  #end<E extends EndEvent>(state: PayButtonState, event?: E, detail?: PayEventDetail<E>, status?: OrderState): void {
     this.#stop();
     this.#popup.close();
-    if (open || (detail as PayError)?.retryable) this.#save();
+    if (status == 'pending' || (detail as PayError)?.retryable) this.#save();
     else {
       dropAttempt(this.#order.orderNum);
       this.#key = undefined;

@@ -172,7 +172,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
    * same request, or `pay-click` cancelled.
    */
   create(): boolean {
-    if (this.disabled || /loading|pending/.test(this.state) || this.done || !this.emit('pay-click', { item: this.item, method: this.method }, true)) return false;
+    if (this.disabled || /loading|pending/.test(this.state) || this.done || !this.emit('pay-click', { item: this.item, method: this.method }, { cancelable: true })) return false;
     const request = this.request;
     const key = this.#retryKey?.[1] === request ? this.#retryKey[0] : newIdempotencyKey();
     const work = (this.#work = new AbortController());
