@@ -6,7 +6,7 @@
  * nothing is remembered.
  */
 
-import { RETURN_PARAM, pickUp, withoutReturnParam, type Via } from './outcome.ts';
+import { RETURN_PARAM, pickUp, withoutReturnParam, withoutToken, type Via } from './outcome.ts';
 
 const KEY = 'tombolbayar:attempts';
 /** A day: longer than any payment window, short enough not to surprise. */
@@ -79,7 +79,7 @@ export function claimOnLoad(match: (e: StoredAttempt) => unknown): [StoredAttemp
   const returned = url.searchParams.get(RETURN_PARAM);
   let via: Via | undefined;
   const entry = claimAttempt((e) => match(e) && (via = pickUp(returned, e.orderNum)));
-  const clean = withoutReturnParam(url.href, (entry && returned) || (returned && !findAttempt((e) => e.orderNum === returned)));
+  const clean = (entry && returned) || (returned && !findAttempt((e) => e.orderNum === returned)) ? withoutReturnParam(url.href) : withoutToken(url.href);
   if (clean !== url.href) history.replaceState(history.state, '', clean);
   return entry && [entry, via!];
 }

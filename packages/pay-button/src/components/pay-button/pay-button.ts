@@ -213,7 +213,7 @@ export class PayButton extends PayElement<PayButtonState> {
     if (popup) this.#popup.watch(() => this.#check(work, 'closed'));
     // `returnTo`: the plug-in's return route sends the customer back here only in the full-page
     // flow. `lang`: the return page speaks the element's language, as the hosted page does.
-    const body = { ...this.fields, item: this.item, method: this.method, idempotencyKey: key, returnTo: popup ? undefined : withoutReturnParam(location.href, true), lang: this.currentLocale };
+    const body = { ...this.fields, item: this.item, method: this.method, idempotencyKey: key, returnTo: popup ? undefined : withoutReturnParam(location.href), lang: this.currentLocale };
     createLink(this.endpoint, body, work.signal).then(
       (link) => work === this.#work && this.#open(link, message),
       (err: unknown) => work === this.#work && this.#end('error', 'pay-error', toPayError(err)),

@@ -161,7 +161,8 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
       const order = entry.va as unknown as VaOrder;
       saveAttempt(entry);
       this.method = order.method;
-      this.#show(order, false);
+      this.#show(order);
+      this.#watch();
       this.emit('pay-open', { orderNum: order.orderNum, mode: 'inline', expiresAt: order.expiresAt, restored: true });
     }
   }
@@ -182,8 +183,10 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
       (order) => {
         if (work !== this.#work) return;
         saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: this.endpoint, item: this.item, va: { ...order } });
+        this.#show(order);
         // Paid already (another tab paid this purchase): the poll says so at once, nothing to pay.
-        this.#show(order, order.status != 'paid');
+        if (order.status != 'paid') this.emit('pay-open', { orderNum: order.orderNum, mode: 'inline', expiresAt: order.expiresAt });
+        this.#watch();
       },
       (err: unknown) => {
         if (work !== this.#work) return;
@@ -203,12 +206,11 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     this.setState('idle');
   }
 
-  #show(order: VaOrder, fresh: boolean): void {
+  /** Shows `order`, pending (`#watch` then follows it). */
+  #show(order: VaOrder): void {
     this.#order = order;
     this.#qr = undefined;
     this.setState('pending', 'pending');
-    if (fresh) this.emit('pay-open', { orderNum: order.orderNum, mode: 'inline', expiresAt: order.expiresAt });
-    this.#watch();
   }
 
   /** Fetches the QRIS image once per order; without it the payload stays readable as text. */
