@@ -61,15 +61,15 @@ export class OrderWatch {
    * true`): never picked, or released by "Choose another method"; either way nothing can be paid
    * without the payment page, and the customer is told it was not started (and can pay).
    */
-  async #get(endpoint: string, signal: AbortSignal): Promise<Order> {
-    const order = await getOrder(endpoint, this.orderNum!, this.token!, signal);
+  async #get(signal: AbortSignal): Promise<Order> {
+    const order = await getOrder(this.#host.endpoint, this.orderNum!, this.token!, signal);
     this.chosen = !!order.method || order.confirmed === false || (this.chosen && order.confirmed !== true);
     return (this.last = order);
   }
 
   /** Asks (see `pollOrder`) until the order is no longer pending or `more` says stop, waiting up to `cap` between requests. */
   #poll(signal: AbortSignal, more: (n: number) => boolean, cap: number): Promise<Order> {
-    return pollOrder(() => this.#get(this.#host.endpoint, signal), more, this.#host.pollInterval, cap, signal);
+    return pollOrder(() => this.#get(signal), more, this.#host.pollInterval, cap, signal);
   }
 
   /**
