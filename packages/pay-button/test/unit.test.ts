@@ -8,7 +8,7 @@ import { claimAttempt, findAttempt, saveAttempt } from '../src/internal/attempt-
 import { define } from '../src/internal/define.ts';
 import { errorWords, localeOf, strings } from '../src/internal/i18n.ts';
 import { newIdempotencyKey } from '../src/internal/idempotency.ts';
-import { isBusy, outcome, outcomeWords, pickUp, withoutReturnParam } from '../src/internal/outcome.ts';
+import { isBusy, outcome, outcomeWords, pickUp, withoutReturnParam, withoutToken } from '../src/internal/outcome.ts';
 import { backoff, pollOrder } from '../src/internal/poll.ts';
 import { isInAppBrowser } from '../src/internal/popup.ts';
 import { isVaOrder } from '../src/components/pay-va/va-api.ts';
@@ -67,15 +67,15 @@ describe('pickUp(returned, storedOrder)', () => {
     it(`${returned} / ${stored} -> ${expected}`, () => expect(pickUp(returned, stored)).to.equal(expected));
   }
   it('withoutReturnParam removes only tombolbayar_order and a #paybutton_token= fragment', () => {
-    expect(withoutReturnParam('https://shop.test/cart?x=1&tombolbayar_order=A1#top', true)).to.equal('https://shop.test/cart?x=1#top');
-    expect(withoutReturnParam('https://shop.test/cart', true)).to.equal('https://shop.test/cart');
-    expect(withoutReturnParam('https://shop.test/cart?x=1&tombolbayar_order=A1#paybutton_token=s3cret', true)).to.equal('https://shop.test/cart?x=1');
-    expect(withoutReturnParam('https://shop.test/cart#paybutton_tokens', true)).to.equal('https://shop.test/cart#paybutton_tokens');
+    expect(withoutReturnParam('https://shop.test/cart?x=1&tombolbayar_order=A1#top')).to.equal('https://shop.test/cart?x=1#top');
+    expect(withoutReturnParam('https://shop.test/cart')).to.equal('https://shop.test/cart');
+    expect(withoutReturnParam('https://shop.test/cart?x=1&tombolbayar_order=A1#paybutton_token=s3cret')).to.equal('https://shop.test/cart?x=1');
+    expect(withoutReturnParam('https://shop.test/cart#paybutton_tokens')).to.equal('https://shop.test/cart#paybutton_tokens');
   });
-  it('withoutReturnParam(href, false) keeps tombolbayar_order (not claimed) but never the token', () => {
+  it('withoutToken keeps tombolbayar_order (not claimed) but never the token', () => {
     const href = 'https://shop.test/cart?tombolbayar_order=A1&x=a%20b';
-    expect(withoutReturnParam(`${href}#paybutton_token=s3cret`, false)).to.equal(href);
-    expect(withoutReturnParam(`${href}#top`, false)).to.equal(`${href}#top`);
+    expect(withoutToken(`${href}#paybutton_token=s3cret`)).to.equal(href);
+    expect(withoutToken(`${href}#top`)).to.equal(`${href}#top`);
   });
 });
 

@@ -6,7 +6,7 @@
  * nothing is remembered.
  */
 
-import { RETURN_PARAM, pickUp, withoutReturnParam, type Via } from './outcome.ts';
+import { RETURN_PARAM, pickUp, withoutReturnParam, withoutToken, type Via } from './outcome.ts';
 
 const KEY = 'tombolbayar:attempts';
 /** A day: longer than any payment window, short enough not to surprise. */
@@ -67,19 +67,19 @@ export function claimAttempt(match: (e: StoredAttempt) => unknown): StoredAttemp
 
 /**
  * On a page load: claims the stored attempt that `match`es and this load is about (see `pickUp`:
- * the return, `?tombolbayar_order=`, the Back button, or a reload), unless `claim` is false. The
+ * the return, `?tombolbayar_order=`, the Back button, or a reload); a `match` that takes none claims nothing. The
  * status token comes from sessionStorage only, never from the URL. The address bar is cleaned:
  * every element removes a `#paybutton_token=` fragment (never reading it); only the one that
  * claimed the order removes `tombolbayar_order`, which until then may be another element's; and any
  * element removes one nobody can claim any more (a return replayed by Back/Forward after its order
  * ended), so the parameter is never left behind.
  */
-export function claimOnLoad(match: (e: StoredAttempt) => unknown, claim: boolean): [StoredAttempt, Via] | undefined {
+export function claimOnLoad(match: (e: StoredAttempt) => unknown): [StoredAttempt, Via] | undefined {
   const url = new URL(location.href);
   const returned = url.searchParams.get(RETURN_PARAM);
   let via: Via | undefined;
-  const entry = claim ? claimAttempt((e) => match(e) && (via = pickUp(returned, e.orderNum))) : undefined;
-  const clean = withoutReturnParam(url.href, (entry && returned) || (returned && !findAttempt((e) => e.orderNum === returned)));
+  const entry = claimAttempt((e) => match(e) && (via = pickUp(returned, e.orderNum)));
+  const clean = (entry && returned) || (returned && !findAttempt((e) => e.orderNum === returned)) ? withoutReturnParam(url.href) : withoutToken(url.href);
   if (clean !== url.href) history.replaceState(history.state, '', clean);
   return entry && [entry, via!];
 }

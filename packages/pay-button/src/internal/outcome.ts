@@ -58,15 +58,21 @@ export function outcomeWords(order: Pick<Order, 'status' | 'method' | 'confirmed
 export const RETURN_PARAM = 'tombolbayar_order';
 
 /**
- * `href` without a `#paybutton_token=` fragment (an older plug-in put the status token there; a
- * secret is never read from, nor left in, the address bar) and, when `dropParam`, without our
- * `tombolbayar_order` parameter: the `returnTo` of a redirect flow, and the address bar
- * after a return.
+ * `href` without a `#paybutton_token=` fragment: an older plug-in put the status token there; a
+ * secret is never read from, nor left in, the address bar.
  */
-export function withoutReturnParam(href: string, dropParam: unknown): string {
+export function withoutToken(href: string): string {
+  return href.replace(/#paybutton_token=.*/, '');
+}
+
+/**
+ * `href` without our `tombolbayar_order` parameter (nor the token): the `returnTo` of a redirect
+ * flow, and the address bar after a return.
+ */
+export function withoutReturnParam(href: string): string {
   const url = new URL(href);
-  if (dropParam) url.searchParams.delete(RETURN_PARAM);
-  return url.href.replace(/#paybutton_token=.*/, '');
+  url.searchParams.delete(RETURN_PARAM);
+  return withoutToken(url.href);
 }
 
 /**

@@ -5,8 +5,15 @@
  * of the merchant's `quote()` included).
  */
 import { LitElement, html, type PropertyDeclarations } from 'lit';
+import type { PayEventMap } from '../events.ts';
 import { refusal, type PayError } from './api.ts';
 import { errorWords, localeOf, strings, watchLang, watched, type Locale, type MessageKey } from './i18n.ts';
+
+/** The detail of event `E`, as `PayEventMap` types it. */
+export type PayEventDetail<E extends keyof PayEventMap> = PayEventMap[E]['detail'];
+
+/** The events that end an attempt. */
+export type EndEvent = 'pay-success' | 'pay-pending' | 'pay-failure' | 'pay-cancel' | 'pay-error';
 
 export abstract class PayElement<S extends string, K extends string = MessageKey> extends LitElement {
   static override properties: PropertyDeclarations = {
@@ -101,7 +108,7 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
    * then the event. Other failures say what the customer can do, by code (`errorWords`); the code
    * itself stays in the event's detail.
    */
-  protected report(state: S, event: string, detail: unknown): void {
+  protected report<E extends EndEvent>(state: S, event: E, detail: PayEventDetail<E>): void {
     const note = refusal(detail as PayError);
     this.#refused = note && this.request;
     const words = state === 'error' ? (errorWords[(detail as PayError).code] ?? 'error') : state;
@@ -109,9 +116,12 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
     this.emit(event, detail);
   }
 
-  /** Dispatches a `bubbles` + `composed` CustomEvent; false when a cancelable one was cancelled. */
-  protected emit(name: string, detail: unknown, cancelable?: boolean): boolean {
-    return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
+  /**
+   * Dispatches a `bubbles` + `composed` CustomEvent; false when a cancelable one was cancelled.
+   * Its detail is the one `PayEventMap` names for it (type-only: the script-tag budget).
+   */
+  protected emit<E extends keyof PayEventMap>(name: E, detail: PayEventDetail<E>, init?: Pick<EventInit, 'cancelable'>): boolean {
+    return this.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, ...init, detail }));
   }
 
   protected get currentLocale(): Locale {

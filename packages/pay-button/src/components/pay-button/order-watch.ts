@@ -5,10 +5,12 @@
  * then watch an order that may still be paid until it ends. The element runs the attempt and
  * says each outcome (`EndStep`).
  */
-import { getOrder, toPayError, type Order } from '../../internal/api.ts';
+import { getOrder, toPayError, type Order, type OrderState } from '../../internal/api.ts';
 import type { Locale, MessageKey } from '../../internal/i18n.ts';
 import { outcome, outcomeWords, type PayButtonState, type Via } from '../../internal/outcome.ts';
 import { pollOrder } from '../../internal/poll.ts';
+import type { EndEvent, PayEventDetail } from '../../internal/pay-element.ts';
+import type { PayCancelDetail } from '../../events.ts';
 
 export interface CheckHost {
   readonly endpoint: string;
@@ -18,11 +20,11 @@ export interface CheckHost {
 
 /**
  * Ends the attempt in `state`, with `event` and `detail` (without, it is set without a word), and
- * shows it as found `via` (see `<pay-button>`'s `#end`). `open`: the order may still be paid, so
- * it is watched on, as new work (a click, `reset()` or removal ends it like an attempt), returned.
- * Work that ended is aborted: a check whose work is aborted says nothing more.
+ * shows it as found `via` (see `<pay-button>`'s `#end`). `status` is the order's: a `pending` one
+ * may still be paid, so it is watched on, as new work (a click, `reset()` or removal ends it like
+ * an attempt), returned. Work that ended is aborted: a check whose work is aborted says nothing more.
  */
-export type EndStep = (via: Via, state: PayButtonState, event: string | undefined, detail: unknown, open?: boolean) => AbortController | undefined;
+export type EndStep = <E extends EndEvent>(via: Via, state: PayButtonState, event: E | undefined, detail: PayEventDetail<E>, status?: OrderState) => AbortController | undefined;
 
 export class OrderWatch {
   orderNum: string | undefined;
@@ -59,15 +61,15 @@ export class OrderWatch {
    * true`): never picked, or released by "Choose another method"; either way nothing can be paid
    * without the payment page, and the customer is told it was not started (and can pay).
    */
-  async #get(endpoint: string, signal: AbortSignal): Promise<Order> {
-    const order = await getOrder(endpoint, this.orderNum!, this.token!, signal);
+  async #get(signal: AbortSignal): Promise<Order> {
+    const order = await getOrder(this.#host.endpoint, this.orderNum!, this.token!, signal);
     this.chosen = !!order.method || order.confirmed === false || (this.chosen && order.confirmed !== true);
     return (this.last = order);
   }
 
   /** Asks (see `pollOrder`) until the order is no longer pending or `more` says stop, waiting up to `cap` between requests. */
   #poll(signal: AbortSignal, more: (n: number) => boolean, cap: number): Promise<Order> {
-    return pollOrder(() => this.#get(this.#host.endpoint, signal), more, this.#host.pollInterval, cap, signal);
+    return pollOrder(() => this.#get(signal), more, this.#host.pollInterval, cap, signal);
   }
 
   /**
@@ -78,7 +80,7 @@ export class OrderWatch {
    */
   watchOpen(signal: AbortSignal, open: () => boolean, ended: () => void): void {
     this.#poll(signal, open, this.#host.pollInterval * 1.5).then(
-      (order) => void (open() && order.status !== 'pending' && ended()),
+      (order) => open() && order.status !== 'pending' && ended(),
       () => {},
     );
   }
@@ -91,7 +93,7 @@ export class OrderWatch {
    * left shown as pending or cancelled once paid. An error while watching says nothing. A load
    * that finds an order nobody chose a method for (`found`) says nothing (`cancel` is for a close).
    */
-  async check(work: AbortController, via: Via, cancel: unknown): Promise<void> {
+  async check(work: AbortController, via: Via, cancel: PayCancelDetail): Promise<void> {
     const deadline = Date.now() + this.#host.pollTimeout;
     const words = (order: Order) => outcomeWords(order, this.chosen);
     let watching: unknown;
@@ -115,15 +117,16 @@ export class OrderWatch {
         if (work.signal.aborted || (watching && open && words(answer) === said)) return;
         const say = !!watching || state !== 'cancelled' || via !== 'found';
         said = words(answer);
-        const next = this.#end(via, say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : answer, open);
+        const next = this.#end(via, say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : answer, answer.status);
         if (!next) return;
         watching = work = next;
       }
     } catch (err) {
       if (work.signal.aborted || watching) return;
       const error = toPayError(err);
-      // A method was chosen and nobody can say more now: the payment may still arrive.
-      if (this.chosen && error.retryable) this.#end(via, 'pending', 'pay-pending', { orderNum: this.orderNum, status: 'pending', method: null, confirmed: false }, true);
+      // A method was chosen and nobody can say more now: the payment may still arrive. (Nor can
+      // anybody say the amount: this detail has no `payMoney`, though `Order` promises one.)
+      if (this.chosen && error.retryable) this.#end(via, 'pending', 'pay-pending', { orderNum: this.orderNum, status: 'pending', method: null, confirmed: false } as Order, 'pending');
       else this.#end(via, 'error', 'pay-error', error);
     }
   }
@@ -138,7 +141,8 @@ export class OrderWatch {
     const time = new Date(order.expiresAt).toLocaleString(locale == 'id' ? 'id-ID' : 'en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
     // What the gateway accepts: the amount and the chosen method's fee (a VA refuses any other sum).
     const total = +order.payMoney + +(order.payFee ?? 0);
-    const values: Record<string, string> = { total: `Rp ${total.toLocaleString('id')}`, time, bank: order.method?.slice(3) ?? '', code: order.vaNumber ?? '' };
+    // `bank` and `code` are said only for a VA (`transferTo`), which has both.
+    const values: Record<string, string | undefined> = { total: `Rp ${total.toLocaleString('id')}`, time, bank: order.method?.slice(3), code: order.vaNumber };
     const va = order.method?.startsWith('VA_') && order.vaNumber;
     return `${text(order.method ? 'pending' : 'unconfirmed')} ${text(va ? 'transferTo' : 'payBy').replace(/\{(\w+)\}/g, (_, k: string) => values[k]!)}`;
   }

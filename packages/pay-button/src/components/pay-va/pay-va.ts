@@ -6,10 +6,11 @@ import { getOrder, toPayError, type VaOrder } from '../../internal/api.ts';
 import { pollOrder } from '../../internal/poll.ts';
 import { claimAttempt, dropAttempt, saveAttempt, type StoredAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
-import { PayElement } from '../../internal/pay-element.ts';
+import { PayElement, type EndEvent, type PayEventDetail } from '../../internal/pay-element.ts';
 import type { MessageKey } from '../../internal/i18n.ts';
 import { fill, vaStrings, type VaMessageKey } from './pay-va.strings.ts';
-import { parseDateTime } from './formats.ts';
+import { countdown, expiryOf } from './countdown.ts';
+import { saveQr } from './save-qr.ts';
 import { createVa, getQr, isVaOrder, type QrCode } from './va-api.ts';
 
 /** Reflected `state` of `<pay-va>`. */
@@ -17,29 +18,6 @@ export type PayVaState = 'idle' | 'loading' | 'pending' | 'paid' | 'expired' | '
 
 /** Longest pause between two status requests while the customer pays, in ms. */
 const MAX_POLL_DELAY = 15_000;
-
-/**
- * `expiresAt` in epoch ms: the wire's `yyyyMMddHHmmss` in Jakarta time (the protocol's
- * `parseDateTime`), or ISO 8601; NaN when it is neither (or names no real moment).
- */
-export function expiryOf(expiresAt: string): number {
-  return parseDateTime(expiresAt)?.getTime() ?? Date.parse(expiresAt);
-}
-
-/**
- * Time left until `until`, by the hosted page's rule (the gateway's `formatCountdown`), so the
- * shop and the payment page never disagree: `HH:MM:SS` (an hour reads `01:00:00`), `1 day
- * 02:03:04` above a day, rounded up (the last second shows `00:00:01` until it has passed), never
- * negative; empty for an unknown expiry. `days`: the words for one day and for more.
- */
-export function countdown(until: number, now: number, days: [one: string, other: string] = ['day', 'days']): string {
-  if (!(until > 0)) return '';
-  const s = Math.max(0, Math.ceil((until - now) / 1000));
-  const d = Math.floor(s / 86_400);
-  const two = (n: number) => String(n).padStart(2, '0');
-  const clock = `${two(Math.floor(s / 3600) % 24)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
-  return d ? `${d} ${days[d === 1 ? 0 : 1]} ${clock}` : clock;
-}
 
 /**
  * Operation 1 inline: asks the plug-in's `POST {endpoint}/va` for a virtual-account (or QRIS,
@@ -161,7 +139,8 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
       const order = entry.va as unknown as VaOrder;
       saveAttempt(entry);
       this.method = order.method;
-      this.#show(order, false);
+      this.#show(order);
+      this.#watch();
       this.emit('pay-open', { orderNum: order.orderNum, mode: 'inline', expiresAt: order.expiresAt, restored: true });
     }
   }
@@ -172,7 +151,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
    * same request, or `pay-click` cancelled.
    */
   create(): boolean {
-    if (this.disabled || /loading|pending/.test(this.state) || this.done || !this.emit('pay-click', { item: this.item, method: this.method }, true)) return false;
+    if (this.disabled || /loading|pending/.test(this.state) || this.done || !this.emit('pay-click', { item: this.item, method: this.method }, { cancelable: true })) return false;
     const request = this.request;
     const key = this.#retryKey?.[1] === request ? this.#retryKey[0] : newIdempotencyKey();
     const work = (this.#work = new AbortController());
@@ -182,8 +161,10 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
       (order) => {
         if (work !== this.#work) return;
         saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: this.endpoint, item: this.item, va: { ...order } });
+        this.#show(order);
         // Paid already (another tab paid this purchase): the poll says so at once, nothing to pay.
-        this.#show(order, order.status != 'paid');
+        if (order.status != 'paid') this.emit('pay-open', { orderNum: order.orderNum, mode: 'inline', expiresAt: order.expiresAt });
+        this.#watch();
       },
       (err: unknown) => {
         if (work !== this.#work) return;
@@ -203,12 +184,11 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     this.setState('idle');
   }
 
-  #show(order: VaOrder, fresh: boolean): void {
+  /** Shows `order`, pending (`#watch` then follows it). */
+  #show(order: VaOrder): void {
     this.#order = order;
     this.#qr = undefined;
     this.setState('pending', 'pending');
-    if (fresh) this.emit('pay-open', { orderNum: order.orderNum, mode: 'inline', expiresAt: order.expiresAt });
-    this.#watch();
   }
 
   /** Fetches the QRIS image once per order; without it the payload stays readable as text. */
@@ -244,7 +224,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
   }
 
   /** The one exit: the order (if any) is over, so a reload must not show it again. A refusal says the merchant's words (see `report`). */
-  #end(state: PayVaState, event: string, detail: unknown): void {
+  #end<E extends EndEvent>(state: PayVaState, event: E, detail: PayEventDetail<E>): void {
     this.#stop();
     if (this.#order) dropAttempt(this.#order.orderNum);
     this.report(state, event, detail);
@@ -273,33 +253,9 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
         ? html`<svg part="qr" role="img" aria-label=${fill(this.text('qrAlt'), { total })} viewBox="0 0 ${qr.size} ${qr.size}" shape-rendering="crispEdges">
               <rect width="100%" height="100%" fill="#fff"></rect><path d=${qr.path} fill="#000"></path>
             </svg>
-            <button part="save-qr" type="button" @click=${() => this.#saveQr(qr, order.orderNum)}>${this.text('saveQr')}</button>`
+            <button part="save-qr" type="button" @click=${() => saveQr(qr, order.orderNum)}>${this.text('saveQr')}</button>`
         : fallback}</slot
     >`;
-  }
-
-  /**
-   * Saves the QR code as a PNG (10 px a module): a customer paying on this very phone cannot scan
-   * its own screen, but every QRIS app can open an image from the gallery. Drawn from the same
-   * path data, so nothing is fetched.
-   */
-  #saveQr(qr: QrCode, orderNum: string): void {
-    const scale = 10;
-    const canvas = document.createElement('canvas');
-    canvas.width = canvas.height = qr.size * scale;
-    const g = canvas.getContext('2d')!;
-    g.fillStyle = '#fff';
-    g.fillRect(0, 0, canvas.width, canvas.height);
-    g.scale(scale, scale);
-    g.fillStyle = '#000';
-    g.fill(new Path2D(qr.path));
-    canvas.toBlob((blob) => {
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(blob!);
-      link.download = `QRIS-${orderNum}.png`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(link.href), 6e4);
-    }, 'image/png');
   }
 
   /** The paid, expired or failed panel, in place of the instructions. */
