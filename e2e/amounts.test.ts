@@ -84,7 +84,9 @@ describe('back to the shop without paying', () => {
         await leave.click();
         assert.equal(await buttonState(page, ['cancelled', 'pending', 'error'], 10_000), 'cancelled');
         const took = Date.now() - started;
-        assert.ok(took < 3_000, `${took} ms`);
+        // Under 3 s on a quiet machine; the bound leaves room for a CI running four suites on 2 cores.
+        // What it guards against is the minute-long check this used to be.
+        assert.ok(took < 6_000, `${took} ms`);
         // The shop says it in its own words (the element's line is hidden for a cancel).
         await page.locator('#pay-result').filter({ hasText: 'Payment not started. Nothing was charged; your cart is still here.' }).waitFor();
       } finally {

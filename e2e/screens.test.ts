@@ -68,7 +68,7 @@ async function withDemo(run: (own: Demo) => Promise<void>): Promise<void> {
   }
 }
 
-/** The shop in `locale`: its own words stay English, the elements follow `<html lang>`. */
+/** The shop in `locale`: the browser's language picks the shop's words and the elements' (`<html lang>` too). */
 async function openShopPage(page: Page, shop: Demo, locale: Locale): Promise<void> {
   await page.goto(shop.shopUrl);
   if (locale === 'id') await page.evaluate(() => (document.documentElement.lang = 'id'));
@@ -124,7 +124,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 async function payVaOrder(page: Page, method: string, shop: Demo = demo) {
   const details = page.locator('details.va-inline');
   if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open))) await details.locator('summary').click();
-  await page.getByLabel('Payment method').selectOption(method);
+  await page.locator('#va-bank').selectOption(method); // its label is in the page's language
   await page.locator('pay-va button').first().click();
   await page.locator('pay-va[state="pending"]').waitFor();
   const orderNum = await page.evaluate(() => (document.querySelector('pay-va') as unknown as { order: { orderNum: string } }).order.orderNum);
@@ -168,8 +168,8 @@ for (const width of WIDTHS) {
           await openShopPage(page, shop, locale);
           assert.deepEqual(await layoutProblems(page), [], 'empty shop');
           assert.deepEqual(await axeViolations(page), [], 'axe, empty shop');
-          await addToCart(page, 'Kopi Toraja, 1 kg');
-          await addToCart(page, 'Batik tulis shirt');
+          await addToCart(page, 'Kopi Toraja, 1 kg', locale);
+          await addToCart(page, 'Batik tulis shirt', locale);
           const order = await payVaOrder(page, 'RETAIL_ALFAMART', shop);
           await page.locator(`#order-rows tr[data-order-num="${order.orderNum}"]`).waitFor();
           assert.deepEqual(await layoutProblems(page), [], 'cart, orders and <pay-va>');
@@ -204,7 +204,7 @@ for (const width of WIDTHS) {
           for (const method of ['VA_BCA', 'QRIS', 'RETAIL_ALFAMART', 'EWALLET_OVO']) {
             const page = await phonePage(width, locale);
             await openShopPage(page, shop, locale);
-            await addToCart(page, 'Kopi Gayo, 250 g');
+            await addToCart(page, 'Kopi Gayo, 250 g', locale);
             const order = await payVaOrder(page, method, shop);
             const total = (Number(order.payMoney) + Number(order.payFee)).toLocaleString('id-ID');
             const va = page.locator('pay-va');
@@ -222,7 +222,7 @@ for (const width of WIDTHS) {
           for (const [end, state] of [['expire', 'expired'], ['fail', 'failed']] as const) {
             const page = await phonePage(width, locale);
             await openShopPage(page, shop, locale);
-            await addToCart(page, 'Jasmine tea, 100 g');
+            await addToCart(page, 'Jasmine tea, 100 g', locale);
             const order = await payVaOrder(page, 'VA_MANDIRI', shop);
             await sandbox(shop, `orders/${order.platOrderNum}/${end}`);
             const va = page.locator('pay-va');
@@ -238,7 +238,7 @@ for (const width of WIDTHS) {
         withDemo(async (shop) => {
           const page = await phonePage(width, locale);
           await openShopPage(page, shop, locale);
-          await addToCart(page, 'Kopi Gayo, 250 g');
+          await addToCart(page, 'Kopi Gayo, 250 g', locale);
           assert.deepEqual(await layoutProblems(page), [], 'idle');
           // A refusal: the merchant's quote() does not sell this (its message, no "try again").
           await page.locator('#pay').evaluate((button) => {
@@ -250,7 +250,7 @@ for (const width of WIDTHS) {
           assert.deepEqual(await layoutProblems(page), [], 'error');
           await screenshot(page, `phone-shop-error${suffix}`);
           // Back to the cart (the page sets the fields again when it changes).
-          await addToCart(page, 'Kopi Gayo, 250 g');
+          await addToCart(page, 'Kopi Gayo, 250 g', locale);
           // A VA the customer will pay at the ATM.
           await page.locator('#pay').evaluate((button) => button.setAttribute('method', 'VA_BCA'));
           const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('#pay button').click()]);

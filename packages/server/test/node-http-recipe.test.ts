@@ -23,7 +23,7 @@ const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** The recipe as the README shows it. */
 function recipe(): string {
   const readme = readFileSync(join(PACKAGE_DIR, 'README.md'), 'utf8');
-  const start = readme.indexOf('With plain `node:http`, `server.mjs`:');
+  const start = readme.indexOf('With plain `node:http`, the plug-in and a store driver');
   assert.ok(start > 0, 'the README has the node:http recipe');
   const code = readme.slice(start).match(/```js\n([\s\S]*?)```/);
   assert.ok(code, 'the recipe is a js block');
