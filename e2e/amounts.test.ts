@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { formatRupiah } from '@tombolbayar/protocol/formats';
 import { METHOD_CODES, METHODS } from '@tombolbayar/protocol/methods';
+import { eventually } from '@tombolbayar/test-support/eventually';
 import { DEMO_MERCHANT_CODE } from '../demo/src/demo.ts';
 import { addToCart, buttonState, launchChromium, openShop, type Session } from './support.ts';
 
@@ -97,11 +98,9 @@ describe('back to the shop without paying', () => {
 });
 
 /** The gateway's order once the method chosen on the hosted page is fixed (with its fee). */
-async function waitForMethod(orderNum: string) {
-  for (let i = 0; i < 200; i++) {
+function waitForMethod(orderNum: string) {
+  return eventually(async () => {
     const held = await session.demo.gateway.findOrderByOrderNum(DEMO_MERCHANT_CODE, orderNum);
-    if (held?.method && held.payFee !== null) return held;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no method chosen for ${orderNum}`);
+    return held?.method && held.payFee !== null ? held : undefined;
+  }, 20_000, `a method chosen for ${orderNum}`);
 }

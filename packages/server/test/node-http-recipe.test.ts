@@ -69,7 +69,7 @@ describe("the README's node:http recipe, with an await before the plug-in", () =
   let port: number;
 
   before(async () => {
-    const source = `const sessionLookup = () => new Promise((resolve) => setTimeout(resolve, 20)); // the merchant's own await\n${recipe().replace(
+    const source = `const sessionLookup = () => new Promise((resolve) => setImmediate(resolve)); // the merchant's own await: the body arrives meanwhile\n${recipe().replace(
       '(req, res) => payRoutes(req, res,',
       'async (req, res) => (await sessionLookup(), payRoutes)(req, res,',
     )}`;
