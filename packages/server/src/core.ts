@@ -22,8 +22,9 @@ import { GatewayConfirmer } from './orders/confirm.ts';
 import { callbackBase, OrderCreator } from './orders/create.ts';
 import { Fulfilment } from './orders/fulfilment.ts';
 import { OrderLifecycle } from './orders/lifecycle.ts';
-import { reconcile, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
+import { reconcile, settleStuckCreates, type ReconcileDeps, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
 import { startSweeper, type Sweeper } from './orders/sweep.ts';
+import { checkIntervalMs } from './orders/sweep-schedule.ts';
 import { createPersonalData, type PersonalDataApi } from './personal-data/service.ts';
 import { toPublicOrder, type Order } from './public-order.ts';
 import { createPaymentLinkFor, createVaOrderFor, type PaymentLink, type ServerCreateInput, type VaOrder } from './routes/create.ts';
@@ -114,6 +115,9 @@ export function createPayButton<Native = Request>(options: PayButtonOptions<Nati
 /** Each handler's core, for the Node adapters that need more than `fetch` (a fall-through to `next()`). */
 const cores = new WeakMap<object, PayButtonCore<never>>();
 
+/** Orders left in `creating` a sweep round looks at: they are rare (a create's answer lost or not trusted). */
+const STUCK_CREATES_PER_ROUND = 20;
+
 /** The core behind `createPayButton()`'s handler; `undefined` for anything else. */
 export function coreOf<Native>(handler: PayButtonHandler<Native>): PayButtonCore<Native> | undefined {
   return cores.get(handler) as PayButtonCore<Native> | undefined;
@@ -194,13 +198,23 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
   const createDeps = { creator, events, options: resolved };
   const handle = createFetchHandler<Native>({ options: resolved, events, ready, orders, lifecycle, createDeps, callbackBase: base });
 
-  // Lost notifications found early: started once the store is ready, stopped first at close().
   const personalData = createPersonalData({ ready, store: store.personalData, now, retentionDays: resolved.retentionDays });
-  // Lost notifications found early, and the retention pass after each round (under the sweep's
-  // lease: one process does it): started once the store is ready, stopped first at close().
-  const sweeper: Sweeper | undefined = resolved.sweep === false
+  const reconcileDeps: ReconcileDeps = { ready, orders, lifecycle, confirmer, events, totalTimeoutMs: resolved.totalTimeoutMs, now };
+  // Lost notifications found early; after each round (under the sweep's lease: one process does
+  // it) the orders a lost or untrusted create answer left in `creating`, and the retention pass.
+  // Started once the store is ready, stopped first at close().
+  const schedule = resolved.sweep;
+  const sweeper: Sweeper | undefined = schedule === false
     ? undefined
-    : startSweeper({ ready, sweep: store.sweep, orders, lifecycle, events, merchantCode: resolved.merchantCode, now, afterRound: personalData.applyRetention }, resolved.sweep);
+    : startSweeper({
+      ready, sweep: store.sweep, orders, lifecycle, events, merchantCode: resolved.merchantCode, now,
+      afterRound: async () => {
+        await settleStuckCreates(reconcileDeps, STUCK_CREATES_PER_ROUND, (order) => checkIntervalMs(now().getTime() - order.createdAt.getTime(), schedule)).catch((error: unknown) =>
+          events.emit('warning', { code: 'sweep_failed', message: 'the sweep could not look for orders left in creating; the next round tries again', error }),
+        );
+        await personalData.applyRetention();
+      },
+    }, schedule);
 
   const health = () => healthAnswer({ ready, ping: () => store.ping(), load: () => handle.admission.snapshot() });
   let closing: Promise<void> | undefined;
@@ -224,8 +238,7 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
       const stored = await orders.get(orderNum);
       return stored && toPublicOrder({ ...stored, duplicateOf: stored.status === 'paid' ? await orders.duplicateOf(stored) : null });
     },
-    reconcile: (reconcileOptions) =>
-      reconcile({ ready, orders, lifecycle, confirmer, events, totalTimeoutMs: resolved.totalTimeoutMs, now }, reconcileOptions),
+    reconcile: (reconcileOptions) => reconcile(reconcileDeps, reconcileOptions),
     personalData,
     ready: async () => {
       const [gateway] = await Promise.all([startupCheck, ready()]);
