@@ -75,7 +75,7 @@ async function guarded(deps: ReconcileDeps, orderNum: string, counts: Counts, st
 /** Ask the gateway about one order and tell the lifecycle what it said. */
 async function askGateway(deps: ReconcileDeps, order: Order, counts: Counts): Promise<void> {
   counts.checked += 1;
-  const confirmation = await deps.confirmer.confirm(order);
+  const confirmation = await deps.confirmer.confirm(order, { source: 'reconcile' });
   if (confirmation.kind === 'not_found') {
     if (order.status !== 'creating') return;
     const refused = await deps.lifecycle.refused(order, {
