@@ -94,7 +94,8 @@ export async function createOrder(context: DomainContext, input: CreateOrderInpu
     try {
       // The insert is one statement (its own transaction); its span and the stored trace make the
       // notifications of this order part of the trace the create request began.
-      await inTransactionSpan('order.create', context.database.engine, () => insertOrder(context.database.db, order, activeTraceParent()));
+      const traceParent = activeTraceParent(); // the request's span, not the insert's: notifications hang off the request
+      await inTransactionSpan('order.create', context.database.engine, () => insertOrder(context.database.db, order, traceParent));
       context.metrics.orderCreated(order.kind === 'va' ? 'pay' : 'prepaidOrder', order.method ?? 'none');
       return order;
     } catch (error) {
