@@ -22,6 +22,6 @@ export interface DomainContext {
   /** Called after a transaction that queued a notification committed (wakes the worker). */
   readonly onNotificationQueued: () => void;
   readonly logger: Logger;
-  /** Where orders created, transitions and queued notifications are counted (`NO_METRICS` when off). */
-  readonly metrics: GatewayMetrics;
+  /** Where orders created, transitions and queued notifications are counted; absent: not counted. */
+  readonly metrics?: GatewayMetrics;
 }

@@ -96,7 +96,7 @@ export async function createOrder(context: DomainContext, input: CreateOrderInpu
       // notifications of this order part of the trace the create request began.
       const traceParent = activeTraceParent(); // the request's span, not the insert's: notifications hang off the request
       await inTransactionSpan('order.create', context.database.engine, () => insertOrder(context.database.db, order, traceParent));
-      context.metrics.orderCreated(order.kind === 'va' ? 'pay' : 'prepaidOrder', order.method ?? 'none');
+      context.metrics?.orderCreated(order.kind === 'va' ? 'pay' : 'prepaidOrder', order.method ?? 'none');
       return order;
     } catch (error) {
       const violated = uniqueViolation(error);

@@ -28,8 +28,8 @@ async function applyTransition(
   );
   if (changed) {
     const kind = kindOf(to);
-    context.metrics.orderTransition(kind);
-    context.metrics.notificationsEnqueued(kind, queued);
+    context.metrics?.orderTransition(kind);
+    context.metrics?.notificationsEnqueued(kind, queued);
     context.logger.info({ platOrderNum, orderNum: changed.orderNum, merchantCode: changed.merchantCode, status: to }, 'order transition');
     context.onNotificationQueued();
   }
