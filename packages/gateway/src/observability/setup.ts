@@ -23,15 +23,11 @@ export interface GatewayObservability {
 
 export type MetricsOption = { registry?: Registry; token?: string } | false | undefined;
 
-/** The admission refusals, as the `reason` label names them. */
-const SHED_REASON: Readonly<Record<ShedReason, string>> = {
-  in_flight: 'overloaded',
-  event_loop: 'event_loop',
-  reading: 'reading',
-  per_client: 'client_limit',
-};
-
-export const shedReasonLabel = (reason: ShedReason): string => SHED_REASON[reason] ?? 'overloaded';
+/**
+ * The admission refusal as the `reason` label names it: store-kit's own reason (`in_flight`,
+ * `event_loop`, `reading`, `per_client`), the same words the plug-in and the operations docs use.
+ */
+export const shedReasonLabel = (reason: ShedReason): string => reason;
 
 export function setUpObservability(option: MetricsOption): GatewayObservability {
   if (option === false) {

@@ -27,7 +27,7 @@ export async function inSpan<T>(name: string, options: { kind?: SpanKind; attrib
 
 /** A span per database transaction: `db.transaction <what>`. */
 export function inTransactionSpan<T>(what: string, engine: 'sqlite' | 'postgres', work: () => Promise<T>): Promise<T> {
-  return inSpan(`db.transaction ${what}`, { kind: SpanKind.CLIENT, attributes: { 'db.system': engine === 'postgres' ? 'postgresql' : 'sqlite' } }, () => work());
+  return inSpan(`db.transaction ${what}`, { kind: SpanKind.INTERNAL, attributes: { 'db.system': engine === 'postgres' ? 'postgresql' : 'sqlite' } }, () => work());
 }
 
 /** The W3C `traceparent` of the active span, as the registered propagator writes it; null without one. */
