@@ -30,7 +30,7 @@ import { createPersonalData, type PersonalDataApi } from './personal-data/servic
 import { toPublicOrder, type Order } from './public-order.ts';
 import { createPaymentLinkFor, createVaOrderFor, type PaymentLink, type ServerCreateInput, type VaOrder } from './routes/create.ts';
 import { startSelfCheck, type SelfCheckReport } from './self-check.ts';
-import { createStore, type DatabaseOption, type PoolState, type Store } from './store/index.ts';
+import { createStore } from './store/index.ts';
 import { registerMetrics } from './observability/metrics.ts';
 import { withTransactionSpans } from './observability/store-spans.ts';
 
@@ -110,17 +110,6 @@ function requiredMethod(value: string | null | undefined): MethodCode {
   return code;
 }
 
-/**
- * The pool as the metrics see it: PostgreSQL's own counts, SQLite's one connection busy while a
- * store call runs, nothing for a Kysely instance the merchant gave (its pool is not ours to see).
- */
-function poolStateOf(store: Store, kind: DatabaseOption['kind'], running: number): PoolState | undefined {
-  if (store.poolState) return store.poolState();
-  if (kind !== 'sqlite') return undefined;
-  const inUse = Math.min(1, running);
-  return { inUse, idle: 1 - inUse, waiting: 0 };
-}
-
 /** A server-side create whose refusal is told as `order.refused`, as the create routes' are. */
 async function refusalsReported<T>(events: PayButtonEvents, kind: OrderKind, create: () => Promise<T>): Promise<T> {
   try {
@@ -168,18 +157,17 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
       events.emit('warning', { code: 'unreadable_order', message: `order ${orderNum}: its stored ${column} could not be read; it is given as null`, orderNum, error }),
     (error) => events.emit('warning', { code: 'database_connection_lost', message: 'a database connection was lost; the pool opens a new one', error }),
   );
-  // A span per store transaction; the calls running are the pool state of SQLite's one connection.
-  const running = { value: 0 };
+  // A span per store transaction.
   const store = {
     ...opened,
-    orders: withTransactionSpans(opened.orders, 'orders', running),
-    sweep: withTransactionSpans(opened.sweep, 'sweep', running),
-    personalData: withTransactionSpans(opened.personalData, 'personalData', running),
+    orders: withTransactionSpans(opened.orders, 'orders'),
+    sweep: withTransactionSpans(opened.sweep, 'sweep'),
+    personalData: withTransactionSpans(opened.personalData, 'personalData'),
     migrate: () => opened.migrate(),
     ping: () => opened.ping(),
     close: () => opened.close(),
   };
-  const metrics = resolved.metricsRegistry && registerMetrics(resolved.metricsRegistry, events, () => poolStateOf(opened, resolved.database.kind, running.value));
+  const metrics = resolved.metricsRegistry && registerMetrics(resolved.metricsRegistry, events, () => opened.poolState?.());
   const transport = createTransport();
   const client = new GatewayClient({
     gatewayUrl: resolved.gatewayUrl,

@@ -36,3 +36,4 @@ export {
   type ShedReport,
 } from './load-shedding.ts';
 export { runMigrator } from './migrate.ts';
+export { isLoopbackAddress, metricsAccess, METRICS_REFUSALS, type MetricsRefusal, type MetricsRequestFacts } from './metrics-access.ts';

@@ -1,12 +1,10 @@
 /**
- * Serving a metrics registry (the issue 34 contract's access rule, the gateway's too): answered to
- * a loopback peer whose request carries no `Forwarded` / `X-Forwarded-For` (a reverse proxy on the
- * same host makes every public request look loopback, and says so in those headers), or to
- * `Authorization: Bearer <token>` compared in constant time; anything else is `403` JSON naming
- * why. A wrong token is refused even from loopback. The peer address is the socket's, given by the
- * adapter (never `X-Forwarded-For`, never Express's `req.ip`).
+ * Serving a metrics registry, to whom store-kit's `metricsAccess` lets in (the gateway's rule too:
+ * a loopback peer that came through no proxy, or `Authorization: Bearer <token>`); anything else
+ * is `403` JSON naming why. The peer address is the socket's, given by the adapter (never
+ * `X-Forwarded-For`, never Express's `req.ip`).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { metricsAccess, METRICS_REFUSALS } from '@tombolbayar/store-kit';
 import type { Registry } from 'prom-client';
 import { answer, type Answer } from '../http/answer.ts';
 import { jsonAnswer } from '../http/respond.ts';
@@ -24,30 +22,13 @@ export interface MetricsRequest {
   readonly peerAddress?: string | undefined;
 }
 
-/** `127.0.0.0/8`, `::1` and their IPv4-mapped IPv6 spelling. */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
-
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
-
-/** Why the request may not read the metrics, or `undefined` when it may (a pure decision). */
-export function metricsRefusal(request: MetricsRequest, token: string | undefined): string | undefined {
-  const authorization = request.headers.get('authorization');
-  if (authorization !== null) {
-    const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-    if (token === undefined) return 'no metrics token is configured, so Authorization is not accepted';
-    if (given === undefined || !timingSafeEqual(digest(given), digest(token))) return 'the bearer token does not match';
-    return undefined;
-  }
-  if (request.headers.get('forwarded') !== null || request.headers.get('x-forwarded-for') !== null) {
-    return 'the request came through a proxy (Forwarded / X-Forwarded-For): send Authorization: Bearer <token>';
-  }
-  if (request.peerAddress === undefined) return 'the peer address is unknown here: send Authorization: Bearer <token>';
-  if (!isLoopbackAddress(request.peerAddress)) return 'the request is not from this machine: send Authorization: Bearer <token>';
-  return undefined;
+/** The access rule (store-kit's, the gateway's too) for one route's token. */
+const accessRules = new WeakMap<MetricsRouteOptions, ReturnType<typeof metricsAccess>>();
+function refusalOf(options: MetricsRouteOptions, request: MetricsRequest) {
+  let rule = accessRules.get(options);
+  if (!rule) accessRules.set(options, (rule = metricsAccess(options.token)));
+  const { headers } = request;
+  return rule({ authorization: headers.get('authorization'), forwarded: headers.get('forwarded') !== null || headers.get('x-forwarded-for') !== null, peerAddress: request.peerAddress });
 }
 
 /** The answer to one metrics request. */
@@ -55,8 +36,8 @@ export async function metricsAnswer(registry: Registry, options: MetricsRouteOpt
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return jsonAnswer(405, { error: { code: 'method_not_allowed', message: 'Use GET.', retryable: false } }, { Allow: 'GET, HEAD', 'Cache-Control': 'no-store' });
   }
-  const refusal = metricsRefusal(request, options.token);
-  if (refusal) return jsonAnswer(403, { error: { code: 'forbidden', message: `Metrics refused: ${refusal}.`, retryable: false } }, { 'Cache-Control': 'no-store' });
+  const refusal = refusalOf(options, request);
+  if (refusal) return jsonAnswer(403, { error: { code: 'forbidden', reason: refusal, message: `Metrics refused: ${METRICS_REFUSALS[refusal]}.`, retryable: false } }, { 'Cache-Control': 'no-store' });
   const text = await registry.metrics();
   return answer(200, request.method === 'HEAD' ? null : text, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
 }

@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import {
-  currentOrLegacyPath, DriverMissingError, ensurePostgresSchema, loadPostgresDriver, openSqliteStore, postgresPoolConfig, withNamedStatements, type OpenedStore, type PostgresDeadlines,
+  currentOrLegacyPath, DriverMissingError, ensurePostgresSchema, openPostgresStore, openSqliteStore, withNamedStatements, type ConnectionState, type OpenedStore, type PostgresDeadlines,
 } from '@tombolbayar/store-kit';
 import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import type { PayButtonDatabase } from './schema.ts';
@@ -47,16 +47,12 @@ export interface OpenDatabase {
   readonly truncateWal?: () => Promise<boolean>;
   /** Closes what the plug-in opened; a pool or Kysely instance given by the merchant stays open. */
   close(): Promise<void>;
-  /** A PostgreSQL pool's connections now (for the metrics); absent when the pool is not ours to see (a Kysely instance, SQLite). */
+  /** The connections now (for the metrics); absent when they are not ours to see (a Kysely instance). */
   readonly poolState?: () => PoolState;
 }
 
-/** A connection pool's state, as the `db_pool_connections` gauge reports it. */
-export interface PoolState {
-  readonly inUse: number;
-  readonly idle: number;
-  readonly waiting: number;
-}
+/** A connection pool's state, as the `db_pool_connections` gauge reports it (store-kit's count). */
+export type PoolState = ConnectionState;
 
 /** What `pg.Pool` counts. */
 interface CountingPool {
@@ -95,21 +91,15 @@ export function openDatabase(option: DatabaseOption, onConnectionError: Connecti
   let truncateWal: (() => Promise<boolean>) | undefined;
   let poolState: (() => PoolState) | undefined;
   if (option.kind === 'sqlite') {
-    ({ kysely: root, close: closeOwned, truncateWal } = openSqlite(option.file));
+    ({ kysely: root, close: closeOwned, truncateWal, connections: poolState } = openSqlite(option.file));
     engine = 'sqlite';
   } else if (option.kind === 'postgres') {
     engine = 'postgres';
     schema = option.schema;
     if ('url' in option) {
       const { kind: _kind, url, schema: _schema, ...settings } = option;
-      // Deadlines on every wait (store-kit's pool settings); a lost connection is reported, never
-      // fatal. Made here rather than by store-kit's openPostgresStore to keep the pool's counts.
-      const pool = new (loadPostgresDriver().Pool)(postgresPoolConfig({ ...settings, url }));
-      pool.on('error', (error) => onConnectionError(error));
-      const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, { onClientError: onConnectionError }) }) });
-      root = kysely;
-      closeOwned = () => kysely.destroy();
-      poolState = stateOf(pool);
+      // Deadlines on every wait (store-kit's pool); a lost connection is reported, never fatal.
+      ({ kysely: root, close: closeOwned, connections: poolState } = openPostgresStore({ ...settings, url }, onConnectionError));
     } else {
       // The merchant's pool (its deadlines are the merchant's): Kysely's destroy() would end it, so
       // we never call it. Its idle clients' errors are reported too, so they cannot crash the process.
