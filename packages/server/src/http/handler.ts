@@ -68,6 +68,11 @@ function routesOf(deps: FetchDeps): Route[] {
     { path: '/return.js', methods: { GET: returnScriptHandler() } },
     { path: '/pay-button.js', methods: { GET: scriptHandler(scriptSource(options.payButtonScript), 'pay-button.js') } },
     { path: '/pay-va.js', methods: { GET: scriptHandler(scriptSource(vaScript, '@tombolbayar/pay-button/dist/pay-va.js'), 'pay-va.js') } },
+    // The chunks pay-button.js (and pay-va.js) import from beside themselves.
+    ...['pay-button-attempt-io.js', 'pay-button-strings-id.js'].map((chunk) => ({
+      path: `/${chunk}`,
+      methods: { GET: scriptHandler(scriptSource(options.payButtonScript && join(dirname(options.payButtonScript), chunk), `@tombolbayar/pay-button/dist/${chunk}`), chunk) },
+    })),
   ];
 }
 
