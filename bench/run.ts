@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark in one run, each result divided by the two ceilings measured
  * in the same run, printed as a markdown table and written to bench/results.md.
  *
- *   npm run bench -- [--only ceilings,links,create,unknown-path,notify,drain,memory,element]
+ *   npm run bench -- [--only ceilings,links,create,unknown-path,notify,drain,memory,observability,element]
  *                                  [--engines sqlite,postgres] [--quick] [--profile] [--no-write]
  *
  * PostgreSQL runs when DATABASE_URL is set or postgres://postgres@127.0.0.1:5432/test answers.
@@ -25,9 +25,10 @@ import { runGatewayCreate, type GatewayCreateResult } from './scenarios/gateway-
 import { runLinks, type LinkResult } from './scenarios/links.ts';
 import { runMemory, type MemoryResult } from './scenarios/memory.ts';
 import { runNotify, type NotifyResult } from './scenarios/notify.ts';
+import { runObservability, type ObservabilityResult } from './scenarios/observability.ts';
 import { runUnknownPath, type UnknownPathResult } from './scenarios/unknown-path.ts';
 
-const SCENARIOS = ['ceilings', 'links', 'create', 'unknown-path', 'notify', 'drain', 'memory', 'element'] as const;
+const SCENARIOS = ['ceilings', 'links', 'create', 'unknown-path', 'notify', 'drain', 'memory', 'observability', 'element'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const HELP = `npm run bench [-- options]
@@ -133,6 +134,7 @@ async function main(): Promise<void> {
   const drains: DrainResult[] = [];
   const notifies: NotifyResult[] = [];
   let memory: MemoryResult | undefined;
+  const observability: ObservabilityResult[] = [];
   let unknownPaths: UnknownPathResult | undefined;
   const httpRuns: number[] = [];
   const httpCpuRuns: number[] = [];
@@ -175,6 +177,11 @@ async function main(): Promise<void> {
       console.log('memory');
       memory = await runMemory(context, options.quick ? 10_000 : 100_000);
     }
+    if (options.only.has('observability')) {
+      // SQLite only: the cost is the packages' own, the same on either engine.
+      console.log('metrics and traces: with and without, interleaved (SQLite)');
+      observability.push(await runObservability(context, 'sqlite', { rounds: options.quick ? 2 : 4, notifications: options.quick ? 1_500 : 5_000 }));
+    }
     console.log('ceilings (end of run)');
     rsaRuns.push(measureCrypto(context));
     const echoEnd = await measureEcho(context);
@@ -204,6 +211,7 @@ async function main(): Promise<void> {
     drains,
     notifies,
     memory,
+    observability,
     unknownPaths,
     element,
     skipped,

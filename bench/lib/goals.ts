@@ -15,6 +15,7 @@ import type { GatewayCreateResult } from '../scenarios/gateway-create.ts';
 import type { CryptoCount, LinkResult } from '../scenarios/links.ts';
 import type { MemoryResult } from '../scenarios/memory.ts';
 import type { NotifyResult } from '../scenarios/notify.ts';
+import type { CostPair, ObservabilityResult } from '../scenarios/observability.ts';
 
 /** Issue 24's goals: CPU against each request's own floor, measured in the same run. */
 export const GOALS = {
@@ -30,6 +31,8 @@ export const GOALS = {
   halfRateP99Ms: { links: 15, create: 8 },
   notificationsPerSecond: { sqlite: 2_000, postgres: 1_500 },
   rssMb: 120,
+  /** CPU per link and per notification with metrics and an SDK tracer, ÷ without, − 1 (issue 34). */
+  observabilityOverhead: 0.03,
   elementGzipBytes: ELEMENT_BUDGET_BYTES,
 } as const;
 
@@ -53,6 +56,7 @@ export interface Results {
   readonly drains: readonly DrainResult[];
   readonly notifies: readonly NotifyResult[];
   readonly memory: MemoryResult | undefined;
+  readonly observability: readonly ObservabilityResult[];
   readonly element: { readonly sizes: FileSizes; readonly builtAt: Date } | undefined;
 }
 
@@ -114,9 +118,27 @@ function loadFigure(result: LoadResult): string {
   return `${int(result.requestsPerSecond)} req/s, p50 ${ms(result.p50Ms)}, p99 ${ms(result.p99Ms)}`;
 }
 
+function observabilityRow(what: string, result: ObservabilityResult, cost: CostPair): Row {
+  const percent = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)} %`;
+  return {
+    what: `${what} with metrics and an SDK tracer, ${ENGINE_NAMES[result.engine]}`,
+    figure:
+      `${cost.observed.toFixed(3)} ms ÷ ${cost.plain.toFixed(3)} ms without (both processes; ${int(cost.requests.observed)} and ${int(cost.requests.plain)} requests ` +
+      `in ${result.rounds} interleaved rounds; ${result.spansPerRequest.toFixed(1)} spans each)${result.problems.length ? `; problems: ${result.problems.join('; ')}` : ''}`,
+    ratio: percent(cost.overhead),
+    goal: `≤ +${GOALS.observabilityOverhead * 100} %`,
+    met: cost.overhead <= GOALS.observabilityOverhead && result.problems.length === 0,
+    reason: 'the spans and metric updates of each request cost more than the goal (profile with `npm run bench -- --only observability --profile`).',
+  };
+}
+
 export function buildRows(results: Results): Row[] {
   const { ceilings } = results;
   const rows: Row[] = [];
+  for (const result of results.observability) {
+    rows.push(observabilityRow('CPU per payment link', result, result.link));
+    rows.push(observabilityRow('CPU per plug-in notification', result, result.notify));
+  }
   for (const link of results.links) {
     rows.push(cpuRow(ceilings, 'CPU per payment link, plug-in + gateway', link.engine, link.throughput.cpuMsPerRequest, link.crypto, EXCHANGES.link, GOALS.linkOfFloor[link.engine]));
   }

@@ -16,6 +16,7 @@ import type { MethodCode } from '@tombolbayar/protocol';
 import { simulationsFor, type DatabaseConfig } from '@tombolbayar/gateway/internal';
 import { MERCHANT_CODE, MERCHANT_NAME } from '../lib/fixtures.ts';
 import { failed, loopDelayMonitor, memoryAfterGc, serve, type Command } from './ipc.ts';
+import { observe } from './observe.ts';
 
 export interface GatewayServerConfig {
   readonly database: DatabaseConfig;
@@ -24,6 +25,8 @@ export interface GatewayServerConfig {
   readonly sandbox: boolean;
   /** false: no notification worker in this process (orders are paid before the drain starts). */
   readonly worker: boolean;
+  /** true: metrics in a registry and an OpenTelemetry SDK pipeline installed (servers/observe.ts); false: `metrics: false`. */
+  readonly observe?: boolean;
 }
 
 /** Per path: requests, SUCCESS answers, and RSA blocks (128 bytes each) of sign and platSign. */
@@ -42,7 +45,11 @@ const blocksOf = (signature: unknown): number => (typeof signature === 'string' 
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.env.BENCH_GATEWAY ?? '') as GatewayServerConfig;
+  const observation = config.observe ? observe() : undefined;
   const gateway = createGateway({
+    // Unset: the gateway's defaults (its own registry, no SDK); false: no metrics at all.
+    ...(config.observe === false && { metrics: false as const }),
+    ...(observation && { metrics: { registry: observation.registry } }),
     database: config.database,
     platformPrivateKey: config.platformPrivateKey,
     merchants: [{ merchantCode: MERCHANT_CODE, publicKey: config.merchantPublicKey, name: MERCHANT_NAME }],
@@ -108,6 +115,8 @@ async function main(): Promise<void> {
         return loop.read();
       case 'gc':
         return memoryAfterGc();
+      case 'observed':
+        return observation ? { spans: await observation.spans(), scrapeBytes: await observation.scrapeBytes() } : null;
       case 'pay': {
         const orders = command.platOrderNums;
         const started = performance.now();

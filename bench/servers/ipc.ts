@@ -10,6 +10,8 @@ export type Command =
   | { readonly cmd: 'loop' }
   | { readonly cmd: 'reset' }
   | { readonly cmd: 'gc' }
+  /** Spans exported and bytes of one metrics scrape, in a child whose config says `observe`. */
+  | { readonly cmd: 'observed' }
   | { readonly cmd: 'pay'; readonly platOrderNums: readonly string[]; readonly concurrency: number; readonly method?: string };
 
 export type ChildMessage =

@@ -15,12 +15,15 @@ import { payButton, type DatabaseOption, type GatewayCallOutcome } from '@tombol
 import express from 'express';
 import { CUSTOMER, MERCHANT_CODE, SHOP_PUBLIC_URL } from '../lib/fixtures.ts';
 import { failed, loopDelayMonitor, memoryAfterGc, serve, type Command } from './ipc.ts';
+import { observe } from './observe.ts';
 
 export interface ShopServerConfig {
   readonly gatewayUrl: string;
   readonly merchantPrivateKey: string;
   readonly platformPublicKey: string;
   readonly database: DatabaseOption;
+  /** Metrics in a registry and an OpenTelemetry SDK pipeline installed (servers/observe.ts). */
+  readonly observe?: boolean;
 }
 
 /** p50 and p99 of each status's times, in whole ms. */
@@ -37,7 +40,9 @@ function percentiles(times: Record<string, number[]>): Record<string, { count: n
 async function main(): Promise<void> {
   const config = JSON.parse(process.env.BENCH_SHOP ?? '') as ShopServerConfig;
   let paid = 0;
+  const observation = config.observe ? observe() : undefined;
   const payments = payButton({
+    ...(observation && { metrics: { registry: observation.registry } }),
     // Measured without log lines: the bench reads this process's standard output.
     logger: false,
     gatewayUrl: config.gatewayUrl,
@@ -83,7 +88,7 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4_096 }, resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const handle = (command: Command) => {
+  const handle = async (command: Command) => {
     switch (command.cmd) {
       case 'stats':
         return { calls, warnings, paid, inShopMs: percentiles(inShop) };
@@ -98,6 +103,8 @@ async function main(): Promise<void> {
         return loop.read();
       case 'gc':
         return memoryAfterGc();
+      case 'observed':
+        return observation ? { spans: await observation.spans(), scrapeBytes: await observation.scrapeBytes() } : null;
       default:
         throw new Error(`unknown command ${command.cmd}`);
     }

@@ -34,10 +34,12 @@ async function serve(config: CliConfig, out: Output): Promise<Gateway> {
     }),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     ...(config.retentionDays !== undefined ? { personalData: { retentionDays: config.retentionDays } } : {}),
+    metrics: config.metricsToken ? { token: config.metricsToken } : {},
   });
   try {
     const { url } = await gateway.listen(config.port, config.host);
     out(`tombolbayar-gateway listening on ${url}${config.sandbox ? ' (sandbox)' : ''}`);
+    out(`metrics: ${url}/metrics (${config.metricsToken ? 'loopback, or Authorization: Bearer <--metrics-token>' : 'loopback only; --metrics-token to allow more'})`);
     if (platform.created) out(`Generated the platform key: ${platform.file}`);
   } catch (error) {
     await gateway.close();

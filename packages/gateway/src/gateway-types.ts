@@ -5,6 +5,7 @@
 import type { MethodCode } from '@tombolbayar/protocol';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { Clock } from './domain/clock.ts';
 import type { NotificationKind } from './domain/notify-kinds.ts';
 import type { Merchant, Order } from './domain/types.ts';
@@ -60,6 +61,12 @@ export interface Gateway {
     runOnce(): Promise<number>;
   };
   readonly logger: Logger;
+  /**
+   * The prom-client Registry holding the gateway's metrics (`tombolbayar_gateway_*`): the one given
+   * as `metrics.registry`, else the gateway's own; undefined with `metrics: false`. `GET /metrics`
+   * serves it; an application may also merge it into its own exposition.
+   */
+  readonly metrics: Registry | undefined;
 }
 
 /**

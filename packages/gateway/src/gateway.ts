@@ -45,6 +45,9 @@ import { SANDBOX } from './sandbox/compose.ts';
 import { ensureSchema, openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrations.ts';
 import { untilDatabaseAnswers } from './store/startup.ts';
+import { metricsRouter } from './observability/metrics-route.ts';
+import { markShed, observeRequests } from './observability/requests.ts';
+import { setUpObservability, shedReasonLabel } from './observability/setup.ts';
 import { createRetention, DEFAULT_RETENTION_DAYS, type Retention } from './privacy/retention.ts';
 
 export type { Gateway, SandboxGateway } from './gateway-types.ts';
@@ -87,8 +90,12 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   // Production is the core alone; the sandbox comes in only through its extension (extension.ts).
   const extension: GatewayExtension<SandboxGateway> | undefined = sandbox ? SANDBOX : undefined;
   const clock = createClock(config.now);
+  // Metrics in the gateway's own Registry (observability/), handed down; `metrics: false` costs nothing.
+  const observability = setUpObservability(config.metrics as Parameters<typeof setUpObservability>[0]);
+  const { metrics } = observability;
   // A connection the database ended (or that went silent) is replaced by the pool; said, never fatal.
-  const database = openDatabase(config.database, (error) => logger.warn({ err: error }, 'database connection lost; the pool opens a new one'));
+  const database = openDatabase(config.database, (error) => logger.warn({ err: error }, 'database connection lost; the pool opens a new one'), observability.onStatement);
+  observability.watch(database, clock);
   const sign: PlatformSigner = (fields) => signFields(fields, platformKey);
   let worker: NotificationWorker | undefined;
   const domain: DomainContext = {
@@ -102,6 +109,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     checkCallbackUrl,
     onNotificationQueued: () => worker?.nudge(),
     logger,
+    metrics,
   };
 
   let server: Server | undefined;
@@ -159,6 +167,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
         ...(concurrency ? { concurrency } : {}),
         ...(config.notifications?.lookup ? { lookup: config.notifications.lookup } : {}),
         ...(config.notifications?.roundDeadlineMs ? { roundDeadlineMs: config.notifications.roundDeadlineMs } : {}),
+        metrics,
       });
     }
     const sweep = () => {
@@ -194,7 +203,9 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     maxInFlight: config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
     onShed: (report) => logger.warn(report, 'shedding load: requests refused with 503 overloaded'),
   });
-  const shedding = limiter.middleware((_req, res) => {
+  const shedding = limiter.middleware((_req, res, reason) => {
+    metrics.shed(shedReasonLabel(reason));
+    markShed(res);
     (res as express.Response).set('Retry-After', '1');
     sendRefusal(res as express.Response, sign, 'overloaded');
   });
@@ -219,10 +230,14 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   const signedRoutes = gatewayRoutes(runtime);
   const unrouted = notFound(sign);
   const lastResort = errorHandler(sign, logger);
+  // First of all: every request's latency and its SERVER span (the trace context of the rest).
+  app.use(observeRequests(metrics));
   // The signed API's exact paths skip the router's dispatch (http/fast-lane.ts): same chain, same answers.
   app.use(fastLane({ before, routes: new Map([...signedRoutes].map(([path, chain]) => [`/gateway${path}`, chain])), onError: lastResort, unanswered: unrouted }));
   // Probes first: never shed, never logged per request.
   app.use(healthRouter({ database, startup: () => startup, worker: () => worker?.health(), load: () => limiter.snapshot() }));
+  // Metrics beside the probes: never shed, its own access rule (observability/metrics-route.ts).
+  if (observability.registry) app.use(metricsRouter(observability.registry, { token: observability.token }));
   app.use(...before);
   app.use('/gateway', gatewayRouter(runtime, signedRoutes));
   const parts: GatewayParts = { domain, runtime, deliveries, ready };
@@ -268,6 +283,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
     platformPublicKey,
     sandbox,
     logger,
+    metrics: observability.registry,
     get url() {
       return listenUrl;
     },

@@ -7,6 +7,7 @@ import type { LookupFunction } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { merchantCodeField, parseWith, type MethodCode } from '@tombolbayar/protocol';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import { feeTableOptionSchema, limitTableOptionSchema, type AmountLimit, type FeeRule } from './domain/pricing.ts';
 import { NOTIFICATION_KINDS, NOTIFY_RULE, type NotificationKind } from './domain/notify-kinds.ts';
@@ -93,6 +94,13 @@ export interface GatewayOptions {
    * the expiry sweep under a lease (one process). Default 90; `false` turns the pass off.
    */
   personalData?: { retentionDays?: number | false };
+  /**
+   * Prometheus metrics (issue 34): registered in `registry` (default: a new prom-client Registry of
+   * the gateway's own, never the global one), exposed as `gateway.metrics` and served at
+   * `GET /metrics` to a loopback peer without `Forwarded`/`X-Forwarded-For`, or to
+   * `Authorization: Bearer <token>`. `false`: no metrics, no route, no cost. Default: on.
+   */
+  metrics?: { registry?: Registry; token?: string } | false;
 }
 
 export class GatewayConfigError extends Error {
@@ -169,6 +177,22 @@ const optionsSchema = z.object({
     .strict()
     .optional(),
   requestTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+  metrics: z
+    .union([
+      z.literal(false),
+      z
+        .object({
+          // Duck-typed: an application may hold another copy of prom-client than ours.
+          registry: z
+            .custom<Registry>((value) => typeof (value as Registry | null)?.registerMetric === 'function' && typeof (value as Registry).metrics === 'function', {
+              error: 'must be a prom-client Registry',
+            })
+            .optional(),
+          token: z.string().regex(/^[\x21-\x7e]{1,512}$/, { error: 'must be 1 to 512 visible ASCII characters (no spaces)' }).optional(),
+        })
+        .strict(),
+    ])
+    .optional(),
 });
 
 export const DEFAULT_DATA_DIR = './.tombolbayar/gateway';

@@ -6,12 +6,13 @@
  * `close()`. The HTTP edge (routes, checks, answers) is `http/`.
  */
 import { resolveMethod, type MethodCode } from '@tombolbayar/protocol';
-import { PayButtonError } from './errors.ts';
+import { isPayButtonError, PayButtonError } from './errors.ts';
 import { PayButtonEvents, type PayButtonEventMap, type PayButtonEventName } from './events.ts';
 import type { CoreRequest, RequestFacts } from './http/context.ts';
 import { createFetchHandler, type FetchHandler } from './http/handler.ts';
 import { toResponse, type Answer } from './http/answer.ts';
-import { notFoundAnswer } from './http/respond.ts';
+import { answeredCode, notFoundAnswer } from './http/respond.ts';
+import type { OrderKind } from './store/schema.ts';
 import { healthAnswer } from './http/health.ts';
 import { insecureGatewayWarning } from './gateway/channel.ts';
 import { GatewayClient } from './gateway/client.ts';
@@ -22,13 +23,16 @@ import { GatewayConfirmer } from './orders/confirm.ts';
 import { callbackBase, OrderCreator } from './orders/create.ts';
 import { Fulfilment } from './orders/fulfilment.ts';
 import { OrderLifecycle } from './orders/lifecycle.ts';
-import { reconcile, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
+import { reconcile, settleStuckCreates, type ReconcileDeps, type ReconcileOptions, type ReconcileReport } from './orders/reconcile.ts';
 import { startSweeper, type Sweeper } from './orders/sweep.ts';
+import { checkIntervalMs } from './orders/sweep-schedule.ts';
 import { createPersonalData, type PersonalDataApi } from './personal-data/service.ts';
 import { toPublicOrder, type Order } from './public-order.ts';
 import { createPaymentLinkFor, createVaOrderFor, type PaymentLink, type ServerCreateInput, type VaOrder } from './routes/create.ts';
 import { startSelfCheck, type SelfCheckReport } from './self-check.ts';
-import { createStore } from './store/index.ts';
+import { createStore, type DatabaseOption, type PoolState, type Store } from './store/index.ts';
+import { registerMetrics } from './observability/metrics.ts';
+import { withTransactionSpans } from './observability/store-spans.ts';
 
 /** What `ready()` resolves with. */
 export interface ReadyReport {
@@ -106,6 +110,27 @@ function requiredMethod(value: string | null | undefined): MethodCode {
   return code;
 }
 
+/**
+ * The pool as the metrics see it: PostgreSQL's own counts, SQLite's one connection busy while a
+ * store call runs, nothing for a Kysely instance the merchant gave (its pool is not ours to see).
+ */
+function poolStateOf(store: Store, kind: DatabaseOption['kind'], running: number): PoolState | undefined {
+  if (store.poolState) return store.poolState();
+  if (kind !== 'sqlite') return undefined;
+  const inUse = Math.min(1, running);
+  return { inUse, idle: 1 - inUse, waiting: 0 };
+}
+
+/** A server-side create whose refusal is told as `order.refused`, as the create routes' are. */
+async function refusalsReported<T>(events: PayButtonEvents, kind: OrderKind, create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    events.emit('order.refused', { kind, code: answeredCode(error), httpStatus: isPayButtonError(error) ? error.httpStatus : 500 });
+    throw error;
+  }
+}
+
 /** The plug-in on Web `Request` → `Response`. */
 export function createPayButton<Native = Request>(options: PayButtonOptions<Native>): PayButtonHandler<Native> {
   return createCore(options).handler;
@@ -113,6 +138,9 @@ export function createPayButton<Native = Request>(options: PayButtonOptions<Nati
 
 /** Each handler's core, for the Node adapters that need more than `fetch` (a fall-through to `next()`). */
 const cores = new WeakMap<object, PayButtonCore<never>>();
+
+/** Orders left in `creating` a sweep round looks at: they are rare (a create's answer lost or not trusted). */
+const STUCK_CREATES_PER_ROUND = 20;
 
 /** The core behind `createPayButton()`'s handler; `undefined` for anything else. */
 export function coreOf<Native>(handler: PayButtonHandler<Native>): PayButtonCore<Native> | undefined {
@@ -134,12 +162,24 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
   }
   // A stored value that no longer reads back is served without it, and said; a connection the
   // database ended (or that went silent) is replaced by the pool: said, never fatal.
-  const store = createStore(
+  const opened = createStore(
     resolved.database,
     (orderNum, column, error) =>
       events.emit('warning', { code: 'unreadable_order', message: `order ${orderNum}: its stored ${column} could not be read; it is given as null`, orderNum, error }),
     (error) => events.emit('warning', { code: 'database_connection_lost', message: 'a database connection was lost; the pool opens a new one', error }),
   );
+  // A span per store transaction; the calls running are the pool state of SQLite's one connection.
+  const running = { value: 0 };
+  const store = {
+    ...opened,
+    orders: withTransactionSpans(opened.orders, 'orders', running),
+    sweep: withTransactionSpans(opened.sweep, 'sweep', running),
+    personalData: withTransactionSpans(opened.personalData, 'personalData', running),
+    migrate: () => opened.migrate(),
+    ping: () => opened.ping(),
+    close: () => opened.close(),
+  };
+  const metrics = resolved.metricsRegistry && registerMetrics(resolved.metricsRegistry, events, () => poolStateOf(opened, resolved.database.kind, running.value));
   const transport = createTransport();
   const client = new GatewayClient({
     gatewayUrl: resolved.gatewayUrl,
@@ -192,15 +232,25 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
     now,
   });
   const createDeps = { creator, events, options: resolved };
-  const handle = createFetchHandler<Native>({ options: resolved, events, ready, orders, lifecycle, createDeps, callbackBase: base });
+  const handle = createFetchHandler<Native>({ options: resolved, events, ready, orders, lifecycle, createDeps, callbackBase: base, observer: metrics?.observer });
 
-  // Lost notifications found early: started once the store is ready, stopped first at close().
   const personalData = createPersonalData({ ready, store: store.personalData, now, retentionDays: resolved.retentionDays });
-  // Lost notifications found early, and the retention pass after each round (under the sweep's
-  // lease: one process does it): started once the store is ready, stopped first at close().
-  const sweeper: Sweeper | undefined = resolved.sweep === false
+  const reconcileDeps: ReconcileDeps = { ready, orders, lifecycle, confirmer, events, totalTimeoutMs: resolved.totalTimeoutMs, now };
+  // Lost notifications found early; after each round (under the sweep's lease: one process does
+  // it) the orders a lost or untrusted create answer left in `creating`, and the retention pass.
+  // Started once the store is ready, stopped first at close().
+  const schedule = resolved.sweep;
+  const sweeper: Sweeper | undefined = schedule === false
     ? undefined
-    : startSweeper({ ready, sweep: store.sweep, orders, lifecycle, events, merchantCode: resolved.merchantCode, now, afterRound: personalData.applyRetention }, resolved.sweep);
+    : startSweeper({
+      ready, sweep: store.sweep, orders, lifecycle, events, merchantCode: resolved.merchantCode, now,
+      afterRound: async () => {
+        await settleStuckCreates(reconcileDeps, STUCK_CREATES_PER_ROUND, (order) => checkIntervalMs(now().getTime() - order.createdAt.getTime(), schedule)).catch((error: unknown) =>
+          events.emit('warning', { code: 'sweep_failed', message: 'the sweep could not look for orders left in creating; the next round tries again', error }),
+        );
+        await personalData.applyRetention();
+      },
+    }, schedule);
 
   const health = () => healthAnswer({ ready, ping: () => store.ping(), load: () => handle.admission.snapshot() });
   let closing: Promise<void> | undefined;
@@ -211,21 +261,22 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
       events.on(name, listener as never);
       return handler;
     },
-    createPaymentLink: async (input) => {
-      const { order, ...link } = await createPaymentLinkFor(createDeps, { ...input, method: optionalMethod(input.method) });
-      return { ...link, order: toPublicOrder(order) };
-    },
-    createVaOrder: async (input) => {
-      const { order, ...va } = await createVaOrderFor(createDeps, { ...input, method: requiredMethod(input.method) });
-      return { ...va, order: toPublicOrder(order) };
-    },
+    createPaymentLink: (input) =>
+      refusalsReported(events, 'link', async () => {
+        const { order, ...link } = await createPaymentLinkFor(createDeps, { ...input, method: optionalMethod(input.method) });
+        return { ...link, order: toPublicOrder(order) };
+      }),
+    createVaOrder: (input) =>
+      refusalsReported(events, 'va', async () => {
+        const { order, ...va } = await createVaOrderFor(createDeps, { ...input, method: requiredMethod(input.method) });
+        return { ...va, order: toPublicOrder(order) };
+      }),
     getOrder: async (orderNum) => {
       await ready();
       const stored = await orders.get(orderNum);
       return stored && toPublicOrder({ ...stored, duplicateOf: stored.status === 'paid' ? await orders.duplicateOf(stored) : null });
     },
-    reconcile: (reconcileOptions) =>
-      reconcile({ ready, orders, lifecycle, confirmer, events, totalTimeoutMs: resolved.totalTimeoutMs, now }, reconcileOptions),
+    reconcile: (reconcileOptions) => reconcile(reconcileDeps, reconcileOptions),
     personalData,
     ready: async () => {
       const [gateway] = await Promise.all([startupCheck, ready()]);
@@ -242,6 +293,7 @@ export function createCore<Native>(options: PayButtonOptions<Native>): PayButton
         await lifecycle.close();
         transport.close();
         await store.close();
+        metrics?.stop();
       })()),
   };
   const core: PayButtonCore<Native> = { handler, handle, health, maxBodyBytes: Math.max(resolved.bodyLimitBytes, resolved.notifyBodyLimitBytes) };

@@ -111,6 +111,43 @@ export interface DuplicatePaymentEvent {
   readonly payMoney: string;
 }
 
+/** Who asked the gateway to confirm an order's state (`order.confirmation`). */
+export type ConfirmationSource = 'notification' | 'status' | 'return' | 'sweep' | 'reconcile';
+
+/**
+ * How a confirm-by-query ended: `confirmed` (a verified answer with a final state: paid, expired
+ * or failed), `not_confirmed` (a verified answer that settles nothing: still pending, no such
+ * order, or facts that disagree with the stored order) or `unavailable` (no trustworthy answer).
+ */
+export type ConfirmationOutcome = 'confirmed' | 'not_confirmed' | 'unavailable';
+
+/** One `/gateway/query` asked to learn an order's state (a create's query-before-retry is not one). */
+export interface ConfirmationEvent {
+  readonly orderNum: string;
+  readonly source: ConfirmationSource;
+  readonly outcome: ConfirmationOutcome;
+  readonly durationMs: number;
+}
+
+/** A create request (`POST /links`, `POST /va`, `createPaymentLink()`, `createVaOrder()`) answered with an error. */
+export interface OrderRefusedEvent {
+  readonly kind: OrderKind;
+  /** The error code answered (`invalid_request`, `origin_not_allowed`, `rate_limited`, `gateway_refused`…). */
+  readonly code: string;
+  readonly httpStatus: number;
+}
+
+/** One round of the notification sweep that this process ran (held the sweep's lease). */
+export interface SweepRoundEvent {
+  readonly outcome: 'ok' | 'failed';
+  /** Orders asked about at the gateway in this round. */
+  readonly asked: number;
+  /** Orders this round found paid (their notification was lost or late). */
+  readonly foundPaid: number;
+  readonly durationMs: number;
+  readonly error?: unknown;
+}
+
 export interface WarningEvent {
   readonly code: string;
   readonly message: string;
@@ -138,6 +175,12 @@ export interface PayButtonEventMap {
    */
   'fulfilment.unrecorded': [FulfilmentEvent];
   'order.duplicate_paid': [DuplicatePaymentEvent];
+  /** A create request refused, by the error code answered (never a customer's data). */
+  'order.refused': [OrderRefusedEvent];
+  /** The gateway was asked to confirm an order's state (a notification, a status poll, the sweep…). */
+  'order.confirmation': [ConfirmationEvent];
+  /** A notification sweep round ended. */
+  'sweep.round': [SweepRoundEvent];
   /** Something the merchant should look at that did not fail a request (quote() threw, misconfiguration). */
   warning: [WarningEvent];
 }

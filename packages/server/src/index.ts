@@ -15,4 +15,5 @@ export { createPayButton, type PayButtonHandler, type PayButtonApi, type ReadyRe
 export type { CoreRequest, RequestFacts } from './http/context.ts';
 export type { ParsedBody } from './http/body.ts';
 export type { PayButtonOptions, QuoteFunction, RateLimitOptions, RateLimitKey } from './options.ts';
+export { metricsHandler, type MetricsRouteOptions, type MetricsFacts } from './observability/metrics-route.ts';
 export * from './public-types.ts';

@@ -103,3 +103,15 @@ export const databaseField = z.union(
 );
 
 export const fn = (rule: string) => z.custom<(...args: any[]) => unknown>((value) => typeof value === 'function', { error: rule });
+
+/** What the plug-in uses of a prom-client `Registry` (any copy of prom-client 15 has these). */
+const isRegistry = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null
+  && ['registerMetric', 'getSingleMetric', 'metrics'].every((name) => typeof (value as Record<string, unknown>)[name] === 'function')
+  && typeof (value as { contentType?: unknown }).contentType === 'string';
+
+export const metricsField = z
+  .object({
+    registry: z.custom<unknown>(isRegistry, { error: "is required: a prom-client Registry (import { Registry } from 'prom-client'; metrics: { registry: new Registry() })" }),
+  }, { error: 'must be { registry }, with a prom-client Registry' })
+  .strict();

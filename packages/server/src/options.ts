@@ -9,7 +9,8 @@ import { toPrivateKey, toPublicKey, type KeyInput } from '@tombolbayar/protocol/
 import { z } from 'zod';
 import { PayButtonError } from './errors.ts';
 import { gatewayChannel, INSECURE_GATEWAY_URL } from './gateway/channel.ts';
-import { databaseField, fn, httpUrl, keyField, originField, positiveMs, privateKeyMessage, publicKeyMessage } from './option-rules.ts';
+import { databaseField, fn, httpUrl, keyField, metricsField, originField, positiveMs, privateKeyMessage, publicKeyMessage } from './option-rules.ts';
+import type { Registry } from 'prom-client';
 import type { QuoteResult } from './quote.ts';
 import { defaultSqliteFile, type DatabaseOption } from './store/database.ts';
 
@@ -184,6 +185,12 @@ export interface PayButtonOptions<Req = Request> {
    * Default 90; `false` turns the pass off (then call `personalData.applyRetention()` yourself).
    */
   readonly personalData?: { readonly retentionDays?: number | false };
+  /**
+   * Prometheus metrics (`tombolbayar_plugin_*`) registered in your own prom-client `Registry`:
+   * `metrics: { registry }`, then serve it with `metricsExpress(registry)` (or the helper of your
+   * framework). Without it the plug-in measures nothing.
+   */
+  readonly metrics?: { readonly registry: Registry };
   /** The clock (ms since epoch); for tests and simulations. */
   readonly now?: () => number;
 }
@@ -228,6 +235,8 @@ export interface ResolvedOptions {
   readonly bodyReadTimeoutMs: number;
   readonly sweep: SweepSchedule | false;
   readonly retentionDays: number | false;
+  /** The registry the metrics go to; `undefined`: no metrics. */
+  readonly metricsRegistry: Registry | undefined;
   readonly now: () => number;
 }
 
@@ -327,6 +336,7 @@ const optionsSchema = z
       }, { error: 'must be { retentionDays? }' })
       .strict()
       .optional(),
+    metrics: metricsField.optional(),
     now: fn('must be a function returning milliseconds since the epoch').optional(),
   })
   .strict()
@@ -402,6 +412,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
     sweep: options.sweep === false ? false : { ...DEFAULT_SWEEP, ...options.sweep },
     retentionDays: options.personalData?.retentionDays ?? DEFAULT_RETENTION_DAYS,
+    metricsRegistry: options.metrics?.registry as Registry | undefined,
     now: (options.now as (() => number) | undefined) ?? Date.now,
   };
 }

@@ -21,6 +21,11 @@ export type {
   NotificationRejectReason,
   FulfilmentEvent,
   DuplicatePaymentEvent,
+  ConfirmationEvent,
+  ConfirmationOutcome,
+  ConfirmationSource,
+  OrderRefusedEvent,
+  SweepRoundEvent,
   WarningEvent,
 } from './events.ts';
 export type { PaymentLink, VaOrder, ServerCreateInput } from './routes/create.ts';

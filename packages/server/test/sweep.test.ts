@@ -6,10 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sign } from '@tombolbayar/protocol/node';
 import { checkIntervalMs, DEFAULT_SWEEP, pickBatch, rerunDue, roundBudget, scanLimit, sweepDue } from '../src/orders/sweep-schedule.ts';
 import { createStore, type Store } from '../src/store/index.ts';
 import { ENGINES } from './support/engines.ts';
-import { startHarness, waitFor, type Harness } from './support/harness.ts';
+import { MERCHANT_CODE, platformKeys } from './support/keys.ts';
+import { newKey, startHarness, waitFor, type Harness } from './support/harness.ts';
+import type { GatewayAnswer } from './support/rewrite-proxy.ts';
 
 /** Short intervals, so the test waits a second, not the defaults' minutes. */
 const FAST = { intervalMs: 100, firstCheckAfterMs: 200, maxCheckIntervalMs: 400 };
@@ -178,6 +181,51 @@ for (const engine of ENGINES) {
       const open = await harness.createLink();
       await waitFor(async () => ((await harness.stored(orderNum))?.checkedAt ? true : undefined), 'the sweep checked the paid order');
       assert.equal((await harness.stored(open.body.orderNum))?.checkedAt, null);
+    });
+  });
+
+  describe(`an order a create answer left in creating, nobody calling reconcile() (${engine.name})`, () => {
+    let harness: Harness;
+    let cleanup: () => Promise<void>;
+    const clock = { offset: 0 };
+    before(async () => {
+      const fresh = await engine.fresh();
+      cleanup = fresh.cleanup;
+      harness = await startHarness({ rewriter: true, database: fresh.option, options: { sweep: FAST, now: () => Date.now() + clock.offset, totalTimeoutMs: 5_000 } });
+    });
+    after(async () => {
+      await harness?.close();
+      await cleanup?.();
+    });
+
+    it('the sweep asks the gateway once the create is surely over, and adopts the order it holds', async () => {
+      // The create answered UNKNOWN, and the query that follows answers, verified, another amount:
+      // not trusted, the order kept in creating (never adopted, never re-sent).
+      const faults = await fetch(`${harness.gatewayUrl}/sandbox/faults/${MERCHANT_CODE}`, {
+        method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ create: { respond: 'UNKNOWN', orderCreated: true } }),
+      });
+      assert.equal(faults.status, 200, await faults.text());
+      harness.rewriter!.rewrite = (answer: GatewayAnswer, path: string) => {
+        if (path !== '/gateway/query') return undefined;
+        const { platSign: _old, ...fields } = { ...answer.fields, payMoney: '1500' } as Record<string, string>;
+        return { status: answer.status, fields: { ...fields, platSign: sign(fields, platformKeys().privateKey) } };
+      };
+      const refused = await harness.createLink({ item: 'kopi', idempotencyKey: newKey() });
+      assert.equal(refused.status, 502, JSON.stringify(refused.body));
+      const orderNum = harness.eventsNamed('order.transition')[0]!.orderNum;
+      assert.equal((await harness.stored(orderNum))?.status, 'creating');
+      assert.ok(harness.eventsNamed('warning').some((warning) => warning.code === 'gateway_mismatch' && warning.orderNum === orderNum), 'logged');
+      harness.rewriter!.rewrite = undefined;
+
+      // Past the longest a create may take (and its minute of margin): the sweep's next round settles it.
+      clock.offset = 5 * 60_000;
+      const adopted = await waitFor(async () => {
+        const stored = await harness.stored(orderNum);
+        return stored?.status === 'pending' ? stored : undefined;
+      }, 'the sweep adopted the order', 30_000);
+      assert.ok(adopted.url, 'the link is known from the query');
+      const moved = harness.eventsNamed('order.transition').filter((event) => event.orderNum === orderNum).map((event) => `${event.from}->${event.to}:${event.source}`);
+      assert.deepEqual(moved, ['null->creating:create', 'creating->pending:reconcile']);
     });
   });
 }

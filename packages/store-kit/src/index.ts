@@ -11,7 +11,7 @@ export { CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from './
 export { STATEMENT_CACHE_LIMIT, withStatementCache } from './statement-cache.ts';
 export { GroupCommitSqliteDialect } from './group-commit.ts';
 export { currentOrLegacyPath, preparePrivateFolder, preparePrivateSqliteFile } from './private-files.ts';
-export { ensurePostgresSchema, openPostgresStore, openSqliteStore, SCHEMA_NAME, type OpenedStore } from './open-store.ts';
+export { ensurePostgresSchema, openPostgresStore, openSqliteStore, SCHEMA_NAME, type ConnectionState, type OpenedStore, type StatementObserver } from './open-store.ts';
 export { prepare, PreparedQuery, type Param } from './prepared.ts';
 export { NAMED_STATEMENT_LIMIT, withNamedStatements, type NamedStatementOptions, type NamedStatementPool } from './named-statements.ts';
 export { databaseFault, retryAfterSeconds, type DatabaseFault } from './database-faults.ts';

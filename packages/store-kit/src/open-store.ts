@@ -4,7 +4,7 @@
  * PostgreSQL from a URL with deadlines on every wait; and the schema made without losing a race.
  * Each package keeps only what is its own (its tables, its migrations, its error words).
  */
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type LogEvent } from 'kysely';
 import type pg from 'pg';
 import { startCheckpointer } from './checkpointer.ts';
 import { loadPostgresDriver, loadSqliteDriver } from './drivers.ts';
@@ -15,9 +15,24 @@ import { preparePrivateSqliteFile } from './private-files.ts';
 /** A PostgreSQL schema name the stores accept: a plain identifier. */
 export const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
+/** Connections of a store now: checked out, idle, and callers waiting for one (metrics). */
+export interface ConnectionState {
+  readonly inUse: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
+
+/**
+ * Told about every statement Kysely runs (its `log` hook: the statement and how long it took), for
+ * an owner's metrics. Absent: Kysely does no logging work at all.
+ */
+export type StatementObserver = (event: LogEvent) => void;
+
 /** An opened store: Kysely over it, and what only an owner of the connection may do. */
 export interface OpenedStore {
   readonly kysely: Kysely<any>;
+  /** The connections now: PostgreSQL's pool; SQLite's one connection (in use while a transaction is open). */
+  connections(): ConnectionState;
   /**
    * SQLite file: copy the WAL into the database file and truncate the log (on the checkpointer's
    * thread), so erased values leave it; false when a reader held it back. Absent otherwise.
@@ -34,7 +49,7 @@ export interface OpenedStore {
  * checkpoint), a busy timeout so a second process waits instead of failing, freed bytes zeroed (an
  * erased e-mail leaves no copy in free pages) and foreign keys on.
  */
-export function openSqliteStore(file: string, options: { readonly ownsFolder: boolean }): OpenedStore {
+export function openSqliteStore(file: string, options: { readonly ownsFolder: boolean; readonly onStatement?: StatementObserver }): OpenedStore {
   if (file !== ':memory:') preparePrivateSqliteFile(file, { ownsFolder: options.ownsFolder });
   const BetterSqlite3 = loadSqliteDriver();
   const sqlite = new BetterSqlite3(file);
@@ -45,10 +60,14 @@ export function openSqliteStore(file: string, options: { readonly ownsFolder: bo
   sqlite.pragma('foreign_keys = ON');
   // Checkpoints (an fsync each) run on a thread of their own, not inside a request's commit.
   const checkpointer = file === ':memory:' ? undefined : startCheckpointer(sqlite, file);
-  const kysely = new Kysely<any>({ dialect: new GroupCommitSqliteDialect(sqlite) });
+  const kysely = new Kysely<any>({ dialect: new GroupCommitSqliteDialect(sqlite), ...(options.onStatement ? { log: options.onStatement } : {}) });
   let closing: Promise<void> | undefined;
   return {
     kysely,
+    connections: () => {
+      const inUse = sqlite.open && sqlite.inTransaction ? 1 : 0;
+      return { inUse, idle: 1 - inUse, waiting: 0 };
+    },
     ...(checkpointer ? { truncateWal: () => checkpointer.truncate() } : {}),
     close: () =>
       (closing ??= (async () => {
@@ -75,15 +94,15 @@ function int8AsNumber(driver: typeof pg): pg.CustomTypesConfig {
  * as numbers; `searchPath` starts every connection in that schema.
  */
 export function openPostgresStore(
-  settings: PostgresPoolSettings & { readonly int8AsNumbers?: boolean },
+  settings: PostgresPoolSettings & { readonly int8AsNumbers?: boolean; readonly onStatement?: StatementObserver },
   onConnectionError: (error: Error) => void,
 ): OpenedStore {
-  const { int8AsNumbers, ...poolSettings } = settings;
+  const { int8AsNumbers, onStatement, ...poolSettings } = settings;
   const driver = loadPostgresDriver();
   const pool = createPostgresPool(driver, { ...poolSettings, ...(int8AsNumbers ? { types: int8AsNumber(driver) } : {}) }, onConnectionError);
-  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }), ...(onStatement ? { log: onStatement } : {}) });
   let closing: Promise<void> | undefined;
-  return { kysely, close: () => (closing ??= kysely.destroy()) };
+  return { kysely, connections: pool.connections, close: () => (closing ??= kysely.destroy()) };
 }
 
 /**

@@ -69,8 +69,14 @@ export function postgresPoolConfig(settings: PostgresPoolSettings): pg.PoolConfi
  * instead of crashing the process. The request that was using a lost connection fails with the
  * driver's error (a `databaseFault`), and the next one gets a fresh connection.
  */
-export function createPostgresPool(driver: typeof pg, settings: PostgresPoolSettings, onError: (error: Error) => void): PostgresPool {
+export function createPostgresPool(
+  driver: typeof pg,
+  settings: PostgresPoolSettings,
+  onError: (error: Error) => void,
+): PostgresPool & { connections(): { inUse: number; idle: number; waiting: number } } {
   const pool = new driver.Pool(postgresPoolConfig(settings));
   pool.on('error', (error) => onError(error));
-  return withNamedStatements(pool, { onClientError: onError });
+  // The pool's own counters, for metrics: read when asked, nothing kept.
+  const connections = () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return Object.assign(withNamedStatements(pool, { onClientError: onError }), { connections });
 }

@@ -55,6 +55,8 @@ export interface CliConfig {
   readonly url: string;
   /** Days after an order ends before its personal data is redacted; false: never (`--retention-days off`). */
   readonly retentionDays?: number | false;
+  /** Bearer token that opens `GET /metrics` to other than loopback (`--metrics-token`, `$TOMBOLBAYAR_METRICS_TOKEN`). */
+  readonly metricsToken?: string;
 }
 
 export const DEFAULT_PORT = 4000;
@@ -85,6 +87,7 @@ const OPTIONS = {
   phone: { type: 'string' },
   order: { type: 'string' },
   'retention-days': { type: 'string' },
+  'metrics-token': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -101,6 +104,7 @@ const flagsSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   logFormat: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
   url: z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).optional(),
+  metricsToken: z.string().regex(/^[\x21-\x7e]{1,512}$/, { error: 'must be 1 to 512 visible ASCII characters (no spaces)' }).optional(),
   retentionDays: z
     .union([z.literal('off').transform(() => false as const), z.coerce.number().int(DAYS_RULE).min(1, DAYS_RULE).max(36_500, DAYS_RULE)], DAYS_RULE)
     .optional(),
@@ -224,6 +228,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     logFormat: values['log-format'],
     url: values.url,
     retentionDays: values['retention-days'],
+    metricsToken: values['metrics-token'] ?? (env.TOMBOLBAYAR_METRICS_TOKEN || undefined),
   });
   if (!flags.success) {
     const issue = flags.error.issues[0];
@@ -246,5 +251,6 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     ...(flags.data.logFormat ? { logFormat: flags.data.logFormat } : {}),
     url: flags.data.url ?? `http://127.0.0.1:${flags.data.port}`,
     ...(flags.data.retentionDays !== undefined ? { retentionDays: flags.data.retentionDays } : {}),
+    ...(flags.data.metricsToken ? { metricsToken: flags.data.metricsToken } : {}),
   };
 }

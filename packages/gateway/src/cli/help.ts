@@ -57,6 +57,9 @@ Options:
   --log-format FORMAT      pretty (human lines; the default when stdout is a terminal) or json
   --retention-days N       redact the name, e-mail and phone of orders that ended more than
                            N days ago (default 90; off: keep them until erased on request)
+  --metrics-token TOKEN    also serve GET /metrics (Prometheus) to Authorization: Bearer
+                           TOKEN; without it only loopback requests that came through no
+                           proxy may read it (default $TOMBOLBAYAR_METRICS_TOKEN)
   --url URL                (sandbox commands) the running gateway (default
                            http://127.0.0.1:PORT, PORT as for --port)
   --name NAME              (merchant create, merchant brand) display name shown to customers

@@ -1,5 +1,6 @@
 /** What the domain functions need from the running gateway, passed explicitly (no globals). */
 import type { Logger } from 'pino';
+import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { PlatformSigner } from '../notify/notification.ts';
 import type { Database } from '../store/database.ts';
 import type { Clock } from './clock.ts';
@@ -21,4 +22,6 @@ export interface DomainContext {
   /** Called after a transaction that queued a notification committed (wakes the worker). */
   readonly onNotificationQueued: () => void;
   readonly logger: Logger;
+  /** Where orders created, transitions and queued notifications are counted; absent: not counted. */
+  readonly metrics?: GatewayMetrics;
 }

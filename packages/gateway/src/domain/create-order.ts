@@ -8,6 +8,7 @@ import type { MethodCode } from '@tombolbayar/protocol';
 import { uniqueViolation } from '../store/errors.ts';
 import { findMerchant } from '../store/merchants.ts';
 import { assignMethod, insertOrder, releaseMethod } from '../store/orders.ts';
+import { activeTraceParent, inTransactionSpan } from '../observability/tracing.ts';
 import type { DomainContext } from './context.ts';
 import { DOMAIN_MESSAGES, DomainError, OrderNotFoundError, OrderNotPendingError } from './errors.ts';
 import { generatePaymentCode } from './payment-codes.ts';
@@ -91,7 +92,11 @@ export async function createOrder(context: DomainContext, input: CreateOrderInpu
       closedAt: null,
     };
     try {
-      await insertOrder(context.database.db, order);
+      // The insert is one statement (its own transaction); its span and the stored trace make the
+      // notifications of this order part of the trace the create request began.
+      const traceParent = activeTraceParent(); // the request's span, not the insert's: notifications hang off the request
+      await inTransactionSpan('order.create', context.database.engine, () => insertOrder(context.database.db, order, traceParent));
+      context.metrics?.orderCreated(order.kind === 'va' ? 'pay' : 'prepaidOrder', order.method ?? 'none');
       return order;
     } catch (error) {
       const violated = uniqueViolation(error);

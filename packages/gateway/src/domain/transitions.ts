@@ -5,6 +5,8 @@
 import { findOrderByPlatOrderNum, findOverdueOrders, transitionOrder } from '../store/orders.ts';
 import { enqueueNotification } from '../notify/enqueue.ts';
 import type { DomainContext } from './context.ts';
+import { inTransactionSpan } from '../observability/tracing.ts';
+import { kindOf } from './notify-kinds.ts';
 import { DOMAIN_MESSAGES, DomainError, OrderNotFoundError, OrderNotPendingError } from './errors.ts';
 import type { FinalStatus, Order } from './types.ts';
 
@@ -16,12 +18,18 @@ async function applyTransition(
   options: { force?: boolean },
 ): Promise<Order | undefined> {
   const now = context.clock.now();
-  const changed = await context.database.db.transaction().execute(async (trx) => {
-    const updated = await transitionOrder(trx, platOrderNum, to, now, options);
-    if (updated) await enqueueNotification(trx, updated, to, now, context);
-    return updated;
-  });
+  let queued = 0;
+  const changed = await inTransactionSpan('order.transition', context.database.engine, () =>
+    context.database.db.transaction().execute(async (trx) => {
+      const updated = await transitionOrder(trx, platOrderNum, to, now, options);
+      if (updated) queued = await enqueueNotification(trx, updated, to, now, context);
+      return updated;
+    }),
+  );
   if (changed) {
+    const kind = kindOf(to);
+    context.metrics?.orderTransition(kind);
+    context.metrics?.notificationsEnqueued(kind, queued);
     context.logger.info({ platOrderNum, orderNum: changed.orderNum, merchantCode: changed.merchantCode, status: to }, 'order transition');
     context.onNotificationQueued();
   }

@@ -12,6 +12,7 @@
 import type { Database } from '../store/database.ts';
 import { recordAttempts, type AttemptOutcome } from '../store/attempts.ts';
 import type { NotificationRecord } from '../store/outbox.ts';
+import { inTransactionSpan } from '../observability/tracing.ts';
 
 export interface AttemptRecorder {
   /** Resolves once the attempt is committed, with the notification as it now stands. */
@@ -36,7 +37,9 @@ export function createAttemptRecorder(database: Database): AttemptRecorder {
       queue = [];
       try {
         // A constant number of statements per group, whatever its size (store/attempts.ts).
-        const records = await database.db.transaction().execute((trx) => recordAttempts(trx, database.engine, group));
+        const records = await inTransactionSpan('notification.attempts', database.engine, () =>
+          database.db.transaction().execute((trx) => recordAttempts(trx, database.engine, group)),
+        );
         group.forEach((item, index) => item.resolve(records[index]));
       } catch (error) {
         for (const item of group) item.reject(error);

@@ -22,6 +22,8 @@ import { createClaims } from './claims.ts';
 import { createDeliveryConnections, deliverNotification, nextRetryDelayMs, type AttemptResult, type DeliveryOptions } from './delivery/index.ts';
 import { loggableUrl } from './delivery/loggable-url.ts';
 import { leaseTooShort, resolveLeaseMs } from './lease.ts';
+import { NO_METRICS, type GatewayMetrics } from '../observability/metrics.ts';
+import { attemptOutcome, deliverTraced, lostLease } from './observed-attempt.ts';
 
 export interface WorkerOptions {
   readonly database: Database;
@@ -51,6 +53,8 @@ export interface WorkerOptions {
   readonly lookup?: LookupFunction;
   /** The HTTP attempt; the delivery module's by default (tests never replace it). */
   readonly deliver?: (url: string, fields: Record<string, string>, options: DeliveryOptions) => Promise<AttemptResult>;
+  /** Attempts, retry lag, rounds, lease losses and notifications given up are counted here. */
+  readonly metrics?: GatewayMetrics;
 }
 
 /** Never spin: even a row due "now" waits this long after a round. */
@@ -93,6 +97,7 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
   const roundDeadlineMs = options.roundDeadlineMs ?? DEFAULT_ROUND_DEADLINE_MS;
   let lastRoundAt = Date.now();
   const { database, clock, logger } = options;
+  const metrics = options.metrics ?? NO_METRICS;
 
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -106,12 +111,18 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
   const connections = createDeliveryConnections();
 
   async function deliverOne(notification: NotificationRecord): Promise<void> {
-    const result = await deliver(notification.url, { ...notification.fields }, {
-      allowPrivateNetworks: options.allowPrivateNetworks,
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.lookup ? { lookup: options.lookup } : {}),
-      connections,
-    });
+    metrics.retryLag((clock.now() - notification.nextAttemptAt) / 1000);
+    // A CLIENT span `notify <kind>` in the order's trace; its headers go with the POST (observed-attempt.ts).
+    const result = await deliverTraced(notification, (headers) =>
+      deliver(notification.url, { ...notification.fields }, {
+        allowPrivateNetworks: options.allowPrivateNetworks,
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.lookup ? { lookup: options.lookup } : {}),
+        connections,
+        headers,
+      }),
+    );
+    metrics.attempt(attemptOutcome(result), result.latencyMs / 1000);
     const at = clock.now();
     const updated = await recorder.record(notification.id, {
       attemptId: nanoid(),
@@ -141,6 +152,8 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
       state: updated?.state,
       ...(result.detail ? { detail: result.detail } : {}),
     };
+    if (lostLease(updated, result.acknowledged, at)) metrics.leaseLost();
+    else if (updated?.state === 'dead') metrics.givenUp();
     if (result.acknowledged) logger.info(entry, 'notification delivered');
     else if (updated?.state === 'dead') logger.error(entry, 'notification dead: every attempt failed');
     else logger.warn(entry, 'notification attempt failed');
@@ -213,6 +226,7 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
       again = true;
       return;
     }
+    let failed = false;
     const work = (async () => {
       try {
         do {
@@ -224,12 +238,14 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
           if (started.length === free) again = true;
         } while (again && !stopped);
       } catch (error) {
+        failed = true;
         logger.error({ err: error }, 'notification worker round failed');
       }
       return stopped || inFlight.size >= concurrency ? pollIntervalMs : await nextWakeMs();
     })();
-    const round = withinDeadline(work).then((wait) => {
+    const round = withinDeadline(work).then(({ wait, overran }) => {
       lastRoundAt = Date.now();
+      metrics.workerRound(overran ? 'overran' : failed ? 'failed' : 'ok');
       return wait;
     });
     // Cleared after the assignment, never inside the round: with every slot busy the round has no
@@ -245,18 +261,19 @@ export function startNotificationWorker(options: WorkerOptions): NotificationWor
    * The round, or the poll interval once the deadline passed: a claim stuck on a silent connection
    * stays behind (its query times out on its own) and the next claims no longer queue behind it.
    */
-  function withinDeadline(work: Promise<number>): Promise<number> {
+  function withinDeadline(work: Promise<number>): Promise<{ wait: number; overran: boolean }> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new RoundDeadlineError(`a round took longer than ${roundDeadlineMs} ms`)), roundDeadlineMs);
       timer.unref();
     });
     return Promise.race([work, deadline])
+      .then((wait) => ({ wait, overran: false }))
       .catch((error: unknown) => {
         logger.error({ err: error }, 'notification worker round passed its deadline; starting a fresh one');
         claims = Promise.resolve();
         again = false;
-        return pollIntervalMs;
+        return { wait: pollIntervalMs, overran: true };
       })
       .finally(() => clearTimeout(timer));
   }

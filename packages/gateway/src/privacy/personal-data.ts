@@ -8,6 +8,7 @@
  * e-mail, signed), is refused with its reason: ask again once it has ended. Refusing is visible;
  * erasing later on its own would not be (documented in the README).
  */
+import { inTransactionSpan } from '../observability/tracing.ts';
 import type { Database } from '../store/database.ts';
 import { findPersonalOrders, ordersPastRetention, redactOrders, type PersonalOrder, type PersonQuery } from '../store/personal-data.ts';
 
@@ -51,7 +52,7 @@ export async function erasePersonalData(database: Database, query: PersonQuery, 
     if (reason) refused.push({ ...ref, reason, message: REFUSAL_TEXT[reason] });
     else erasable.push(order.platOrderNum);
   }
-  const done = new Set(await database.db.transaction().execute((trx) => redactOrders(trx, erasable, now)));
+  const done = new Set(await inTransactionSpan('personal_data.erase', database.engine, () => database.db.transaction().execute((trx) => redactOrders(trx, erasable, now))));
   for (const order of orders) {
     // A resend queued its notification between the read and the write: refused like any other.
     if (erasable.includes(order.platOrderNum) && !done.has(order.platOrderNum)) {
@@ -72,7 +73,7 @@ export async function applyRetention(database: Database, now: number, retentionD
   for (;;) {
     const due = await ordersPastRetention(database.db, cutoff, RETENTION_BATCH);
     if (due.length === 0) break;
-    const done = await database.db.transaction().execute((trx) => redactOrders(trx, due, now));
+    const done = await inTransactionSpan('personal_data.retention', database.engine, () => database.db.transaction().execute((trx) => redactOrders(trx, due, now)));
     redacted += done.length;
     if (due.length < RETENTION_BATCH || done.length === 0) break;
   }

@@ -4,7 +4,9 @@
  * where the engines differ (row locking) ask `engine`. A driver is loaded only when its engine is
  * chosen (`pg` is an optional peer dependency); a missing one is a `DriverMissingError` naming it.
  */
-import { ensurePostgresSchema, openPostgresStore, openSqliteStore, SCHEMA_NAME, type PostgresDeadlines } from '@tombolbayar/store-kit';
+import {
+  ensurePostgresSchema, openPostgresStore, openSqliteStore, SCHEMA_NAME, type ConnectionState, type PostgresDeadlines, type StatementObserver,
+} from '@tombolbayar/store-kit';
 import type { Kysely } from 'kysely';
 import type { GatewayDatabase } from './schema.ts';
 
@@ -30,6 +32,8 @@ export interface Database {
    * thread), so redacted values leave it; false when a reader held it back. Absent on PostgreSQL.
    */
   readonly truncateWal?: () => Promise<boolean>;
+  /** The connections now (the metrics' pool gauge reads it at scrape time). */
+  connections(): ConnectionState;
   /** Closes every connection; idempotent. */
   close(): Promise<void>;
 }
@@ -38,11 +42,12 @@ export class DatabaseConfigError extends Error {
   override readonly name = 'DatabaseConfigError';
 }
 
-function openSqlite(file: string, ownsFolder: boolean): Database {
-  const store = openSqliteStore(file, { ownsFolder });
+function openSqlite(file: string, ownsFolder: boolean, onStatement: StatementObserver | undefined): Database {
+  const store = openSqliteStore(file, { ownsFolder, ...(onStatement ? { onStatement } : {}) });
   return {
     db: store.kysely as Kysely<GatewayDatabase>,
     engine: 'sqlite',
+    connections: store.connections,
     ...(store.truncateWal ? { truncateWal: store.truncateWal } : {}),
     close: store.close,
   };
@@ -51,21 +56,28 @@ function openSqlite(file: string, ownsFolder: boolean): Database {
 /** Told about a connection the database ended or that went silent (the process carries on). */
 export type ConnectionErrorListener = (error: Error) => void;
 
-function openPostgres(config: Extract<DatabaseConfig, { kind: 'postgres' }>, onConnectionError: ConnectionErrorListener): Database {
+function openPostgres(
+  config: Extract<DatabaseConfig, { kind: 'postgres' }>,
+  onConnectionError: ConnectionErrorListener,
+  onStatement: StatementObserver | undefined,
+): Database {
   const { url, schema, kind: _kind, ...settings } = config;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new DatabaseConfigError('database.schema must be a plain identifier (letters, digits, underscore)');
   }
   // Every connection starts in the gateway's schema, so raw SQL and the migrator agree; epoch
   // milliseconds and amounts (bigint) are read as numbers.
-  const store = openPostgresStore({ ...settings, url, int8AsNumbers: true, ...(schema ? { searchPath: schema } : {}) }, onConnectionError);
-  return { db: store.kysely as Kysely<GatewayDatabase>, engine: 'postgres', close: store.close };
+  const store = openPostgresStore(
+    { ...settings, url, int8AsNumbers: true, ...(schema ? { searchPath: schema } : {}), ...(onStatement ? { onStatement } : {}) },
+    onConnectionError,
+  );
+  return { db: store.kysely as Kysely<GatewayDatabase>, engine: 'postgres', connections: store.connections, close: store.close };
 }
 
-/** Open (not yet migrate) the database the config names. */
-export function openDatabase(config: DatabaseConfig, onConnectionError: ConnectionErrorListener = () => {}): Database {
-  if (config.kind === 'sqlite') return openSqlite(config.file, config.ownsFolder ?? false);
-  return openPostgres(config, onConnectionError);
+/** Open (not yet migrate) the database the config names; `onStatement` sees every statement (metrics). */
+export function openDatabase(config: DatabaseConfig, onConnectionError: ConnectionErrorListener = () => {}, onStatement?: StatementObserver): Database {
+  if (config.kind === 'sqlite') return openSqlite(config.file, config.ownsFolder ?? false, onStatement);
+  return openPostgres(config, onConnectionError, onStatement);
 }
 
 /** Create the configured PostgreSQL schema when missing; tolerant of another process doing the same. */

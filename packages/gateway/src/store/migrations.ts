@@ -188,6 +188,19 @@ const personalData: Migration = {
   },
 };
 
+/**
+ * The trace an order was created in (issue 34): the creating span's W3C `traceparent`, so each
+ * notification attempt continues that trace. Null for orders made without tracing and before this.
+ */
+const orderTraceParent: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('orders').addColumn('trace_parent', 'text').execute();
+  },
+  async down(db: Kysely<any>) {
+    await db.schema.alterTable('orders').dropColumn('trace_parent').execute();
+  },
+};
+
 /** Every migration, by name; names sort in the order they run. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026_11_22_001_initial': initial,
@@ -195,6 +208,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026_11_25_002_branding_support_contact': brandingSupportContact,
   '2026_11_28_001_personal_data': personalData,
   '2026_12_01_001_merchant_notify_kinds': merchantNotifyKinds,
+  '2026_12_08_001_order_trace_parent': orderTraceParent,
 };
 
 /** A list of migrations and the tables the Migrator keeps its record and its lock in. */

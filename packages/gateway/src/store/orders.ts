@@ -39,7 +39,7 @@ function toOrder(row: Selectable<OrdersTable>): Order {
 }
 
 // The queries every create and query request runs, compiled once (store-kit's `prepare`).
-const insertOrderQuery = prepare((db: Db, value: Param<Order>) =>
+const insertOrderQuery = prepare((db: Db, value: Param<Order & { traceParent: string | null }>) =>
   db.insertInto('orders').values({
     plat_order_num: value('platOrderNum'),
     merchant_code: value('merchantCode'),
@@ -62,6 +62,7 @@ const insertOrderQuery = prepare((db: Db, value: Param<Order>) =>
     expires_at: value('expiresAt'),
     paid_at: value('paidAt'),
     closed_at: value('closedAt'),
+    trace_parent: value('traceParent'),
   }),
 );
 const byPlatOrderNum = prepare((db: Db, value: Param<{ platOrderNum: string }>) =>
@@ -71,9 +72,12 @@ const byOrderNum = prepare((db: Db, value: Param<{ merchantCode: string; orderNu
   db.selectFrom('orders').selectAll().where('merchant_code', '=', value('merchantCode')).where('order_num', '=', value('orderNum')),
 );
 
-/** Insert a new order. Throws the driver's unique violation for a taken orderNum or VA number. */
-export async function insertOrder(db: Executor, order: Order): Promise<void> {
-  await insertOrderQuery.execute(db, order);
+/**
+ * Insert a new order, with the W3C `traceparent` of the span that created it (null without tracing):
+ * its notifications continue that trace. Throws the driver's unique violation for a taken orderNum or VA number.
+ */
+export async function insertOrder(db: Executor, order: Order, traceParent: string | null = null): Promise<void> {
+  await insertOrderQuery.execute(db, { ...order, traceParent });
 }
 
 export async function findOrderByPlatOrderNum(db: Executor, platOrderNum: string): Promise<Order | undefined> {

@@ -34,6 +34,11 @@ export interface NotificationRecord {
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly deliveredAt: number | null;
+  /**
+   * The W3C `traceparent` its order was created under, on a claimed row only (the worker's attempt
+   * continues that trace); absent when the order has none.
+   */
+  readonly traceParent?: string;
 }
 
 export interface DeliveryAttemptRecord {
@@ -159,8 +164,13 @@ export async function claimDueNotifications(
     .where('state', '=', 'pending')
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', leaseNow)]))
     .returningAll()
+    // The order's trace, read with the claim by primary key: no round trip of its own per attempt.
+    .returning((eb) => eb.selectFrom('orders').select('orders.trace_parent').whereRef('orders.plat_order_num', '=', 'notifications.plat_order_num').as('order_trace_parent'))
     .execute();
-  return rows.map(toNotification);
+  return rows.map(({ order_trace_parent: traceParent, ...row }) => {
+    const record = toNotification(row);
+    return traceParent ? { ...record, traceParent } : record;
+  });
 }
 
 /**
@@ -253,4 +263,18 @@ export async function nextClaimDelayMs(db: Executor, clocks: { now: number; leas
     .where('state', '=', 'pending')
     .executeTakeFirst();
   return row?.delay === null || row?.delay === undefined ? undefined : Number(row.delay);
+}
+
+/**
+ * How many notifications wait to be delivered (pending: neither delivered, dead nor dropped), and
+ * when the oldest of them was queued (null when none): what the queue gauges report.
+ */
+export async function undeliveredQueue(db: Executor): Promise<{ depth: number; oldestCreatedAt: number | null }> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => [eb.fn.countAll().as('depth'), eb.fn.min('created_at').as('oldest')])
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  const oldest = row?.oldest;
+  return { depth: Number(row?.depth ?? 0), oldestCreatedAt: oldest === null || oldest === undefined ? null : Number(oldest) };
 }

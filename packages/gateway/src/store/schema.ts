@@ -41,6 +41,8 @@ export interface OrdersTable {
   closed_at: number | null;
   /** When the customer's name, e-mail and phone were redacted (retention or erasure); null while kept. */
   redacted_at: number | null;
+  /** The W3C `traceparent` of the span that created the order (issue 34), or null without tracing. */
+  trace_parent: string | null;
 }
 
 /** Named leases: which process runs a background job (the personal-data retention pass) now. */

@@ -18,6 +18,11 @@ import { PayButtonError } from '../errors.ts';
 import type * as Core from '../options.ts';
 import { coreOf, createCore, type PayButtonApi, type PayButtonCore, type PayButtonHandler } from '../core.ts';
 import { bodyConsumed, parsedBodyOf, toRequest, writeAnswer, type NodeRequest } from './node-request.ts';
+import { nodeMetricsRoute } from './node-metrics.ts';
+import type { MetricsRouteOptions } from '../observability/metrics-route.ts';
+import type { Registry } from 'prom-client';
+
+export type { MetricsRouteOptions } from '../observability/metrics-route.ts';
 
 export { createPayButton, type PayButtonHandler, type PayButtonApi, type ReadyReport } from '../core.ts';
 export * from '../public-types.ts';
@@ -81,4 +86,15 @@ export function payButton(options: PayButtonOptions): PayButtonRouter {
       health().then((answer) => writeAnswer(answer, req, res)).catch(next);
     },
   });
+}
+
+/**
+ * The registry given to `payButton({ metrics: { registry } })` as Prometheus text:
+ * `app.get('/metrics', metricsExpress(registry, { token: process.env.METRICS_TOKEN }))`. Open to
+ * this machine when no proxy forwarded the request (the socket's peer, never `req.ip`), else to
+ * `Authorization: Bearer <token>`.
+ */
+export function metricsExpress(registry: Registry, options?: MetricsRouteOptions): RequestHandler {
+  const route = nodeMetricsRoute('metricsExpress', registry, options);
+  return (req, res, next) => route(req, res).catch(next);
 }

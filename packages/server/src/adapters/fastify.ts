@@ -22,6 +22,10 @@ import type { FastifyInstance, FastifyPluginOptions, FastifyReply, FastifyReques
 import fastifyPlugin from 'fastify-plugin';
 import { toRequest } from './node-request.ts';
 import type { PayButtonHandler } from '../core.ts';
+import type { Registry } from 'prom-client';
+import { checkMetricsRoute, metricsAnswer, type MetricsRouteOptions } from '../observability/metrics-route.ts';
+
+export type { MetricsRouteOptions } from '../observability/metrics-route.ts';
 
 export interface PayButtonFastifyOptions extends FastifyPluginOptions {
   /** What `createPayButton()` returned. It is closed when the Fastify app closes. */
@@ -68,3 +72,20 @@ async function plugin(fastify: FastifyInstance, options: PayButtonFastifyOptions
  * (`/pay` by default).
  */
 export const payButtonFastify = fastifyPlugin(plugin, { name: '@tombolbayar/server', fastify: '5.x', encapsulate: true });
+
+/**
+ * The registry given to `createPayButton({ metrics: { registry } })` as Prometheus text, as a
+ * route handler: `app.get('/metrics', metricsFastify(registry, { token }))`. Open to this machine
+ * when no proxy forwarded the request (the socket's peer, never `request.ip`), else to
+ * `Authorization: Bearer <token>`.
+ */
+export function metricsFastify(registry: Registry, options?: MetricsRouteOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+  const checked = checkMetricsRoute('metricsFastify', registry, options);
+  return async (request, reply) => {
+    const headers = { get: (name: string) => { const value = request.headers[name.toLowerCase()]; return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value; } };
+    const result = await metricsAnswer(registry, checked, { method: request.method, headers, peerAddress: request.raw.socket.remoteAddress });
+    reply.code(result.status);
+    for (const [name, value] of result.headers) reply.header(name, value);
+    return reply.send(result.body ?? '');
+  };
+}

@@ -17,6 +17,10 @@ import type { Context, Env } from 'hono';
 import { Hono } from 'hono';
 import { basePath } from 'hono/route';
 import type { PayButtonHandler } from '../core.ts';
+import type { Registry } from 'prom-client';
+import { metricsHandler, type MetricsRouteOptions } from '../observability/metrics-route.ts';
+
+export type { MetricsRouteOptions } from '../observability/metrics-route.ts';
 
 export interface PayButtonHonoOptions<E extends Env = Env> {
   /**
@@ -79,4 +83,24 @@ export function payButtonHono<E extends Env = Env>(pay: PayButtonHandler<Context
     return response.type === 'error' ? clientGone(c) : response;
   });
   return app;
+}
+
+export interface MetricsHonoOptions<E extends Env = Env> extends MetricsRouteOptions {
+  /**
+   * The socket's peer address (never a forwarding header). Default: the peer on
+   * `@hono/node-server`; elsewhere say where it is (Bun: `(c) => getConnInfo(c).remote.address`),
+   * or only the token opens the route.
+   */
+  readonly peerAddress?: (c: Context<E>) => string | undefined;
+}
+
+/**
+ * The registry given to `createPayButton({ metrics: { registry } })` as Prometheus text:
+ * `app.get('/metrics', metricsHono(registry, { token }))`. Open to this machine when no proxy
+ * forwarded the request, else to `Authorization: Bearer <token>`.
+ */
+export function metricsHono<E extends Env = Env>(registry: Registry, options: MetricsHonoOptions<E> = {}): (c: Context<E>) => Promise<Response> {
+  const { peerAddress = nodeClientAddress as (c: Context<E>) => string | undefined, ...route } = options;
+  const handle = metricsHandler(registry, route);
+  return (c) => handle(c.req.raw, { peerAddress: peerAddress(c) });
 }

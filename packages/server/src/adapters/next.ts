@@ -13,6 +13,10 @@
 import { PayButtonError } from '../errors.ts';
 import type { RequestFacts } from '../http/context.ts';
 import type { PayButtonHandler } from '../core.ts';
+import type { Registry } from 'prom-client';
+import { metricsHandler, type MetricsRouteOptions } from '../observability/metrics-route.ts';
+
+export type { MetricsRouteOptions } from '../observability/metrics-route.ts';
 
 export type { RequestFacts } from '../http/context.ts';
 
@@ -108,3 +112,22 @@ function clientAddressRule(option: PayButtonRoutesOptions['clientAddress']): Cli
 
 /** @deprecated the earlier name of `payButtonNext`, kept for one version. */
 export const payButtonRoutes = payButtonNext;
+
+export interface MetricsNextOptions extends MetricsRouteOptions {
+  /**
+   * A route handler sees no socket, so by default only `Authorization: Bearer <token>` opens the
+   * route. A function that knows the peer for sure (a header your own proxy sets and strips from
+   * clients) may open it to loopback too.
+   */
+  readonly peerAddress?: ClientAddressFunction;
+}
+
+/**
+ * The registry given to `createPayButton({ metrics: { registry } })` as Prometheus text, for
+ * `app/metrics/route.ts`: `export const GET = metricsNext(registry, { token: process.env.METRICS_TOKEN })`.
+ */
+export function metricsNext(registry: Registry, options: MetricsNextOptions = {}): (request: Request) => Promise<Response> {
+  const { peerAddress, ...route } = options;
+  const handle = metricsHandler(registry, route);
+  return (request) => handle(request, { peerAddress: peerAddress?.(request) });
+}

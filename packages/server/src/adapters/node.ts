@@ -18,6 +18,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PayButtonError } from '../errors.ts';
 import { coreOf, type PayButtonHandler } from '../core.ts';
 import { toRequest, writeAnswer, type NodeRequest } from './node-request.ts';
+import { nodeMetricsRoute } from './node-metrics.ts';
+import type { MetricsRouteOptions } from '../observability/metrics-route.ts';
+import type { Registry } from 'prom-client';
+
+export type { MetricsRouteOptions } from '../observability/metrics-route.ts';
 
 export interface PayButtonNodeOptions {
   /** The client's address for the per-client limit. Default: the socket's peer address. */
@@ -60,5 +65,21 @@ export function payButtonNode(pay: PayButtonHandler<IncomingMessage>, options: P
         }
         res.end();
       });
+  };
+}
+
+/**
+ * The registry given to `createPayButton({ metrics: { registry } })` as Prometheus text, for a
+ * `node:http` server: `if (req.url === '/metrics') return metricsRoute(req, res);` with
+ * `const metricsRoute = metricsNode(registry, { token })`. Open to this machine when no proxy
+ * forwarded the request (the socket's peer), else to `Authorization: Bearer <token>`.
+ */
+export function metricsNode(registry: Registry, options?: MetricsRouteOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const route = nodeMetricsRoute('metricsNode', registry, options);
+  return (req, res) => {
+    route(req, res).catch(() => {
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
   };
 }

@@ -16,6 +16,7 @@ import { PayButtonError } from '../errors.ts';
 import type { GatewayCallOutcome, GatewayOperation, PayButtonEvents } from '../events.ts';
 import { TransportError, type Transport } from './http.ts';
 import { parseRetryAfter, type AttemptOutcome } from './retry.ts';
+import { failed, headersFor, ORDER_NUM, SpanKind, SpanStatusCode, tracer, type Span } from '../observability/tracing.ts';
 
 export interface GatewayClientConfig {
   readonly gatewayUrl: URL;
@@ -60,6 +61,8 @@ interface CallContext {
   readonly attempt: number;
   /** `performance.now()` when the exchange began, for `durationMs`. */
   readonly started: number;
+  /** The exchange's CLIENT span, ended with its outcome when the call is reported. */
+  readonly span: Span;
 }
 
 /** How a call failed: the retry policy's outcome, the error raised, and what `gateway.call` reports. */
@@ -108,7 +111,7 @@ export class GatewayClient {
     const result = await this.exchange('prepaidOrder', fields.orderNum, attempt, body, createPaymentLinkResponseSchema, timeoutMs);
     if (!result.ok) return result;
     const answer = result.value as CreatePaymentLinkSuccess;
-    const call: CallContext = { operation: 'prepaidOrder', orderNum: fields.orderNum, attempt, started: result.started };
+    const call: CallContext = { operation: 'prepaidOrder', orderNum: fields.orderNum, attempt, started: result.started, span: result.span };
     const mismatch = this.mismatch(answer, fields);
     if (mismatch) return this.fail(call, { outcome: { kind: 'invalid_response', why: 'mismatch' }, code: 'gateway_response_invalid', message: mismatch });
     if (!this.urlAllowed(answer.url)) {
@@ -123,7 +126,7 @@ export class GatewayClient {
     const result = await this.exchange('pay', fields.orderNum, attempt, body, createVaResponseSchema, timeoutMs);
     if (!result.ok) return result;
     const answer = result.value as CreateVaSuccess;
-    const call: CallContext = { operation: 'pay', orderNum: fields.orderNum, attempt, started: result.started };
+    const call: CallContext = { operation: 'pay', orderNum: fields.orderNum, attempt, started: result.started, span: result.span };
     const mismatch = this.mismatch(answer, fields) ?? (answer.method !== fields.method ? `method is ${answer.method}, ${fields.method} was asked` : undefined);
     if (mismatch) return this.fail(call, { outcome: { kind: 'invalid_response', why: 'mismatch' }, code: 'gateway_response_invalid', message: mismatch });
     this.report(call, 'success', { httpStatus: 200, platRespCode: 'SUCCESS' });
@@ -136,7 +139,7 @@ export class GatewayClient {
     const result = await this.exchange('query', orderNum, attempt, body, queryResponseSchema, timeoutMs);
     if (!result.ok) return result;
     const answer = result.value as QuerySuccess;
-    const call: CallContext = { operation: 'query', orderNum, attempt, started: result.started };
+    const call: CallContext = { operation: 'query', orderNum, attempt, started: result.started, span: result.span };
     if (answer.orderNum !== orderNum) {
       return this.fail(call, { outcome: { kind: 'invalid_response', why: 'mismatch' }, code: 'gateway_response_invalid', message: `the answer is about order ${answer.orderNum}` });
     }
@@ -170,14 +173,23 @@ export class GatewayClient {
    */
   private async exchange<S extends z.ZodType>(
     operation: GatewayOperation, orderNum: string, attempt: number, body: Record<string, string>, schema: S, timeoutMs = this.config.timeoutMs,
-  ): Promise<{ ok: true; value: z.infer<S>; started: number } | CallFailure> {
+  ): Promise<{ ok: true; value: z.infer<S>; started: number; span: Span } | CallFailure> {
     const started = performance.now();
-    const call: CallContext = { operation, orderNum, attempt, started };
+    const url = this.urls[operation];
+    const span = tracer().startSpan(`gateway ${operation}`, {
+      kind: SpanKind.CLIENT,
+      attributes: { 'http.request.method': 'POST', 'url.full': url.href, 'server.address': url.hostname, [ORDER_NUM]: orderNum, 'tombolbayar.attempt': attempt },
+    });
+    const call: CallContext = { operation, orderNum, attempt, started, span };
     let response;
     try {
-      response = await this.config.transport.post(this.urls[operation], JSON.stringify(body), timeoutMs);
+      response = await this.config.transport.post(url, JSON.stringify(body), timeoutMs, headersFor(span));
     } catch (error) {
-      if (!(error instanceof TransportError)) throw error;
+      if (!(error instanceof TransportError)) {
+        failed(span, error);
+        span.end();
+        throw error;
+      }
       if (error.kind === 'timeout') {
         return this.fail(call, { outcome: { kind: 'timeout', maybeReceived: error.maybeReceived }, code: 'gateway_timeout', message: error.message, reported: 'timeout' });
       }
@@ -230,7 +242,7 @@ export class GatewayClient {
       return this.fail(call, { outcome: { kind: 'invalid_response', why: 'malformed' }, code: 'gateway_response_invalid', message: `the answer does not match the protocol: ${parsed.message}` });
     }
     const value = parsed.value as { platRespCode: string; platRespMessage: string };
-    if (value.platRespCode === 'SUCCESS') return { ok: true, value: parsed.value, started };
+    if (value.platRespCode === 'SUCCESS') return { ok: true, value: parsed.value, started, span };
     const resultCode = value.platRespCode as 'FAIL' | 'NOTEXIST' | 'UNKNOWN' | 'ERROR';
     const message = value.platRespMessage.slice(0, 300);
     const mapping: Record<typeof resultCode, { code: 'gateway_refused' | 'gateway_merchant_unknown' | 'gateway_unknown_outcome'; outcome: GatewayCallOutcome; text: string }> = {
@@ -259,9 +271,13 @@ export class GatewayClient {
   }
 
   private report(
-    { operation, orderNum, attempt, started }: CallContext, outcome: GatewayCallOutcome,
+    { operation, orderNum, attempt, started, span }: CallContext, outcome: GatewayCallOutcome,
     extra: { httpStatus?: number; platRespCode?: string; message?: string },
   ): void {
+    span.setAttribute('tombolbayar.outcome', outcome);
+    if (extra.httpStatus !== undefined) span.setAttribute('http.response.status_code', extra.httpStatus);
+    if (outcome !== 'success' && !(operation === 'query' && outcome === 'not_exist')) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+    span.end();
     this.config.events.emit('gateway.call', { operation, orderNum, attempt, durationMs: Math.round((performance.now() - started) * 100) / 100, outcome, ...extra });
   }
 }

@@ -39,7 +39,8 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOST
 export const MAX_RESPONSE_BYTES = 256 * 1024;
 
 export interface Transport {
-  post(url: URL, body: string, timeoutMs: number): Promise<HttpResponse>;
+  /** `headers`: sent besides the transport's own (the trace context of the call's span). */
+  post(url: URL, body: string, timeoutMs: number, headers?: Readonly<Record<string, string>>): Promise<HttpResponse>;
   close(): void;
 }
 
@@ -50,7 +51,7 @@ export function createTransport(): Transport {
     https: new https.Agent({ keepAlive: true, maxSockets: 32 }),
   };
   return {
-    post: (url, body, timeoutMs) => post(url, body, timeoutMs, url.protocol === 'https:' ? agents.https : agents.http),
+    post: (url, body, timeoutMs, headers) => post(url, body, timeoutMs, url.protocol === 'https:' ? agents.https : agents.http, headers),
     close() {
       agents.http.destroy();
       agents.https.destroy();
@@ -58,7 +59,7 @@ export function createTransport(): Transport {
   };
 }
 
-function post(url: URL, body: string, timeoutMs: number, agent: http.Agent): Promise<HttpResponse> {
+function post(url: URL, body: string, timeoutMs: number, agent: http.Agent, extraHeaders: Readonly<Record<string, string>> = {}): Promise<HttpResponse> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<HttpResponse>((resolve, reject) => {
     let settled = false;
@@ -75,6 +76,7 @@ function post(url: URL, body: string, timeoutMs: number, agent: http.Agent): Pro
       method: 'POST',
       agent,
       headers: {
+        ...extraHeaders,
         'content-type': 'application/json; charset=utf-8',
         accept: 'application/json',
         'content-length': String(payload.length),

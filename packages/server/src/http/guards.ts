@@ -24,10 +24,13 @@ function isOrigin(value: string): boolean {
   return URL.canParse(value) && new URL(value).origin === value;
 }
 
-/** What a preflight may send: the contract's methods and headers (a refused origin gets these too, never cached). */
+/**
+ * What a preflight may send: the contract's methods and headers (a refused origin gets these too,
+ * never cached), and the trace context a traced page forwards (`traceparent`, `tracestate`).
+ */
 function setPreflight(headers: EdgeHeaders): void {
   headers.set('Access-Control-Allow-Methods', 'GET, POST');
-  headers.set('Access-Control-Allow-Headers', `Content-Type, ${STATUS_TOKEN_HEADER}, ${EARLIER_STATUS_TOKEN_HEADER}`);
+  headers.set('Access-Control-Allow-Headers', `Content-Type, ${STATUS_TOKEN_HEADER}, ${EARLIER_STATUS_TOKEN_HEADER}, traceparent, tracestate`);
 }
 
 function setCors(headers: EdgeHeaders, origin: string): void {

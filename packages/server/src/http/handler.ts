@@ -20,7 +20,9 @@ import { bodyToRead, closesConnection, createAdmission, withBodyDeadline, type I
 import { originGuard } from './guards.ts';
 import { createRateLimiter, inSharedBucket } from './rate-limit.ts';
 import { AnswerHeaders, clientGone, type Answer } from './answer.ts';
-import { errorAnswer, jsonAnswer, withEdgeHeaders } from './respond.ts';
+import { answeredCode, errorAnswer, jsonAnswer, withEdgeHeaders } from './respond.ts';
+import { outcomeOf, type RequestObserver } from '../observability/requests.ts';
+import { context as otelContext, contextFromHeaders, failed, SpanKind, SpanStatusCode, trace, tracer } from '../observability/tracing.ts';
 import { routeTable, runRoute, type Matched, type Route } from './routes.ts';
 
 /** `fetch` that gives `undefined` for a path that is not the plug-in's. */
@@ -38,6 +40,8 @@ export interface FetchDeps {
   readonly createDeps: CreateRouteDeps;
   /** `publicUrl + mountPath`. */
   readonly callbackBase: string;
+  /** Told about every request answered or shed (the metrics); absent, nothing is measured. */
+  readonly observer?: RequestObserver | undefined;
 }
 
 /**
@@ -58,20 +62,21 @@ function routesOf(deps: FetchDeps): Route[] {
   const vaScript = options.payButtonScript ? join(dirname(options.payButtonScript), 'pay-va.js') : undefined;
   const created = { browser: { limited: true }, refuseOtherMethods: true };
   return [
-    { path: '/links', methods: { POST: linksHandler(createDeps) }, ...created },
-    { path: '/va', methods: { POST: vaHandler(createDeps) }, ...created },
-    { path: '/orders/:orderNum', methods: { GET: statusHandler({ ...reader, lifecycle, events, refreshMs: options.statusRefreshMs }) }, browser: { limited: false }, refuseOtherMethods: true },
-    { path: '/orders/:orderNum/qr', methods: { GET: qrHandler(reader) }, browser: { limited: false } },
-    { path: '/notify', methods: { POST: notifyHandler({ options, events, ready, orders, lifecycle }) }, refuseOtherMethods: true },
-    { path: '/return', methods: { GET: returnPageHandler(returnDeps) } },
-    { path: '/return/continue', methods: { GET: returnContinueHandler(returnDeps) } },
-    { path: '/return.js', methods: { GET: returnScriptHandler() } },
-    { path: '/pay-button.js', methods: { GET: scriptHandler(scriptSource(options.payButtonScript), 'pay-button.js') } },
-    { path: '/pay-va.js', methods: { GET: scriptHandler(scriptSource(vaScript, '@tombolbayar/pay-button/dist/pay-va.js'), 'pay-va.js') } },
+    { path: '/links', methods: { POST: linksHandler(createDeps) }, ...created, label: 'links', creates: 'link' },
+    { path: '/va', methods: { POST: vaHandler(createDeps) }, ...created, label: 'va', creates: 'va' },
+    { path: '/orders/:orderNum', methods: { GET: statusHandler({ ...reader, lifecycle, events, refreshMs: options.statusRefreshMs }) }, browser: { limited: false }, refuseOtherMethods: true, label: 'status' },
+    { path: '/orders/:orderNum/qr', methods: { GET: qrHandler(reader) }, browser: { limited: false }, label: 'other' },
+    { path: '/notify', methods: { POST: notifyHandler({ options, events, ready, orders, lifecycle }) }, refuseOtherMethods: true, label: 'notify' },
+    { path: '/return', methods: { GET: returnPageHandler(returnDeps) }, label: 'return' },
+    { path: '/return/continue', methods: { GET: returnContinueHandler(returnDeps) }, label: 'return' },
+    { path: '/return.js', methods: { GET: returnScriptHandler() }, label: 'return' },
+    { path: '/pay-button.js', methods: { GET: scriptHandler(scriptSource(options.payButtonScript), 'pay-button.js') }, label: 'script' },
+    { path: '/pay-va.js', methods: { GET: scriptHandler(scriptSource(vaScript, '@tombolbayar/pay-button/dist/pay-va.js'), 'pay-va.js') }, label: 'script' },
     // The chunks pay-button.js (and pay-va.js) import from beside themselves.
     ...['pay-button-attempt-io.js', 'pay-button-strings-id.js'].map((chunk) => ({
       path: `/${chunk}`,
       methods: { GET: scriptHandler(scriptSource(options.payButtonScript && join(dirname(options.payButtonScript), chunk), `@tombolbayar/pay-button/dist/${chunk}`), chunk) },
+      label: 'script' as const,
     })),
   ];
 }
@@ -87,7 +92,7 @@ function under(pathname: string, prefix: string): string | undefined {
 }
 
 export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native> {
-  const { options, events } = deps;
+  const { options, events, observer } = deps;
   const match = routeTable(routesOf(deps));
   const guardDeps = { options, events };
   const origin = originGuard(guardDeps);
@@ -151,28 +156,46 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
     }
     // Not the plug-in's path: the app's next handler answers it, however busy the plug-in is.
     if (!located) return undefined;
+    const started = observer ? performance.now() : 0;
+    const { route } = located.matched;
     const hasBody = bodyToRead(request, facts);
     const admitted = admission.arrive({ client: facts.clientAddress, hasBody, clientGone: request.signal.aborted });
     if (admitted.decision !== 'admit') {
       // A client already gone is not answered (the adapter ends its connection).
       if (admitted.decision === 'client_gone') return clientGone();
       request.body?.cancel().catch(() => {});
+      observer?.shed(admitted.decision);
+      observer?.answered(route.label, 'shed', (performance.now() - started) / 1000);
       return overloaded({ closeConnection: hasBody && closesConnection(admitted.decision) });
     }
+    // The request's span, its parent the one its headers name (a page's traceparent, the gateway's).
+    const parent = contextFromHeaders(request.headers);
+    const span = tracer().startSpan(`${request.method} ${route.path}`, {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': request.method, 'http.route': `${located.prefix === '/' ? '' : located.prefix}${route.path}` },
+    }, parent);
     try {
       mountedAt(located.prefix);
       const timed = withBodyDeadline(request, admitted, options.bodyReadTimeoutMs);
       const context: RouteContext = { url, params: located.matched.params, facts, native: facts.native ?? request, headers };
       let response: Answer | undefined;
       try {
-        response = await runRoute(located.matched, timed.request, context, edge);
+        response = await otelContext.with(trace.setSpan(parent, span), () => runRoute(located.matched, timed.request, context, edge));
       } catch (error) {
         response = errorAnswer(guardDeps, error, headers);
+        if (route.creates && request.method === 'POST') events.emit('order.refused', { kind: route.creates, code: answeredCode(error), httpStatus: response.status });
+        if (response.status >= 500) failed(span, error);
       }
       // The rest of a body that missed its deadline is not waited for.
       if (timed.timedOut()) headers.set('Connection', 'close');
+      if (response) {
+        span.setAttribute('http.response.status_code', response.status);
+        if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        observer?.answered(route.label, outcomeOf(response.status), (performance.now() - started) / 1000);
+      }
       return response && withEdgeHeaders(response, headers);
     } finally {
+      span.end();
       admitted.done();
     }
   };

@@ -43,6 +43,12 @@ export interface ErrorDeps {
   readonly events: PayButtonEvents;
 }
 
+/** The error code the error answer gives for `error` (`order.refused` reports it). */
+export function answeredCode(error: unknown): string {
+  if (isPayButtonError(error)) return error.code;
+  return databaseFault(error) ? 'store_unavailable' : 'internal';
+}
+
 /**
  * The error answer of every route. `edge` holds the headers already decided for this request
  * (a limiter's `Retry-After` is kept).

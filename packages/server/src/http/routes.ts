@@ -8,6 +8,8 @@ import { PayButtonError } from '../errors.ts';
 import type { RouteContext, RouteHandler, CoreRequest } from './context.ts';
 import { methodNotAllowed } from './respond.ts';
 import { answer, type Answer, type EdgeHeaders } from './answer.ts';
+import type { RouteLabel } from '../observability/requests.ts';
+import type { OrderKind } from '../store/schema.ts';
 
 /** A path of the core and what it answers. */
 export interface Route {
@@ -22,6 +24,10 @@ export interface Route {
   readonly browser?: { readonly limited: boolean };
   /** Another method is `405` (else it is not this route's: `undefined`, like Express's fall-through). */
   readonly refuseOtherMethods?: boolean;
+  /** The route as the request metrics name it. */
+  readonly label: RouteLabel;
+  /** A route whose `POST` creates an order of this kind (its refusals are `order.refused`). */
+  readonly creates?: OrderKind;
 }
 
 /** What runs before a browser route's handler (`guards.ts`, `rate-limit.ts`). */

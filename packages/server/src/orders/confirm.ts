@@ -19,7 +19,7 @@
  */
 import { parseDateTime, type QuerySuccess } from '@tombolbayar/protocol';
 import { PayButtonError } from '../errors.ts';
-import type { PayButtonEvents } from '../events.ts';
+import type { ConfirmationOutcome, ConfirmationSource, PayButtonEvents } from '../events.ts';
 import type { CallResult, GatewayClient } from '../gateway/client.ts';
 import type { GatewayFacts } from '../store/orders.ts';
 import type { FinalStatus } from './transitions.ts';
@@ -119,6 +119,15 @@ export interface ConfirmOptions {
   readonly timeoutMs?: number | undefined;
   /** The `attempt` of the `gateway.call` event: the create loop counts its queries. */
   readonly attempt?: number | undefined;
+  /** Who asks: reported in `order.confirmation` (none for the create path's query-before-retry). */
+  readonly source?: ConfirmationSource | undefined;
+}
+
+/** A confirmation as `order.confirmation` reports it (see `ConfirmationOutcome`). */
+export function confirmationOutcome(confirmation: Confirmation): ConfirmationOutcome {
+  if (confirmation.kind === 'confirmed') return finalStatusOf(confirmation.status) === undefined ? 'not_confirmed' : 'confirmed';
+  if (confirmation.kind === 'undetermined' && confirmation.reason === 'unreachable') return 'unavailable';
+  return 'not_confirmed';
 }
 
 /**
@@ -142,8 +151,12 @@ export class GatewayConfirmer {
     if (running) return running;
     const timeoutMs = options.timeoutMs ?? Math.min(this.callTimeoutMs, CONFIRM_TIMEOUT_MS);
     const work = (async (): Promise<Confirmation> => {
+      const started = performance.now();
       const result = await this.client.query(order.orderNum, options.attempt ?? 1, timeoutMs);
       const confirmation = interpretQuery(order, result);
+      if (options.source) {
+        this.events.emit('order.confirmation', { orderNum: order.orderNum, source: options.source, outcome: confirmationOutcome(confirmation), durationMs: performance.now() - started });
+      }
       if (confirmation.kind === 'undetermined' && confirmation.reason === 'mismatch') {
         this.events.emit('warning', { code: 'gateway_mismatch', message: `order ${order.orderNum} left unchanged: ${confirmation.message}`, orderNum: order.orderNum });
       }

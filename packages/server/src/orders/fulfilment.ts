@@ -26,6 +26,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PayButtonEvents } from '../events.ts';
 import type { OnPaidFunction } from '../options.ts';
 import { toPublicOrder } from '../public-order.ts';
+import { context, ORDER_NUM, SpanStatusCode, trace, tracer } from '../observability/tracing.ts';
 import type { Order, OrderStore } from '../store/orders.ts';
 
 export type FulfilmentSource = 'notification' | 'query' | 'reconcile';
@@ -140,9 +141,27 @@ export class Fulfilment {
     orderNum: string, attempt: number, controller: AbortController, started: number, onPaid: () => Promise<void> | void,
   ): Promise<FulfilmentResult> {
     const lease = this.heartbeat(orderNum, attempt, controller, started);
-    const lost = (): boolean => controller.signal.aborted && controller.signal.reason instanceof LeaseLostError;
-    const report = (name: 'fulfilment.succeeded' | 'fulfilment.failed' | 'fulfilment.lease_lost' | 'fulfilment.unrecorded', error?: unknown) =>
+    // The run's INTERNAL span: the merchant's own spans in onPaid are its children.
+    const span = tracer().startSpan('onPaid', { attributes: { [ORDER_NUM]: orderNum, 'tombolbayar.attempt': attempt } });
+    const report = (name: 'fulfilment.succeeded' | 'fulfilment.failed' | 'fulfilment.lease_lost' | 'fulfilment.unrecorded', error?: unknown) => {
+      span.setAttribute('tombolbayar.outcome', name.slice('fulfilment.'.length));
+      if (name !== 'fulfilment.succeeded') span.setStatus({ code: SpanStatusCode.ERROR, message: name.slice('fulfilment.'.length) });
       this.events.emit(name, { orderNum, attempt, durationMs: performance.now() - started, ...(error === undefined ? {} : { error }) });
+    };
+    try {
+      return await this.settle(orderNum, attempt, controller, lease, report, () => context.with(trace.setSpan(context.active(), span), onPaid));
+    } finally {
+      span.end();
+    }
+  }
+
+  /** `onPaid` run, and its outcome recorded and reported (`report`) once. */
+  private async settle(
+    orderNum: string, attempt: number, controller: AbortController, lease: { stop(): Promise<void> },
+    report: (name: 'fulfilment.succeeded' | 'fulfilment.failed' | 'fulfilment.lease_lost' | 'fulfilment.unrecorded', error?: unknown) => void,
+    onPaid: () => Promise<void> | void,
+  ): Promise<FulfilmentResult> {
+    const lost = (): boolean => controller.signal.aborted && controller.signal.reason instanceof LeaseLostError;
     try {
       await onPaid();
     } catch (error) {

@@ -9,7 +9,7 @@
  * first: only the gateway's answer to our own query moves an order, see `confirm.ts`).
  */
 import { PayButtonError } from '../errors.ts';
-import type { OrderTransitionEvent, PayButtonEvents } from '../events.ts';
+import type { ConfirmationSource, OrderTransitionEvent, PayButtonEvents } from '../events.ts';
 import type { GatewayFacts, NewOrder, Order, OrderStore } from '../store/orders.ts';
 import type { OrderStatus } from '../store/schema.ts';
 import { finalStatusOf, type Confirmation, type GatewayConfirmer } from './confirm.ts';
@@ -155,14 +155,20 @@ export class OrderLifecycle {
     return { ...result, fulfilment: await (claimed ? this.deps.fulfilment.runClaimed(claimed, source) : this.fulfil(after.orderNum, source)) };
   }
 
-  /** Ask the gateway (`confirm.ts`); `apply` its answer. */
-  confirm(order: Order): Promise<Confirmation> {
-    return this.deps.confirmer.confirm(order);
+  /** Ask the gateway (`confirm.ts`) on behalf of `asker`; `apply` its answer. */
+  confirm(order: Order, asker: ConfirmationSource): Promise<Confirmation> {
+    return this.deps.confirmer.confirm(order, { source: asker });
   }
 
-  /** Ask the gateway (`confirm.ts`), then apply its answer: what a poll or reconcile does. */
-  async confirmAndApply(order: Order, source: Exclude<TransitionSource, 'create'>, mode: OnPaidMode): Promise<Applied & { readonly confirmation: Confirmation }> {
-    const confirmation = await this.confirm(order);
+  /**
+   * Ask the gateway (`confirm.ts`), then apply its answer: what a poll or reconcile does. `asker`
+   * names who asked in `order.confirmation` (a status poll and a return page both move orders as
+   * `query`); by default the one `source` stands for.
+   */
+  async confirmAndApply(
+    order: Order, source: Exclude<TransitionSource, 'create'>, mode: OnPaidMode, asker: ConfirmationSource = source === 'query' ? 'status' : source,
+  ): Promise<Applied & { readonly confirmation: Confirmation }> {
+    const confirmation = await this.confirm(order, asker);
     return { confirmation, ...(await this.apply(order, confirmation, source, mode)) };
   }
 

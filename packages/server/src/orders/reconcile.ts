@@ -4,9 +4,10 @@
  * - Pending orders past their expiry: the gateway is asked (`confirm.ts`) and its answer applied:
  *   paid (a notification was lost), expired or failed. An answer that disagrees with the stored
  *   order (amount, platOrderNum) changes nothing and is reported as a `gateway_mismatch` warning.
- * - Orders left in `creating` (gateway down, process killed mid-call) older than a create can
- *   take: adopted when the gateway has them, marked failed when it says it never did. They are
- *   never re-sent: the customer who asked for them has long been told it failed.
+ * - Orders left in `creating` (gateway down, an answer not trusted, process killed mid-call) older
+ *   than a create can take: adopted when the gateway has them, marked failed when it says it never
+ *   did (`settleStuckCreates`, which every sweep round runs too). They are never re-sent: the
+ *   customer who asked for them has long been told it failed.
  * - Paid orders whose `onPaid` has not returned yet: it runs again.
  *
  * One order that throws (a row the database refuses to update, a bug) never stops the run: it is
@@ -67,14 +68,14 @@ async function guarded(deps: ReconcileDeps, orderNum: string, counts: Counts, st
     await step();
   } catch (error) {
     counts.errors += 1;
-    deps.events.emit('warning', { code: 'reconcile_order_failed', message: `reconcile() could not handle order ${orderNum}; it is left for the next run`, orderNum, error });
+    deps.events.emit('warning', { code: 'reconcile_order_failed', message: `reconcile (or the sweep) could not handle order ${orderNum}; it is left for the next run`, orderNum, error });
   }
 }
 
 /** Ask the gateway about one order and tell the lifecycle what it said. */
 async function askGateway(deps: ReconcileDeps, order: Order, counts: Counts): Promise<void> {
   counts.checked += 1;
-  const confirmation = await deps.confirmer.confirm(order);
+  const confirmation = await deps.confirmer.confirm(order, { source: 'reconcile' });
   if (confirmation.kind === 'not_found') {
     if (order.status !== 'creating') return;
     const refused = await deps.lifecycle.refused(order, {
@@ -98,18 +99,27 @@ async function askGateway(deps: ReconcileDeps, order: Order, counts: Counts): Pr
   if (changed && after.status === 'failed') counts.failed += 1;
 }
 
-export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions = {}): Promise<ReconcileReport> {
-  await deps.ready();
-  const limit = options.limit ?? 100;
-  const counts: Counts = { checked: 0, paid: 0, expired: 0, failed: 0, fulfilled: 0, fulfilmentFailed: 0, unreachable: 0, errors: 0 };
+const noCounts = (): Counts => ({ checked: 0, paid: 0, expired: 0, failed: 0, fulfilled: 0, fulfilmentFailed: 0, unreachable: 0, errors: 0 });
+
+/**
+ * Orders left in `creating` (the gateway down or its answer not trusted, the process killed
+ * mid-call) older than a create can take: each claimed with the create lease, then adopted when
+ * the gateway has it, failed when it says it never did, left as it is when it cannot tell. Run by
+ * `reconcile()`, which frees each claim at once, and by every sweep round with `holdMs`: the claim
+ * is kept that long after a question (at least as long as a create may take), so an order the
+ * gateway cannot settle yet is asked about on the sweep's backoff, not every round.
+ */
+export async function settleStuckCreates(deps: ReconcileDeps, limit: number, holdMs?: (order: Order) => number, counts: Counts = noCounts()): Promise<Counts> {
   const now = deps.now();
   const { orders, lifecycle } = deps;
-
   const stuckBefore = new Date(now.getTime() - deps.totalTimeoutMs - 60_000);
+  const leaseMs = deps.totalTimeoutMs + 5_000;
   for (const order of await orders.listStuckCreating(now, stuckBefore, limit)) {
     await guarded(deps, order.orderNum, counts, async () => {
-      const claimed = await lifecycle.claimCreate(order.orderNum, new Date(now.getTime() + deps.totalTimeoutMs + 5_000));
+      const hold = holdMs && Math.max(leaseMs, holdMs(order));
+      const claimed = await lifecycle.claimCreate(order.orderNum, new Date(now.getTime() + (hold ?? leaseMs)));
       if (!claimed) return;
+      if (hold !== undefined) return askGateway(deps, order, counts);
       try {
         await askGateway(deps, order, counts);
       } finally {
@@ -117,6 +127,15 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions =
       }
     });
   }
+  return counts;
+}
+
+export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions = {}): Promise<ReconcileReport> {
+  await deps.ready();
+  const limit = options.limit ?? 100;
+  const { orders, lifecycle } = deps;
+  const now = deps.now();
+  const counts = await settleStuckCreates(deps, limit);
   for (const order of await orders.listPendingPastExpiry(now, limit)) {
     await guarded(deps, order.orderNum, counts, () => askGateway(deps, order, counts));
   }

@@ -59,11 +59,12 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<number> | undefined;
 
-  async function check(order: Order, now: Date): Promise<void> {
+  async function check(order: Order, now: Date, round: { foundPaid: number }): Promise<void> {
     // The status poll's claim: whoever asked within the interval (a poll, another round) already did.
     if (!(await deps.lifecycle.claimRefresh(order.orderNum, checkIntervalMs(now.getTime() - order.createdAt.getTime(), schedule)))) return;
     // onPaid in the background: a slow fulfilment never slows the questions of this round.
-    await deps.lifecycle.confirmAndApply(order, 'reconcile', 'background');
+    const applied = await deps.lifecycle.confirmAndApply(order, 'reconcile', 'background', 'sweep');
+    if (applied.changed && applied.order.status === 'paid') round.foundPaid += 1;
   }
 
   // The gateway query budget: questions this process sent (first tries), and how many were the sweep's.
@@ -72,7 +73,7 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
     if (event.operation === 'query' && event.attempt === 1) queries += 1;
   };
   deps.events.on('gateway.call', countQuery);
-  let lastRound: { started: number; queries: number; asked: number } | undefined;
+  let lastRound: { started: number; queries: number; asked: number; foundPaid: number } | undefined;
 
   /** A paid order's onPaid again, claimed like a check so a poll or another round does not join it. */
   async function rerun(order: Order): Promise<void> {
@@ -89,7 +90,7 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
     const started = performance.now();
     const othersSpent = lastRound ? Math.max(0, queries - lastRound.queries - lastRound.asked) : 0;
     const budget = roundBudget(schedule, lastRound && started - lastRound.started, othersSpent);
-    const round = { started, queries, asked: 0 };
+    const round = { started, queries, asked: 0, foundPaid: 0 };
     lastRound = round;
     const checkedBefore = new Date(now.getTime() - schedule.firstCheckAfterMs);
     const candidates = await sweep.listSweepCandidates(checkedBefore, checkedBefore, scanLimit(schedule));
@@ -97,7 +98,7 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
     const reruns = (await deps.orders.listUnfulfilled(now, scanLimit(schedule))).filter((order) => rerunDue(order, now, schedule));
     const tasks: Array<{ order: Order; run: () => Promise<void> }> = [
       ...reruns.map((order) => ({ order, run: () => rerun(order) })),
-      ...batch.map((order) => ({ order, run: () => ((round.asked += 1), check(order, deps.now())) })),
+      ...batch.map((order) => ({ order, run: () => ((round.asked += 1), check(order, deps.now(), round)) })),
     ];
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -121,8 +122,23 @@ export function startSweeper(deps: SweepDeps, schedule: SweepSchedule): Sweeper 
     return round.asked;
   }
 
+  /** `sweep.round` for a round this process ran (held the lease), or one that failed. */
+  async function reported(): Promise<number> {
+    const before = lastRound;
+    const started = performance.now();
+    try {
+      const asked = await runRound();
+      if (lastRound !== before) deps.events.emit('sweep.round', { outcome: 'ok', asked, foundPaid: lastRound!.foundPaid, durationMs: performance.now() - started });
+      return asked;
+    } catch (error) {
+      const ran = lastRound !== before ? lastRound! : undefined;
+      deps.events.emit('sweep.round', { outcome: 'failed', asked: ran?.asked ?? 0, foundPaid: ran?.foundPaid ?? 0, durationMs: performance.now() - started, error });
+      throw error;
+    }
+  }
+
   function runOnce(): Promise<number> {
-    round ??= runRound().finally(() => (round = undefined));
+    round ??= reported().finally(() => (round = undefined));
     return round;
   }
 

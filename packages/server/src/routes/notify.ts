@@ -143,7 +143,7 @@ function handleNotification(context: NotifyDeps): (request: CoreRequest, routeCo
     let fulfilment: FulfilmentResult | undefined;
     // An order already in the reported state got there on the gateway's word: nothing to ask.
     if (order.status !== reported) {
-      const confirmation = await context.lifecycle.confirm(order);
+      const confirmation = await context.lifecycle.confirm(order, 'notification');
       // The order follows the gateway's answer either way; `onPaid` runs from here (its lease taken
       // by the move to paid) only when the answer bears this notification out.
       const bornOut = confirmation.kind === 'confirmed' && confirmation.facts.platOrderNum === notification.platOrderNum && finalStatusOf(confirmation.status) === reported;

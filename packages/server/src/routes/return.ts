@@ -94,7 +94,7 @@ async function current(deps: ReturnDeps, order: Order): Promise<{ order: Order; 
   // The customer waits on this page: a slow gateway gets `RETURN_CHECK_MS`, then the page says
   // "not confirmed yet" (the answer, when it comes, is still applied for the next status poll).
   const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), RETURN_CHECK_MS)));
-  const asked = deps.lifecycle.confirmAndApply(order, 'query', 'background');
+  const asked = deps.lifecycle.confirmAndApply(order, 'query', 'background', 'return');
   try {
     const applied = await Promise.race([asked, late]);
     return applied ? { order: applied.order, confirmed: applied.confirmation.kind === 'confirmed' } : { order, confirmed: false };

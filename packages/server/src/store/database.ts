@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import {
-  currentOrLegacyPath, DriverMissingError, ensurePostgresSchema, openPostgresStore, openSqliteStore, withNamedStatements, type OpenedStore, type PostgresDeadlines,
+  currentOrLegacyPath, DriverMissingError, ensurePostgresSchema, loadPostgresDriver, openSqliteStore, postgresPoolConfig, withNamedStatements, type OpenedStore, type PostgresDeadlines,
 } from '@tombolbayar/store-kit';
 import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import type { PayButtonDatabase } from './schema.ts';
@@ -47,7 +47,28 @@ export interface OpenDatabase {
   readonly truncateWal?: () => Promise<boolean>;
   /** Closes what the plug-in opened; a pool or Kysely instance given by the merchant stays open. */
   close(): Promise<void>;
+  /** A PostgreSQL pool's connections now (for the metrics); absent when the pool is not ours to see (a Kysely instance, SQLite). */
+  readonly poolState?: () => PoolState;
 }
+
+/** A connection pool's state, as the `db_pool_connections` gauge reports it. */
+export interface PoolState {
+  readonly inUse: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
+
+/** What `pg.Pool` counts. */
+interface CountingPool {
+  readonly totalCount?: number;
+  readonly idleCount?: number;
+  readonly waitingCount?: number;
+}
+
+const stateOf = (pool: CountingPool) => (): PoolState => {
+  const idle = pool.idleCount ?? 0;
+  return { inUse: Math.max(0, (pool.totalCount ?? 0) - idle), idle, waiting: pool.waitingCount ?? 0 };
+};
 
 export { SCHEMA_NAME } from '@tombolbayar/store-kit';
 
@@ -72,6 +93,7 @@ export function openDatabase(option: DatabaseOption, onConnectionError: Connecti
   let schema: string | undefined;
   let closeOwned: () => Promise<void>;
   let truncateWal: (() => Promise<boolean>) | undefined;
+  let poolState: (() => PoolState) | undefined;
   if (option.kind === 'sqlite') {
     ({ kysely: root, close: closeOwned, truncateWal } = openSqlite(option.file));
     engine = 'sqlite';
@@ -80,8 +102,14 @@ export function openDatabase(option: DatabaseOption, onConnectionError: Connecti
     schema = option.schema;
     if ('url' in option) {
       const { kind: _kind, url, schema: _schema, ...settings } = option;
-      // Deadlines on every wait (store-kit's pool); a lost connection is reported, never fatal.
-      ({ kysely: root, close: closeOwned } = openPostgresStore({ ...settings, url }, onConnectionError));
+      // Deadlines on every wait (store-kit's pool settings); a lost connection is reported, never
+      // fatal. Made here rather than by store-kit's openPostgresStore to keep the pool's counts.
+      const pool = new (loadPostgresDriver().Pool)(postgresPoolConfig({ ...settings, url }));
+      pool.on('error', (error) => onConnectionError(error));
+      const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, { onClientError: onConnectionError }) }) });
+      root = kysely;
+      closeOwned = () => kysely.destroy();
+      poolState = stateOf(pool);
     } else {
       // The merchant's pool (its deadlines are the merchant's): Kysely's destroy() would end it, so
       // we never call it. Its idle clients' errors are reported too, so they cannot crash the process.
@@ -89,6 +117,7 @@ export function openDatabase(option: DatabaseOption, onConnectionError: Connecti
       merchantPool.on?.('error', onConnectionError);
       const wrapped = withNamedStatements(option.pool, { onClientError: onConnectionError });
       root = new Kysely<any>({ dialect: new PostgresDialect({ pool: wrapped }) });
+      poolState = stateOf(option.pool as CountingPool);
       closeOwned = async () => {
         merchantPool.off?.('error', onConnectionError);
         wrapped.detach();
@@ -102,7 +131,7 @@ export function openDatabase(option: DatabaseOption, onConnectionError: Connecti
   }
   const db = (schema ? root.withSchema(schema) : root) as Kysely<PayButtonDatabase>;
   let closing: Promise<void> | undefined;
-  return { db, root, engine, schema, ...(truncateWal ? { truncateWal } : {}), close: () => (closing ??= closeOwned()) };
+  return { db, root, engine, schema, ...(truncateWal ? { truncateWal } : {}), ...(poolState ? { poolState } : {}), close: () => (closing ??= closeOwned()) };
 }
 
 /** PostgreSQL: create the schema the tables go into (the migrator creates only its own tables), surviving a race with another process. */

@@ -1,5 +1,5 @@
 /** The store as the router uses it: opened, migrated once, closed on `close()`. */
-import { ensureSchema, openDatabase, type ConnectionErrorListener, type DatabaseOption, type Engine } from './database.ts';
+import { ensureSchema, openDatabase, type ConnectionErrorListener, type DatabaseOption, type Engine, type PoolState } from './database.ts';
 import { sql } from 'kysely';
 import { migrateToLatest } from './migrations.ts';
 import { OrderStore, type UnreadableRow } from './orders.ts';
@@ -13,6 +13,8 @@ export interface Store {
   /** Customers' personal data: find, redact, retention (`personal-data.ts`). */
   readonly personalData: PersonalDataStore;
   readonly engine: Engine;
+  /** The PostgreSQL pool's connections, when the store can see its pool. */
+  readonly poolState?: (() => PoolState) | undefined;
   /** Creates the schema (PostgreSQL, when named) and runs pending migrations. Idempotent. */
   migrate(): Promise<void>;
   /** One trivial query: does the database answer? */
@@ -33,6 +35,7 @@ export function createStore(option: DatabaseOption, unreadable?: UnreadableRow, 
     sweep: new SweepStore(open.db, unreadable),
     personalData: new PersonalDataStore(open.db, open.truncateWal, unreadable),
     engine: open.engine,
+    poolState: open.poolState,
     migrate: () =>
       (migrating ??= (async () => {
         await ensureSchema(open);
@@ -49,7 +52,7 @@ export function createStore(option: DatabaseOption, unreadable?: UnreadableRow, 
   };
 }
 
-export type { DatabaseOption, Engine } from './database.ts';
+export type { DatabaseOption, Engine, PoolState } from './database.ts';
 export type { Order, GatewayFacts, NewOrder } from './orders.ts';
 export { OrderStore } from './orders.ts';
 export type { OrderKind, OrderStatus } from './schema.ts';

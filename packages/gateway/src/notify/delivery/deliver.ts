@@ -27,6 +27,11 @@ export interface DeliveryOptions {
    * its connection. Either way the destination is resolved and checked for this attempt.
    */
   connections?: DeliveryConnections;
+  /**
+   * Extra request headers: the trace context (`traceparent`, `tracestate`) the worker's span
+   * injects. They never replace a header of the POST's own (host, content type, length …).
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 function attemptTimeout(timeoutMs: number | undefined): number {
@@ -65,7 +70,7 @@ async function attempt(url: string, fields: Record<string, string>, options: Del
   if (target.username !== '' || target.password !== '') return refuse('invalid-url', 'the URL contains a user name or password');
 
   const agent = options.connections?.agentFor(target, resolved.addresses, { allowPrivateNetworks: options.allowPrivateNetworks });
-  return postForm(target, new URLSearchParams(fields).toString(), resolved.addresses, signal, agent);
+  return postForm(target, new URLSearchParams(fields).toString(), resolved.addresses, signal, agent, options.headers);
 }
 
 /**

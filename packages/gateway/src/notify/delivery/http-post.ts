@@ -53,6 +53,15 @@ export function judgeResponse(status: number, body: Buffer, end: BodyEnd): PostO
   return { acknowledged: true, httpStatus: 200, errorClass: null, bodyExcerpt: excerptOf(body) };
 }
 
+/** Only lower-case token names with values free of control characters: a propagator can never break the request. */
+function traceHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (/^[a-z0-9-]{1,64}$/.test(name) && typeof value === 'string' && /^[\x20-\x7e]{0,1024}$/.test(value)) kept[name] = value;
+  }
+  return kept;
+}
+
 /**
  * POST `body` to `target`, connecting only to `addresses`. No redirects are followed, credentials
  * in the URL are never sent. `signal` aborting means the attempt's deadline passed.
@@ -63,7 +72,14 @@ export function judgeResponse(status: number, body: Buffer, end: BodyEnd): PostO
  * server had closed meanwhile fails before any answer and the POST is made again, once, on a
  * connection of its own.
  */
-export function postForm(target: URL, body: string, addresses: readonly LookupAddress[], signal: AbortSignal, agent?: http.Agent): Promise<PostOutcome> {
+export function postForm(
+  target: URL,
+  body: string,
+  addresses: readonly LookupAddress[],
+  signal: AbortSignal,
+  agent?: http.Agent,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): Promise<PostOutcome> {
   return new Promise<PostOutcome>((resolve) => {
     let settled = false;
     let request: http.ClientRequest | undefined;
@@ -92,6 +108,8 @@ export function postForm(target: URL, body: string, addresses: readonly LookupAd
       port: target.port === '' ? undefined : Number(target.port),
       path: `${target.pathname}${target.search}`,
       headers: {
+        // First, so the POST's own headers below always win over a propagator's.
+        ...traceHeaders(extraHeaders),
         host: target.host,
         'content-type': 'application/x-www-form-urlencoded',
         'content-length': Buffer.byteLength(body),
@@ -116,7 +134,7 @@ export function postForm(target: URL, body: string, addresses: readonly LookupAd
         settled = true;
         signal.removeEventListener('abort', onAbort);
         request.destroy();
-        resolve(postForm(target, body, addresses, signal));
+        resolve(postForm(target, body, addresses, signal, undefined, extraHeaders));
         return;
       }
       const errorClass = classifyError(error);

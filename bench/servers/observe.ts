@@ -1,0 +1,48 @@
+/**
+ * What an operator turns on in a bench child when its config says `observe`: a prom-client
+ * registry of its own for the process's metrics, and a real OpenTelemetry SDK pipeline (context
+ * manager, W3C propagator, a tracer provider whose batch processor hands every span to an
+ * exporter) that stops short of any I/O: the exporter counts the spans it is given. What the bench
+ * measures is then the cost the packages add, not a collector's.
+ */
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { ExportResultCode, W3CTraceContextPropagator, type ExportResult } from '@opentelemetry/core';
+import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { Registry } from 'prom-client';
+
+/** Counts exported spans; exports nowhere. */
+class CountingExporter implements SpanExporter {
+  count = 0;
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.count += spans.length;
+    done({ code: ExportResultCode.SUCCESS });
+  }
+  async shutdown(): Promise<void> {}
+}
+
+export interface Observation {
+  readonly registry: Registry;
+  /** Spans exported so far (after a flush). */
+  spans(): Promise<number>;
+  /** Bytes of one scrape of the registry (what a Prometheus server would read). */
+  scrapeBytes(): Promise<number>;
+}
+
+/** Installs the SDK globally in this process and returns the registry to hand to the package. */
+export function observe(): Observation {
+  const exporter = new CountingExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  const registry = new Registry();
+  return {
+    registry,
+    spans: async () => {
+      await provider.forceFlush();
+      return exporter.count;
+    },
+    scrapeBytes: async () => (await registry.metrics()).length,
+  };
+}
