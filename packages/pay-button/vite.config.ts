@@ -1,7 +1,9 @@
 /**
  * Builds the script-tag files:
- * - `dist/pay-button.js` from `src/script-tag.ts`: one self-contained, minified ES module with Lit
- *   inside (no imports), defining `<pay-button>`; the size budget (10 kB gzip) applies to it;
+ * - `dist/pay-button.js` from `src/script-tag.ts`: one minified ES module with Lit inside (no static
+ *   imports), defining `<pay-button>`; the size budget (10,240 B gzip) applies to it. It loads two
+ *   chunks beside it when needed: `pay-button-attempt-io.js` (the attempt's requests, after the
+ *   first render) and `pay-button-strings-id.js` (Indonesian, for an element that speaks it);
  * - `dist/pay-va.js` from `src/script-tag-va.ts`: `<pay-va>`, importing Lit and the shared code
  *   from `./pay-button.js` rather than shipping a second copy.
  */
@@ -50,7 +52,22 @@ export default defineConfig({
       preserveEntrySignatures: 'allow-extension',
       // No comments: Lit's `/* @__PURE__ */` annotations alone cost 34 B gzip, and are of no use in
       // a file that is already bundled and minified.
-      output: { minify: true, comments: false, chunkFileNames: '[name].js' },
+      output: {
+        minify: true,
+        comments: false,
+        // The chunks pay-button.js loads when needed (`pay-button-strings-id.js`, `pay-button-attempt-io.js`),
+        // served beside it by the plug-in.
+        chunkFileNames: 'pay-button-[name].js',
+        codeSplitting: {
+          // Only the modules named below: what they import from pay-button.js stays there.
+          includeDependenciesRecursively: false,
+          groups: [
+            // What an attempt does over the network is one chunk, which pay-va.js imports too,
+            // rather than modules pay-va.js would otherwise hold for pay-button.js to import.
+            { name: 'attempt-io', test: /\/pay-button\/src\/(internal\/(api|poll|order-outcome|attempt-store)|components\/pay-button\/(attempt-io|order-check))\.ts$|\/protocol\/dist\/formats\.js$/ },
+          ],
+        },
+      },
     },
   },
 });

@@ -19,6 +19,8 @@ export interface Stats {
   /** Status requests that carried a `?token=` (the element must send none). */
   tokensInUrl: number;
   bodies: Record<string, unknown>[];
+  /** The `traceparent` header of each order request, null when it had none. */
+  traceparents: (string | null)[];
   orders: { orderNum: string; status: string }[];
 }
 

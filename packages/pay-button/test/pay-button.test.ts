@@ -39,6 +39,26 @@ describe('<pay-button> popup flow', () => {
   beforeEach(() => (spy = new OpenSpy()));
   afterEach(() => spy.restore());
 
+  it("forwards the page's <meta name=traceparent> with POST /links, and no traceparent without one", async () => {
+    const meta = Object.assign(document.createElement('meta'), { name: 'traceparent', content: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
+    document.head.append(meta);
+    try {
+      const traced = await button(uniqueItem('traced'));
+      click(traced.el);
+      await traced.rec.next('pay-open');
+      traced.el.reset();
+      meta.remove();
+      const plain = await button(uniqueItem('untraced'));
+      click(plain.el);
+      await plain.rec.next('pay-open');
+      plain.el.reset();
+      expect((await stats(traced.el.item!)).traceparents).to.deep.equal([meta.content]);
+      expect((await stats(plain.el.item!)).traceparents).to.deep.equal([null]);
+    } finally {
+      meta.remove();
+    }
+  });
+
   /** The customer clicks, the payment page opens in the popup, and the customer closes it: the attempt's `pay-open`. */
   async function openThenClose(el: PayButton, rec: Recorder): Promise<CustomEvent<{ orderNum: string; url: string }>> {
     click(el);

@@ -7,6 +7,9 @@
  */
 
 import { FEE_PATTERN, RUPIAH_PATTERN } from '@tombolbayar/protocol/formats';
+import { REQUEST_TIMEOUT_MS, payError, type PayError } from './pay-error.ts';
+
+export { REQUEST_TIMEOUT_MS, SLOW_MS, payError, refusal, toPayError, type PayError } from './pay-error.ts';
 
 export type OrderState = 'pending' | 'paid' | 'expired' | 'failed';
 
@@ -53,46 +56,6 @@ export interface VaOrder {
   statusToken: string;
 }
 
-/**
- * A failure, as `pay-error` reports it. `code` is the plug-in's error code when it sent one
- * (`not_for_sale`, `quote_refused`, `rate_limited`, `gateway_unavailable`, `invalid_request`, ...), else ours:
- * `network` (no answer, or none within `REQUEST_TIMEOUT_MS`), `bad_response` (an answer outside the
- * contract), `not_found` (404: unknown order or wrong status token), `http_<status>` (an error
- * without the contract's body), `invalid_config` (no `endpoint`).
- */
-export interface PayError {
-  code: string;
-  retryable: boolean;
-  message: string;
-  /** HTTP status of the plug-in's answer, when there was one. */
-  status?: number | undefined;
-}
-
-/**
- * How long one request may take before it counts as `network` (retryable). Well under the 15 s a
- * customer would wait on "Opening…" before giving up; the button says it is still connecting
- * after `SLOW_MS`.
- */
-export const REQUEST_TIMEOUT_MS = 8000;
-export const SLOW_MS = 3000;
-
-/** A PayError (a plain object, so it is also the `pay-error` event's detail). */
-export function payError(code: string, retryable: boolean, status?: number, message = code): PayError {
-  return { code, retryable, message, status };
-}
-
-/**
- * The merchant's own words when its `quote()` refused the order and asking again cannot help:
- * `not_for_sale` (a `NotForSaleError`) or `quote_refused` (an http-errors-style 4xx it threw), not
- * retryable. Undefined for anything else, which keeps the generic "try again" wording.
- */
-export const refusal = (e: PayError): string | undefined => (!e.retryable && /^(not_for_sale|quote_refused)$/.test(e.code) ? e.message : undefined);
-
-/** Any thrown value as a PayError. */
-export function toPayError(err: unknown): PayError {
-  return typeof (err as PayError)?.retryable === 'boolean' ? (err as PayError) : payError('unexpected', false, undefined, String(err));
-}
-
 export type Json = Record<string, unknown>;
 
 const STATES: unknown[] = ['pending', 'paid', 'expired', 'failed'];
@@ -127,10 +90,13 @@ export function errorOf(status: number, body: unknown): PayError {
 export async function request<T>(endpoint: string, path: string, check: (b: Json) => boolean, signal: AbortSignal, body?: Json, headers: Record<string, string> = {}): Promise<T> {
   let res: Response;
   const url = endpointUrl(endpoint) + path;
+  const trace = (document.querySelector('meta[name=traceparent]') as HTMLMetaElement | null)?.content;
   try {
     res = await fetch(url, {
       method: body && 'POST',
-      headers: body ? { 'content-type': 'application/json' } : headers,
+      // The page's trace context when its server rendered one (`<meta name="traceparent">`, the
+      // OpenTelemetry convention for documents): the plug-in's spans join that trace.
+      headers: { ...(body ? { 'content-type': 'application/json' } : headers), ...(trace && { traceparent: trace }) },
       body: body && JSON.stringify(body),
       // AbortSignal.any is recent (2024); without it a request has no timeout of its own.
       signal: AbortSignal.any?.([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) ?? signal,

@@ -1,7 +1,9 @@
 /**
  * English and Indonesian strings, and how an element finds its locale: the `locale` attribute,
- * else the nearest `[lang]` ancestor, else `<html lang>`, else the browser's languages. Both languages ship in the script-tag
- * file, so switching needs no network. `<pay-va>` adds its own strings (see its `strings`).
+ * else the nearest `[lang]` ancestor, else `<html lang>`, else the browser's languages. English
+ * ships in the script-tag file; Indonesian is a chunk of its own beside it (`strings-id.ts`),
+ * fetched by the first element that speaks it (see `loadStrings`), so an English page never pays
+ * its ~390 B gzip. `<pay-va>` adds its own strings (see its `strings`).
  */
 
 export type Locale = 'en' | 'id';
@@ -12,8 +14,8 @@ export type Strings<K extends string> = Record<Locale, Record<K, string>>;
 export type MessageKey =
   'pay' | 'instructions' | 'transferTo' | 'payBy' | 'opening' | 'slow' | 'open' | 'blocked' | 'checking' | 'paid' | 'pending' | 'unconfirmed' | 'expired' | 'failed' | 'cancelled' | 'error' | 'unreachable' | 'busy' | 'origin';
 
-/** Strings of `<pay-button>`, and the outcome messages both elements say. */
-export const strings: Strings<MessageKey> = {
+/** Strings of `<pay-button>`, and the outcome messages both elements say: `id` once loaded. */
+export const strings: Partial<Strings<MessageKey>> & Pick<Strings<MessageKey>, 'en'> = {
   en: {
     pay: 'Pay',
     instructions: 'Show payment instructions',
@@ -35,28 +37,23 @@ export const strings: Strings<MessageKey> = {
     busy: 'The payment service is busy. Nothing was charged. Try again in a minute.',
     origin: 'Payments are not allowed on this page. Nothing was charged.',
   },
-  id: {
-    pay: 'Bayar',
-    instructions: 'Lihat petunjuk pembayaran',
-    transferTo: 'Transfer {total} ke virtual account {bank} {code} sebelum {time}.',
-    payBy: 'Bayar {total} sebelum {time}.',
-    opening: 'Membuka halaman pembayaran…',
-    slow: 'Masih menghubungkan ke layanan pembayaran…',
-    open: 'Silakan bayar di jendela baru.',
-    blocked: 'Pop-up diblokir. Membuka halaman pembayaran di sini…',
-    checking: 'Memeriksa pembayaran…',
-    paid: 'Pembayaran berhasil. Terima kasih!',
-    pending: 'Menunggu pembayaran Anda. Halaman ini diperbarui setelah pembayaran masuk.',
-    unconfirmed: 'Pembayaran belum terkonfirmasi. Halaman ini diperbarui setelah terkonfirmasi.',
-    expired: 'Batas waktu pembayaran sudah lewat. Tidak ada dana yang ditarik.',
-    failed: 'Pembayaran tidak berhasil. Tidak ada dana yang ditarik.',
-    cancelled: 'Pembayaran belum dimulai. Tidak ada dana yang ditarik.',
-    error: 'Terjadi kendala. Tidak ada dana yang ditarik. Silakan coba lagi.',
-    unreachable: 'Layanan pembayaran tidak dapat dihubungi. Tidak ada dana yang ditarik. Silakan coba lagi.',
-    busy: 'Layanan pembayaran sedang sibuk. Tidak ada dana yang ditarik. Silakan coba lagi dalam satu menit.',
-    origin: 'Pembayaran tidak diizinkan di halaman ini. Tidak ada dana yang ditarik.',
-  },
 };
+
+let loading: Promise<void> | undefined;
+
+/**
+ * Fetches the strings of `locale` when they are not here yet (Indonesian, the first time), from
+ * the chunk beside the script-tag file; `undefined` when there is nothing to wait for. A chunk that
+ * cannot be fetched (offline, a server that does not serve it) leaves English: an element always
+ * renders, and says something.
+ */
+export function loadStrings(locale: Locale): Promise<void> | undefined {
+  if (locale == 'en' || strings.id) return undefined;
+  return (loading ??= import('./strings-id.ts').then(
+    (m) => void (strings.id = m.id),
+    () => {},
+  ));
+}
 
 /**
  * The words for a failure, by its code (see `PayError`): what the customer can do about it, never

@@ -1,7 +1,8 @@
 /**
- * Pure decisions of `<pay-button>`'s state machine, table-tested.
+ * Pure decisions of `<pay-button>`'s state machine, table-tested: the ones the element needs at
+ * once (its states, the return's address). What an order's status means is in `order-outcome.ts`,
+ * with the asking, in the attempt's chunk.
  */
-import type { Order } from './api.ts';
 
 /** Reflected `state` of `<pay-button>`. */
 export type PayButtonState =
@@ -21,38 +22,6 @@ export function isBusy(state: string): boolean {
  *   opened again in the tab) and found an attempt that had not ended.
  */
 export type Via = 'return' | 'closed' | 'found';
-
-export type Terminal = 'pay-success' | 'pay-pending' | 'pay-failure' | 'pay-cancel';
-
-/**
- * The state and event for the order's last known status. A pending order is `pending` only when
- * it may still be paid without the payment page: a method was chosen there (or by `method`), so a
- * VA number, a retail code, a QR code or an e-wallet request exists and money can still arrive.
- * A pending order with no method has nothing to pay once its page is gone: `cancelled`, unless the
- * element saw a method chosen while the page was open (`chosen`) or the plug-in could not confirm
- * it with the gateway (`confirmed: false`): then it is `pending`, "not confirmed yet". (The
- * element keeps its idempotency key, so the next click reopens that same order, never a second.)
- */
-export function outcome(order: Pick<Order, 'status' | 'method' | 'confirmed'>, chosen?: boolean): [PayButtonState, Terminal] {
-  const { status } = order;
-  return status === 'paid'
-    ? ['paid', 'pay-success']
-    : status !== 'pending'
-      ? [status, 'pay-failure']
-      : order.method || chosen || order.confirmed === false
-        ? ['pending', 'pay-pending']
-        : ['cancelled', 'pay-cancel'];
-}
-
-/**
- * The words for an outcome: a pending order nobody could confirm (the plug-in could not ask the
- * gateway, see `Order.confirmed`, or a method seen chosen is not known to it yet) is "not
- * confirmed yet", never "cancelled": the customer may have a live payment number.
- */
-export function outcomeWords(order: Pick<Order, 'status' | 'method' | 'confirmed'>, chosen?: boolean): PayButtonState | 'unconfirmed' {
-  const [state] = outcome(order, chosen);
-  return state === 'pending' && !order.method ? 'unconfirmed' : state;
-}
 
 /** Name of the query parameter the plug-in's return route adds when it redirects back. */
 export const RETURN_PARAM = 'tombolbayar_order';

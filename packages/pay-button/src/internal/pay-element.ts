@@ -6,8 +6,8 @@
  */
 import { LitElement, html, type PropertyDeclarations } from 'lit';
 import type { PayEventMap } from '../events.ts';
-import { refusal, type PayError } from './api.ts';
-import { errorWords, localeOf, strings, watchLang, watched, type Locale, type MessageKey } from './i18n.ts';
+import { refusal, type PayError } from './pay-error.ts';
+import { errorWords, loadStrings, localeOf, strings, watchLang, watched, type Locale, type MessageKey } from './i18n.ts';
 
 /** The detail of event `E`, as `PayEventMap` types it. */
 export type PayEventDetail<E extends keyof PayEventMap> = PayEventMap[E]['detail'];
@@ -128,9 +128,22 @@ export abstract class PayElement<S extends string, K extends string = MessageKey
     return localeOf(this, this.locale);
   }
 
-  /** The string for `key` in the element's locale (`<pay-va>` adds its own table). */
+  /**
+   * The string for `key` in the element's locale (`<pay-va>` adds its own table); in English while
+   * the locale's strings are still on their way (see `scheduleUpdate`).
+   */
   protected text(key: K): string {
-    return (strings[this.currentLocale] as Record<string, string>)[key]!;
+    return ((strings[this.currentLocale] ?? strings.en) as Record<string, string>)[key]!;
+  }
+
+  /**
+   * An update in a locale whose strings are not loaded yet (see `loadStrings`) waits for them, so
+   * an Indonesian page never shows English first: `updateComplete` still resolves once rendered.
+   * Otherwise it renders now, as Lit does.
+   */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    const loading = loadStrings(this.currentLocale);
+    return loading ? loading.then(() => super.scheduleUpdate()) : super.scheduleUpdate();
   }
 
   /** The live region: role `status` is polite (implicit `aria-live=polite`), so it speaks when the screen reader is idle. */

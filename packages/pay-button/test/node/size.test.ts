@@ -1,5 +1,5 @@
 /**
- * The script-tag budget: `dist/pay-button.js` (Lit included) at most 11,780 bytes gzip, zlib's
+ * The script-tag budget: `dist/pay-button.js` (Lit included) at most 10,240 bytes gzip, zlib's
  * default level (what compression middleware sends), the same file and budget as `npm run size`
  * (bench/element-size.ts). It builds nothing: `npm test` builds first. A change that grows the
  * file past the budget fails here, in the package's own tests, not only in the benchmarks.
@@ -25,8 +25,15 @@ import { gzipSync } from 'node:zlib';
  * confirmed yet" with no method becomes "not started" once the gateway says so: 11,762 B when
  * raised. Back to 10,240 B needs a structural change, not trimming: Lit alone is 5,733 B gzip of
  * it, and the Indonesian strings ~370 B.
+ *
+ * Back to 10,240 B (issue 32), by that structural change: the file holds what the first render and
+ * the click need, and loads two chunks from beside it (`import()` relative to itself: the plug-in
+ * serves them next to it, and a CSP that allows the file allows them): the attempt's requests, the
+ * asking about the order and the stored attempts (`pay-button-attempt-io.js`, after the first
+ * render) and the Indonesian strings (`pay-button-strings-id.js`, for an element that speaks
+ * it). 10,038 B when lowered, the page's `traceparent` forwarded included.
  */
-const BUDGET_BYTES = 11_780;
+const BUDGET_BYTES = 10_240;
 const file = new URL('../../dist/pay-button.js', import.meta.url);
 
 test(`dist/pay-button.js is at most ${BUDGET_BYTES} B gzip`, () => {
@@ -34,6 +41,6 @@ test(`dist/pay-button.js is at most ${BUDGET_BYTES} B gzip`, () => {
   const code = readFileSync(file);
   const gzip = gzipSync(code).length;
   assert.ok(gzip <= BUDGET_BYTES, `${gzip} B gzip: over the budget by ${gzip - BUDGET_BYTES} B`);
-  // Self-contained: one ES module with Lit inside, importing nothing (dist/pay-va.js imports it).
+  // One ES module with Lit inside, importing nothing statically (dist/pay-va.js imports it; its chunks it imports when needed).
   assert.doesNotMatch(code.toString('utf8'), /^\s*import[\s{]|\bfrom\s*["']/m, 'the script-tag file imports something');
 });

@@ -43,7 +43,7 @@ export function contractDouble() {
   let counter = 0;
 
   const statsOf = (item = '') => {
-    if (!stats.has(item)) stats.set(item, { links: 0, va: 0, gets: 0, tokensInUrl: 0, bodies: [] });
+    if (!stats.has(item)) stats.set(item, { links: 0, va: 0, gets: 0, tokensInUrl: 0, bodies: [], traceparents: [] });
     return stats.get(item);
   };
 
@@ -133,6 +133,7 @@ export function contractDouble() {
       const s = statsOf(item);
       path === '/api/links' ? s.links++ : s.va++;
       s.bodies.push(body);
+      s.traceparents.push(ctx.get('traceparent') || null);
       if (await scenario(ctx, item)) return;
       if (path === '/api/va') {
         if (!body.method) return fail(ctx, 400, 'invalid_request', false, 'method: required');

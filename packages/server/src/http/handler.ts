@@ -72,6 +72,12 @@ function routesOf(deps: FetchDeps): Route[] {
     { path: '/return.js', methods: { GET: returnScriptHandler() }, label: 'return' },
     { path: '/pay-button.js', methods: { GET: scriptHandler(scriptSource(options.payButtonScript), 'pay-button.js') }, label: 'script' },
     { path: '/pay-va.js', methods: { GET: scriptHandler(scriptSource(vaScript, '@tombolbayar/pay-button/dist/pay-va.js'), 'pay-va.js') }, label: 'script' },
+    // The chunks pay-button.js (and pay-va.js) import from beside themselves.
+    ...['pay-button-attempt-io.js', 'pay-button-strings-id.js'].map((chunk) => ({
+      path: `/${chunk}`,
+      methods: { GET: scriptHandler(scriptSource(options.payButtonScript && join(dirname(options.payButtonScript), chunk), `@tombolbayar/pay-button/dist/${chunk}`), chunk) },
+      label: 'script' as const,
+    })),
   ];
 }
 

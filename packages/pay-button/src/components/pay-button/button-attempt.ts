@@ -13,8 +13,10 @@
 import { PayElement, type EndEvent, type PayEventDetail } from '../../internal/pay-element.ts';
 import { AttemptPopup } from './attempt-popup.ts';
 import { OrderWatch } from './order-watch.ts';
-import { SLOW_MS, createLink, toPayError, type OrderState, type PayError, type PaymentLink } from '../../internal/api.ts';
-import { claimOnLoad, dropAttempt, handovers, saveAttempt } from '../../internal/attempt-store.ts';
+import type { OrderState, PaymentLink } from '../../internal/api.ts';
+import { SLOW_MS, toPayError, type PayError } from '../../internal/pay-error.ts';
+import { attemptIo, loadAttemptIo } from './load-attempt-io.ts';
+import { handovers } from '../../internal/handovers.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
 import { isBusy, withoutReturnParam, type PayButtonState, type Via } from '../../internal/outcome.ts';
 import type { MessageKey } from '../../internal/i18n.ts';
@@ -87,12 +89,16 @@ export abstract class ButtonAttempt extends PayElement<PayButtonState> {
   protected override firstUpdated(): void {
     this.updateComplete.then(() => {
       this.#adopt();
-      // An attempt in flight already (one taken over) claims nothing.
-      const found = claimOnLoad((e) => !this.#work && !e.va && e.endpoint === this.endpoint && e.item === this.item);
-      if (!found) return;
-      // Claimed, so no other element on the page takes it too; stored again if its order may still be paid.
-      const [entry, via] = found;
-      this.#check(this.#begin(null, entry.key, entry.orderNum, entry.statusToken), via);
+      // The stored attempts are in the attempt's chunk, which is then here by the first click, most
+      // likely. Without it nothing is claimed (the attempt stays stored), and a click reports it.
+      loadAttemptIo().then((io) => {
+        // An attempt in flight already (one taken over, or a click meanwhile) claims nothing.
+        const found = io.claimOnLoad((e) => !this.#work && !e.va && e.endpoint === this.endpoint && e.item === this.item);
+        if (!found) return;
+        // Claimed, so no other element on the page takes it too; stored again if its order may still be paid.
+        const [entry, via] = found;
+        this.#check(this.#begin(null, entry.key, entry.orderNum, entry.statusToken), via);
+      }, () => {});
     });
   }
 
@@ -149,7 +155,7 @@ export abstract class ButtonAttempt extends PayElement<PayButtonState> {
     // `returnTo`: the plug-in's return route sends the customer back here only in the full-page
     // flow. `lang`: the return page speaks the element's language, as the hosted page does.
     const body = { ...this.fields, item: this.item, method: this.method, idempotencyKey: key, returnTo: popup ? undefined : withoutReturnParam(location.href), lang: this.currentLocale };
-    createLink(this.endpoint, body, work.signal).then(
+    loadAttemptIo().then((io) => io.createLink(this.endpoint, body, work.signal)).then(
       (link) => work === this.#work && this.#open(link, message),
       (err: unknown) => work === this.#work && this.#end('error', 'pay-error', toPayError(err)),
     );
@@ -223,7 +229,8 @@ export abstract class ButtonAttempt extends PayElement<PayButtonState> {
    */
   #save(): void {
     const order = this.#order;
-    if (order.orderNum) saveAttempt({ orderNum: order.orderNum, statusToken: order.token!, endpoint: this.endpoint, item: this.item, key: this.#key });
+    // An order is known only from the attempt's chunk (a link, a claimed attempt): it is here.
+    if (order.orderNum) attemptIo!.saveAttempt({ orderNum: order.orderNum, statusToken: order.token!, endpoint: this.endpoint, item: this.item, key: this.#key });
   }
 
   /**
@@ -265,7 +272,8 @@ export abstract class ButtonAttempt extends PayElement<PayButtonState> {
     this.#popup.close();
     if (status == 'pending' || (detail as PayError)?.retryable) this.#save();
     else {
-      dropAttempt(this.#order.orderNum);
+      // As in `#save`: with an order known, the chunk is here.
+      if (this.#order.orderNum) attemptIo!.dropAttempt(this.#order.orderNum);
       this.#key = undefined;
     }
     if (event) this.report(state, event, detail!);

@@ -1,16 +1,16 @@
 /**
  * The order a `<pay-button>` attempt is about: what is known of it (its number and status token,
- * whether a method was seen chosen, the last answer, what a pending order asks of the customer)
- * and the asking: after the payment page was left, ask until the outcome is known and say it,
- * then watch an order that may still be paid until it ends. The element runs the attempt and
- * says each outcome (`EndStep`).
+ * whether a method was seen chosen, the last answer) and the asking about it, which lives in the
+ * attempt's chunk (`order-check.ts`, see `loadAttemptIo`): after the payment page was left, ask
+ * until the outcome is known and say it, then watch an order that may still be paid until it ends.
+ * The element runs the attempt and says each outcome (`EndStep`).
  */
-import { getOrder, toPayError, type Order, type OrderState } from '../../internal/api.ts';
+import type { Order, OrderState } from '../../internal/api.ts';
 import type { Locale, MessageKey } from '../../internal/i18n.ts';
-import { outcome, outcomeWords, type PayButtonState, type Via } from '../../internal/outcome.ts';
-import { pollOrder } from '../../internal/poll.ts';
+import type { PayButtonState, Via } from '../../internal/outcome.ts';
 import type { EndEvent, PayEventDetail } from '../../internal/pay-element.ts';
 import type { PayCancelDetail } from '../../events.ts';
+import { attemptIo, loadAttemptIo } from './load-attempt-io.ts';
 
 export interface CheckHost {
   readonly endpoint: string;
@@ -39,13 +39,11 @@ export class OrderWatch {
   /** The last answer about the order. */
   last: Order | undefined;
 
-  readonly #host: CheckHost;
-  readonly #end: EndStep;
-
-  constructor(host: CheckHost, end: EndStep) {
-    this.#host = host;
-    this.#end = end;
-  }
+  /** @internal For `order-check.ts`. */
+  constructor(
+    readonly host: CheckHost,
+    readonly end: EndStep,
+  ) {}
 
   /** Now about `orderNum` (or no order yet), knowing nothing of it. */
   reset(orderNum?: string, token?: string): void {
@@ -55,95 +53,27 @@ export class OrderWatch {
     this.last = undefined;
   }
 
-  /**
-   * One status request for the order, remembering what it says. `chosen` ends only when the
-   * plug-in checked with the gateway, for this answer, that no method is chosen (`confirmed:
-   * true`): never picked, or released by "Choose another method"; either way nothing can be paid
-   * without the payment page, and the customer is told it was not started (and can pay).
-   */
-  async #get(signal: AbortSignal): Promise<Order> {
-    const order = await getOrder(this.#host.endpoint, this.orderNum!, this.token!, signal);
-    this.chosen = !!order.method || order.confirmed === false || (this.chosen && order.confirmed !== true);
-    return (this.last = order);
-  }
-
-  /** Asks (see `pollOrder`) until the order is no longer pending or `more` says stop, waiting up to `cap` between requests. */
-  #poll(signal: AbortSignal, more: (n: number) => boolean, cap: number): Promise<Order> {
-    return pollOrder(() => this.#get(signal), more, this.#host.pollInterval, cap, signal);
-  }
-
-  /**
-   * While the payment page is `open`, asks about every second: an order paid, expired or failed
-   * there shows in the shop at once (`ended`; the popup is closed: the shop is where the customer
-   * goes on), and a method chosen there is remembered (`chosen`). The return page's message stays
-   * the fast path.
-   */
+  /** While the payment page is `open`, asks about every second (see `order-check.ts`); `ended` when the order ended there. */
   watchOpen(signal: AbortSignal, open: () => boolean, ended: () => void): void {
-    this.#poll(signal, open, this.#host.pollInterval * 1.5).then(
-      (order) => open() && order.status !== 'pending' && ended(),
-      () => {},
+    loadAttemptIo().then((io) => io.watchOpen(this, signal, open, ended), () => {});
+  }
+
+  /**
+   * Asks for the outcome and says it, then watches an order that may still be paid (see
+   * `order-check.ts`). Without the chunk (offline) the service cannot be reached: a retryable error.
+   */
+  check(work: AbortController, via: Via, cancel: PayCancelDetail): Promise<unknown> {
+    return loadAttemptIo().then(
+      (io) => io.check(this, work, via, cancel),
+      (error) => work.signal.aborted || this.end(via, 'error', 'pay-error', error),
     );
   }
 
   /**
-   * Asks the plug-in for the outcome (polling for a while after a return, twice otherwise) and
-   * says it; then, while the order may still be paid (pending, with or without a method), watches
-   * it: at most every 15 s, for an hour at most, while the element is on the page, and says how it
-   * ended (`pay-success`, `pay-failure`) if it does, whatever was said before: an order is never
-   * left shown as pending or cancelled once paid. An error while watching says nothing. A load
-   * that finds an order nobody chose a method for (`found`) says nothing (`cancel` is for a close).
-   */
-  async check(work: AbortController, via: Via, cancel: PayCancelDetail): Promise<void> {
-    const deadline = Date.now() + this.#host.pollTimeout;
-    const words = (order: Order) => outcomeWords(order, this.chosen);
-    let watching: unknown;
-    let said: string | undefined;
-    try {
-      for (;;) {
-        const answer = await this.#poll(
-          work.signal,
-          // While watching, a pending order whose words change (confirmed at last) is said again.
-          // After a close with no method known yet, one answer more: the plug-in asks the gateway
-          // about such an order at most once a second, and the poll while the popup was open may
-          // just have used that turn, so a method picked at the last moment shows one poll later.
-          // A return with no method known ("back to the shop without paying") is answered as
-          // fast: the plug-in's return page asked the gateway before the customer left it, so a
-          // method chosen there is known; the long poll is for a payment whose news is late.
-          (n) => (watching ? Date.now() < deadline + 36e5 && words(this.last!) === said : via === 'return' && this.chosen ? Date.now() < deadline : n < (via === 'closed' && !this.last?.method ? 3 : 2)),
-          watching ? 15e3 : this.#host.pollInterval * 8,
-        );
-        const [state, event] = outcome(answer, this.chosen);
-        const open = answer.status === 'pending';
-        if (work.signal.aborted || (watching && open && words(answer) === said)) return;
-        const say = !!watching || state !== 'cancelled' || via !== 'found';
-        said = words(answer);
-        const next = this.#end(via, say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : answer, answer.status);
-        if (!next) return;
-        watching = work = next;
-      }
-    } catch (err) {
-      if (work.signal.aborted || watching) return;
-      const error = toPayError(err);
-      // A method was chosen and nobody can say more now: the payment may still arrive. (Nor can
-      // anybody say the amount: this detail has no `payMoney`, though `Order` promises one.)
-      if (this.chosen && error.retryable) this.#end(via, 'pending', 'pay-pending', { orderNum: this.orderNum, status: 'pending', method: null, confirmed: false } as Order, 'pending');
-      else this.#end(via, 'error', 'pay-error', error);
-    }
-  }
-
-  /**
-   * What to do next for a pending order with a deadline: the transfer (a VA) or the amount, and
-   * the time, after "awaiting your payment" (or "not confirmed yet" with no method known).
+   * What a pending order with a deadline asks of the customer (see `order-check.ts`). Only `check`
+   * says `pending`, from the chunk, so the chunk is here whenever there is something to say.
    */
   note(locale: Locale, text: (key: MessageKey) => string): string | undefined {
-    const order = this.last;
-    if (!order?.expiresAt) return undefined;
-    const time = new Date(order.expiresAt).toLocaleString(locale == 'id' ? 'id-ID' : 'en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-    // What the gateway accepts: the amount and the chosen method's fee (a VA refuses any other sum).
-    const total = +order.payMoney + +(order.payFee ?? 0);
-    // `bank` and `code` are said only for a VA (`transferTo`), which has both.
-    const values: Record<string, string | undefined> = { total: `Rp ${total.toLocaleString('id')}`, time, bank: order.method?.slice(3), code: order.vaNumber };
-    const va = order.method?.startsWith('VA_') && order.vaNumber;
-    return `${text(order.method ? 'pending' : 'unconfirmed')} ${text(va ? 'transferTo' : 'payBy').replace(/\{(\w+)\}/g, (_, k: string) => values[k]!)}`;
+    return attemptIo?.note(this.last, locale, text);
   }
 }
