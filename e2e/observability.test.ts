@@ -15,7 +15,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { eventually } from '@tombolbayar/test-support/eventually';
+import { parseMetricList } from './operations-docs-support.ts';
 import type { SpanView } from './observability/tracing.ts';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
@@ -218,5 +220,33 @@ describe('operators see everything, across a gateway process and a shop process'
     assert.equal((await scrape(gateway.url, { 'x-forwarded-for': '203.0.113.9', authorization: 'Bearer wrong' })).status, 403);
     assert.equal((await scrapeShop()).status, 200);
     assert.equal((await scrape(shop.url, { forwarded: 'for=203.0.113.9' })).status, 403);
+  });
+
+  test('docs/operations/metrics.md is what the two processes publish: every name, its type, and the values of each closed label list', async () => {
+    const documented = parseMetricList(readFileSync(new URL('../docs/operations/metrics.md', import.meta.url), 'utf8'));
+    const published = new Map<string, string>();
+    const samples: string[] = [];
+    for (const text of [(await scrapeShop()).text, (await scrapeGateway()).text]) {
+      for (const line of text.split('\n')) {
+        const type = /^# TYPE (tombolbayar_\w+) (\w+)$/.exec(line);
+        if (type) published.set(type[1]!, type[2]!);
+        else if (line.startsWith('tombolbayar_')) samples.push(line);
+      }
+    }
+    assert.deepEqual([...published.keys()].filter((name) => !documented.has(name)), [], 'published but not documented');
+    assert.deepEqual([...documented.keys()].filter((name) => !published.has(name)), [], 'documented but not published');
+    for (const [name, info] of documented) assert.equal(published.get(name), info.type, `${name}'s type`);
+    for (const sample of samples) {
+      const match = /^(\w+?)(_bucket|_sum|_count)?\{(.*)\} /.exec(sample);
+      if (!match) continue;
+      const info = documented.get(match[1]!) ?? documented.get(`${match[1]}${match[2] ?? ''}`);
+      if (!info) continue;
+      for (const [, label, value] of match[3]!.matchAll(/(\w+)="([^"]*)"/g)) {
+        if (label === 'le') continue;
+        const listed = info.labels.get(label!);
+        assert.ok(listed, `${info.name} has a label ${label} metrics.md does not name`);
+        if (!listed.open) assert.ok(listed.values.has(value!), `${info.name}{${label}="${value}"}: not among the values metrics.md lists`);
+      }
+    }
   });
 });

@@ -136,7 +136,8 @@ describe('plug-in metrics, scraped through metricsExpress', () => {
     assert.equal((await scrape(metricsUrl, { 'x-forwarded-for': '203.0.113.9', authorization: `Bearer ${TOKEN}` })).status, 200);
     const wrong = await scrape(metricsUrl, { authorization: 'Bearer not-the-token' });
     assert.equal(wrong.status, 403);
-    assert.match(JSON.parse(wrong.text).error.message, /does not match/);
+    assert.equal(JSON.parse(wrong.text).error.reason, 'wrong_token');
+    assert.match(JSON.parse(wrong.text).error.message, /not the metrics token/);
   });
 
   test('metricsNode serves the same registry on a node:http server', async () => {
