@@ -57,13 +57,13 @@ export async function startGateway(
 }
 
 /** The bench shop (Express + `payButton()`) in its own process, pointed at `gateway`; `observe`: metrics and an SDK (servers/observe.ts). */
-export async function startShop(context: BenchContext, gateway: ChildServer, engine: Engine, name: string, observe = false): Promise<ChildServer> {
+export async function startShop(context: BenchContext, gateway: ChildServer, engine: Engine, name: string, observe?: 'metrics' | 'traced'): Promise<ChildServer> {
   const shopConfig: ShopServerConfig = {
     gatewayUrl: gateway.url,
     merchantPrivateKey: context.keys.merchantPrivateKey,
     platformPublicKey: String(gateway.info.platformPublicKey),
     database: shopDatabase(context, engine, name),
-    observe,
+    ...(observe && { observe }),
   };
   return startChild(new URL('shop.ts', SERVERS).pathname, {
     env: { BENCH_SHOP: JSON.stringify(shopConfig) },

@@ -1,12 +1,14 @@
 /**
- * What metrics and tracing cost (issue 34): two shop + gateway pairs, alike but for one thing.
+ * What metrics and tracing cost (issue 34): three shop + gateway pairs, alike but for one thing.
  * The plain pair runs with `metrics: false` in the gateway, no `metrics` in the plug-in and no
- * OpenTelemetry SDK; the observed pair with a prom-client registry in each process and a real SDK
- * pipeline (servers/observe.ts). Links, then notifications (verify, confirm by query, settle,
- * `onPaid`), are sent to each pair in turns, the order of the pair swapped every round, so the
- * machine's drift falls on both alike; CPU per request is read from /proc around each turn.
+ * OpenTelemetry SDK; the metrics pair with a prom-client registry in each process; the traced pair
+ * with a registry and a real SDK pipeline (servers/observe.ts). Links, then notifications (verify,
+ * confirm by query, settle, `onPaid`), are sent to each pair in turns, the order of the pairs
+ * rotated every round, so the machine's drift falls on all alike; CPU per request is read from
+ * /proc around each turn.
  *
- * The figure: CPU per request of both processes, observed ÷ plain − 1 (goal ≤ 3 %).
+ * The figures: CPU per request of both processes, metrics ÷ plain − 1 and traced ÷ plain − 1
+ * (goal ≤ 3 % for the traced pair, which pays for both).
  */
 import type { ChildServer } from '../lib/children.ts';
 import { gatewayDatabase, type BenchContext, type Engine } from '../lib/context.ts';
@@ -16,15 +18,14 @@ import { load } from '../lib/load.ts';
 import { startGateway, startShop } from './links.ts';
 import { cpuPerRequest } from './throughput.ts';
 
-const VARIANTS = ['plain', 'observed'] as const;
+const VARIANTS = ['plain', 'metrics', 'traced'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 /** CPU ms per request of both processes together, by variant, over every round. */
-export interface CostPair {
-  readonly plain: number;
-  readonly observed: number;
-  /** observed ÷ plain − 1. */
-  readonly overhead: number;
+export interface Costs {
+  readonly cpuMs: Readonly<Record<Variant, number>>;
+  /** Each variant's CPU ÷ the plain pair's − 1. */
+  readonly overhead: Readonly<Record<Exclude<Variant, 'plain'>, number>>;
   /** Requests measured per variant. */
   readonly requests: Readonly<Record<Variant, number>>;
 }
@@ -32,11 +33,11 @@ export interface CostPair {
 export interface ObservabilityResult {
   readonly engine: Engine;
   readonly rounds: number;
-  readonly link: CostPair;
-  readonly notify: CostPair;
-  /** Spans the observed pair exported, per link and notification measured (both processes). */
+  readonly link: Costs;
+  readonly notify: Costs;
+  /** Spans the traced pair exported, per link and notification measured (both processes). */
   readonly spansPerRequest: number;
-  /** Bytes of one scrape of each observed process's registry at the end. */
+  /** Bytes of one scrape of each traced process's registry at the end. */
   readonly scrapeBytes: Readonly<Record<'shop' | 'gateway', number>>;
   readonly problems: string[];
 }
@@ -50,22 +51,22 @@ interface Pair {
 
 /** Accumulates CPU seconds × requests per variant, so each round weighs by what it measured. */
 class Accumulator {
-  readonly #cpuMs: Record<Variant, number> = { plain: 0, observed: 0 };
-  readonly requests: Record<Variant, number> = { plain: 0, observed: 0 };
+  readonly #cpuMs: Record<Variant, number> = { plain: 0, metrics: 0, traced: 0 };
+  readonly requests: Record<Variant, number> = { plain: 0, metrics: 0, traced: 0 };
   add(variant: Variant, cpuMsPerRequest: Readonly<Record<string, number>>, requests: number): void {
     this.#cpuMs[variant] += Object.values(cpuMsPerRequest).reduce((sum, value) => sum + value, 0) * requests;
     this.requests[variant] += requests;
   }
-  result(): CostPair {
-    const plain = this.#cpuMs.plain / Math.max(1, this.requests.plain);
-    const observed = this.#cpuMs.observed / Math.max(1, this.requests.observed);
-    return { plain, observed, overhead: observed / plain - 1, requests: { ...this.requests } };
+  result(): Costs {
+    const per = (variant: Variant) => this.#cpuMs[variant] / Math.max(1, this.requests[variant]);
+    const cpuMs = { plain: per('plain'), metrics: per('metrics'), traced: per('traced') };
+    return { cpuMs, overhead: { metrics: cpuMs.metrics / cpuMs.plain - 1, traced: cpuMs.traced / cpuMs.plain - 1 }, requests: { ...this.requests } };
   }
 }
 
 async function startPair(context: BenchContext, engine: Engine, variant: Variant): Promise<Pair> {
   const database = gatewayDatabase(context, engine, `obs_${variant}`);
-  const observe = variant === 'observed';
+  const observe = variant === 'plain' ? undefined : variant;
   // No worker: notifications are read from the outbox and sent by the load generator, as in notify.ts.
   const gateway = await startGateway(context, `gateway-obs-${variant}_${engine}`, {
     database,
@@ -73,7 +74,7 @@ async function startPair(context: BenchContext, engine: Engine, variant: Variant
     merchantPublicKey: context.keys.merchantPublicKey,
     sandbox: false,
     worker: false,
-    observe,
+    observe: observe ?? false,
   });
   try {
     const shop = await startShop(context, gateway, engine, `obs_${variant}`, observe);
@@ -84,8 +85,8 @@ async function startPair(context: BenchContext, engine: Engine, variant: Variant
   }
 }
 
-/** The pairs in the order of round `round`: swapped every round. */
-const inTurn = (pairs: readonly Pair[], round: number) => (round % 2 ? [...pairs].reverse() : pairs);
+/** The pairs in the order of round `round`: rotated every round, so none is always first. */
+const inTurn = (pairs: readonly Pair[], round: number) => pairs.map((_, index) => pairs[(index + round) % pairs.length]!);
 
 export async function runObservability(context: BenchContext, engine: Engine, options: { rounds: number; notifications: number }): Promise<ObservabilityResult> {
   const problems: string[] = [];
@@ -93,7 +94,7 @@ export async function runObservability(context: BenchContext, engine: Engine, op
   try {
     for (const variant of VARIANTS) pairs.push(await startPair(context, engine, variant));
     const linkTarget = (pair: Pair) => ({ url: `${pair.shop.url}/pay/links`, headers: { origin: SHOP_PUBLIC_URL }, connections: context.connections });
-    const taken: Record<Variant, number> = { plain: 0, observed: 0 };
+    const taken: Record<Variant, number> = { plain: 0, metrics: 0, traced: 0 };
     const bodies = (pair: Pair, count: number) => {
       const made = linkBodies(count, `${context.tag}O${pair.variant[0]}${engine[0]}`, taken[pair.variant]);
       taken[pair.variant] += count;
@@ -113,7 +114,7 @@ export async function runObservability(context: BenchContext, engine: Engine, op
         links.add(pair.variant, cpuMsPerRequest, result.ok);
       }
     }
-    context.log(`  observability ${engine}: links measured ${links.requests.plain} plain, ${links.requests.observed} observed`);
+    context.log(`  observability ${engine}: links measured ${VARIANTS.map((variant) => `${links.requests[variant]} ${variant}`).join(', ')}`);
 
     // Notifications: orders made and paid in each pair, then their queued notifications sent in slices, in turns.
     const queued = new Map<Variant, string[]>();
@@ -146,12 +147,12 @@ export async function runObservability(context: BenchContext, engine: Engine, op
       }
     }
 
-    const observedPair = pairs.find((pair) => pair.variant === 'observed')!;
-    const shopSeen = await observedPair.shop.command<{ spans: number; scrapeBytes: number } | null>({ cmd: 'observed' });
-    const gatewaySeen = await observedPair.gateway.command<{ spans: number; scrapeBytes: number } | null>({ cmd: 'observed' });
-    const measured = taken.observed + (queued.get('observed')?.length ?? 0);
+    const tracedPair = pairs.find((pair) => pair.variant === 'traced')!;
+    const shopSeen = await tracedPair.shop.command<{ spans: number; scrapeBytes: number } | null>({ cmd: 'observed' });
+    const gatewaySeen = await tracedPair.gateway.command<{ spans: number; scrapeBytes: number } | null>({ cmd: 'observed' });
+    const measured = taken.traced + (queued.get('traced')?.length ?? 0);
     const spans = (shopSeen?.spans ?? 0) + (gatewaySeen?.spans ?? 0);
-    if (spans === 0) problems.push('the observed pair exported no span: the SDK was not in use');
+    if (spans === 0) problems.push('the traced pair exported no span: the SDK was not in use');
     return {
       engine,
       rounds: options.rounds,

@@ -29,8 +29,15 @@ export interface Observation {
   scrapeBytes(): Promise<number>;
 }
 
-/** Installs the SDK globally in this process and returns the registry to hand to the package. */
-export function observe(): Observation {
+/**
+ * The registry to hand to the package; with `tracer`, the SDK installed globally in this process
+ * too (without it, the packages' spans go to the API's no-op tracer).
+ */
+export function observe(tracer: boolean): Observation {
+  if (!tracer) {
+    const registry = new Registry();
+    return { registry, spans: async () => 0, scrapeBytes: async () => (await registry.metrics()).length };
+  }
   const exporter = new CountingExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
