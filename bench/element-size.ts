@@ -6,10 +6,11 @@
  *
  * Prints raw, gzip (zlib's default level 6, what compression middleware sends, and level 9) and
  * brotli sizes of dist/pay-button.js, the budget ratio, and for information dist/pay-va.js (the
- * <pay-va> add-on, which imports Lit from pay-button.js). Exits 1 when over budget. `npm run
- * bench` reports the same figure in its table.
+ * <pay-va> add-on, which imports Lit from pay-button.js) and the chunks they load (named in
+ * dist/script-chunks.json). Exits 1 when over budget. `npm run bench` reports the same figure in
+ * its table.
  */
-import { ELEMENT_BUDGET_BYTES, ELEMENT_DIST, elementSizes } from './lib/element.ts';
+import { ELEMENT_BUDGET_BYTES, ELEMENT_DIST, elementChunks, elementSizes } from './lib/element.ts';
 
 const kb = (n: number) => `${(n / 1000).toFixed(2)} kB`;
 const main = elementSizes('pay-button.js');
@@ -29,7 +30,7 @@ if (va) {
   console.log('dist/pay-va.js (<pay-va> add-on, imports ./pay-button.js)');
   console.log(`  raw ${va.raw} B, gzip ${va.gzip} B, brotli ${va.brotli} B`);
 }
-for (const chunk of ['pay-button-attempt-io.js', 'pay-button-strings-id.js']) {
+for (const chunk of elementChunks()) {
   const sizes = elementSizes(chunk);
   // Loaded by pay-button.js when needed (see its vite.config.ts), outside its budget.
   if (sizes) console.log(`dist/${chunk} (chunk)\n  raw ${sizes.raw} B, gzip ${sizes.gzip} B, brotli ${sizes.brotli} B`);

@@ -18,6 +18,18 @@ export interface FileSizes {
   readonly brotli: number;
 }
 
+/**
+ * The chunks the script-tag files load (`pay-button-<name>-<hash>.js`), as the build lists them in
+ * dist/script-chunks.json; none when it has not been built.
+ */
+export function elementChunks(): string[] {
+  try {
+    return (JSON.parse(readFileSync(ELEMENT_DIST + 'script-chunks.json', 'utf8')) as { chunks: string[] }).chunks;
+  } catch {
+    return [];
+  }
+}
+
 /** Sizes of a file of the element's dist/, or undefined when it has not been built. */
 export function elementSizes(file: string): FileSizes | undefined {
   let code: Buffer;

@@ -2,14 +2,16 @@
  * Builds the script-tag files:
  * - `dist/pay-button.js` from `src/script-tag.ts`: one minified ES module with Lit inside (no static
  *   imports), defining `<pay-button>`; the size budget (10,240 B gzip) applies to it. It loads two
- *   chunks beside it when needed: `pay-button-attempt-io.js` (the attempt's requests, after the
- *   first render) and `pay-button-strings-id.js` (Indonesian, for an element that speaks it);
+ *   chunks beside it when needed: `pay-button-attempt-io-<hash>.js` (the attempt's requests, after
+ *   the first render) and `pay-button-strings-id-<hash>.js` (Indonesian, for an element that speaks
+ *   it), named by their content and listed in `dist/script-chunks.json` (`scripts/script-chunks.ts`);
  * - `dist/pay-va.js` from `src/script-tag-va.ts`: `<pay-va>`, importing Lit and the shared code
  *   from `./pay-button.js` rather than shipping a second copy.
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { minifyLitTemplates } from './scripts/minify-templates.ts';
+import { scriptChunks } from './scripts/script-chunks.ts';
 import { shortLitErrors } from './scripts/short-lit-errors.ts';
 
 /**
@@ -30,7 +32,7 @@ function ownFormatsForPayVa(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [ownFormatsForPayVa(), minifyLitTemplates(), shortLitErrors()],
+  plugins: [ownFormatsForPayVa(), minifyLitTemplates(), shortLitErrors(), scriptChunks()],
   build: {
     lib: {
       entry: {
@@ -55,9 +57,10 @@ export default defineConfig({
       output: {
         minify: true,
         comments: false,
-        // The chunks pay-button.js loads when needed (`pay-button-strings-id.js`, `pay-button-attempt-io.js`),
-        // served beside it by the plug-in.
-        chunkFileNames: 'pay-button-[name].js',
+        // The chunks pay-button.js loads when needed (`pay-button-strings-id-<hash>.js`,
+        // `pay-button-attempt-io-<hash>.js`), served beside it by the plug-in: a new content is a new
+        // name, so a chunk can be cached for good and never meets an entry it was not built with.
+        chunkFileNames: 'pay-button-[name]-[hash].js',
         codeSplitting: {
           // Only the modules named below: what they import from pay-button.js stays there.
           includeDependenciesRecursively: false,

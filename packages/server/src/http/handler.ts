@@ -12,6 +12,7 @@ import { linksHandler, vaHandler, type CreateRouteDeps } from '../routes/create.
 import { notifyHandler } from '../routes/notify.ts';
 import { qrHandler } from '../routes/qr.ts';
 import { returnContinueHandler, returnPageHandler, returnScriptHandler } from '../routes/return.ts';
+import { chunkHandler, CHUNK_ROUTE } from '../routes/script-chunks.ts';
 import { scriptHandler, scriptSource } from '../routes/script.ts';
 import { statusHandler } from '../routes/status.ts';
 import type { OrderStore } from '../store/orders.ts';
@@ -72,12 +73,8 @@ function routesOf(deps: FetchDeps): Route[] {
     { path: '/return.js', methods: { GET: returnScriptHandler() }, label: 'return' },
     { path: '/pay-button.js', methods: { GET: scriptHandler(scriptSource(options.payButtonScript), 'pay-button.js') }, label: 'script' },
     { path: '/pay-va.js', methods: { GET: scriptHandler(scriptSource(vaScript, '@tombolbayar/pay-button/dist/pay-va.js'), 'pay-va.js') }, label: 'script' },
-    // The chunks pay-button.js (and pay-va.js) import from beside themselves.
-    ...['pay-button-attempt-io.js', 'pay-button-strings-id.js'].map((chunk) => ({
-      path: `/${chunk}`,
-      methods: { GET: scriptHandler(scriptSource(options.payButtonScript && join(dirname(options.payButtonScript), chunk), `@tombolbayar/pay-button/dist/${chunk}`), chunk) },
-      label: 'script' as const,
-    })),
+    // The chunks pay-button.js (and pay-va.js) import from beside themselves, by their hashed names.
+    { path: CHUNK_ROUTE, methods: { GET: chunkHandler(options.payButtonScript) }, label: 'script' },
   ];
 }
 

@@ -13,7 +13,10 @@ import type { OrderKind } from '../store/schema.ts';
 
 /** A path of the core and what it answers. */
 export interface Route {
-  /** `/links`, `/orders/:orderNum`: at most one parameter segment. */
+  /**
+   * `/links`, `/orders/:orderNum`, `/pay-button-:chunk`: at most one parameter, a whole segment or
+   * the rest of one after a literal start (`pay-button-attempt-io-1a2b.js` gives `chunk` `attempt-io-1a2b.js`).
+   */
   readonly path: string;
   /** Handlers by method (`GET` also answers `HEAD`). */
   readonly methods: Readonly<Partial<Record<'GET' | 'POST', RouteHandler>>>;
@@ -42,8 +45,12 @@ interface Compiled {
   readonly allow: string;
 }
 
-/** `/orders/:orderNum` → `['orders', ':orderNum']`, lower-cased for the comparison. */
-const segmentsOf = (path: string) => path.split('/').filter(Boolean).map((segment) => (segment.startsWith(':') ? segment : segment.toLowerCase()));
+/** `/orders/:orderNum` → `['orders', ':orderNum']`, the literal parts lower-cased for the comparison. */
+const segmentsOf = (path: string) =>
+  path.split('/').filter(Boolean).map((segment) => {
+    const colon = segment.indexOf(':');
+    return colon < 0 ? segment.toLowerCase() : segment.slice(0, colon).toLowerCase() + segment.slice(colon);
+  });
 
 export interface Matched {
   readonly route: Route;
@@ -66,9 +73,11 @@ export function routeTable(routes: readonly Route[]): (path: string) => Matched 
       for (let index = 0; index < segments.length && matches; index++) {
         const segment = segments[index]!;
         const part = parts[index]!;
-        if (segment.startsWith(':')) {
-          if (part === '') matches = false;
-          else params[segment.slice(1)] = decodeParam(part);
+        const colon = segment.indexOf(':');
+        if (colon >= 0) {
+          // The literal start (case-insensitive), then a parameter that is not empty.
+          if (part.length <= colon || part.slice(0, colon).toLowerCase() !== segment.slice(0, colon)) matches = false;
+          else params[segment.slice(colon + 1)] = decodeParam(part.slice(colon));
         } else matches = segment === part.toLowerCase();
       }
       if (matches) return { route, params, allow };

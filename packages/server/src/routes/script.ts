@@ -4,13 +4,14 @@
  * `payButtonScript` path). Cached for a week with an ETag; for a year (`immutable`) when the URL
  * carries the file's content hash as `?v=<ETag value>`. When a bundle is missing, a 503 says what
  * to install (the plug-in depends on `@tombolbayar/pay-button`, whose package ships the bundles).
+ * The chunks they import are `script-chunks.ts`.
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { queryValue, type RouteHandler } from '../http/context.ts';
+import { queryValue, type CoreRequest, type RouteHandler } from '../http/context.ts';
 import { textAnswer } from '../http/respond.ts';
-import { answer } from '../http/answer.ts';
+import { answer, type Answer } from '../http/answer.ts';
 
 export const SCRIPT_SPECIFIER = '@tombolbayar/pay-button/dist/pay-button.js';
 
@@ -24,7 +25,7 @@ export function resolveScriptPath(explicit: string | undefined, specifier = SCRI
   }
 }
 
-interface Loaded {
+export interface Loaded {
   readonly path: string;
   readonly mtimeMs: number;
   readonly size: number;
@@ -58,27 +59,38 @@ export function scriptSource(explicit: string | undefined, specifier = SCRIPT_SP
   };
 }
 
+/** A year, never revalidated: for a URL that names one content for good (`?v=`, a hashed chunk). */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** The 503 for a bundle or chunk that is not there, saying what to install. */
+export function missingScript(name: string): Answer {
+  return textAnswer(
+    503,
+    `${name} was not found: install the element package (\`npm install @tombolbayar/pay-button\`), or point the \`payButtonScript\` option at the file, then reload.`,
+    { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' },
+  );
+}
+
+/** A loaded file as JavaScript with an ETag (a `304` when the browser has it), cached as told. */
+export function scriptAnswer(request: CoreRequest, loaded: Loaded, cacheControl: string): Answer {
+  const etag = `"${loaded.hash}"`;
+  const headers = {
+    'X-Content-Type-Options': 'nosniff',
+    ETag: etag,
+    'Cache-Control': cacheControl,
+    // Module scripts are fetched with CORS; the bundle is public code.
+    'Access-Control-Allow-Origin': '*',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+  };
+  if (request.headers.get('if-none-match') === etag) return answer(304, null, headers);
+  return answer(200, loaded.content, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' });
+}
+
 export function scriptHandler(source: ScriptSource, name = 'pay-button.js'): RouteHandler {
   return async (request, { url }) => {
     const loaded = await source.load();
-    if (!loaded) {
-      return textAnswer(
-        503,
-        `${name} was not found: install the element package (\`npm install @tombolbayar/pay-button\`), or point the \`payButtonScript\` option at the file, then reload.`,
-        { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' },
-      );
-    }
-    const etag = `"${loaded.hash}"`;
+    if (!loaded) return missingScript(name);
     const versioned = queryValue(url, 'v') === loaded.hash;
-    const headers = {
-      'X-Content-Type-Options': 'nosniff',
-      ETag: etag,
-      'Cache-Control': versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=604800, stale-while-revalidate=86400',
-      // Module scripts are fetched with CORS; the bundle is public code.
-      'Access-Control-Allow-Origin': '*',
-      'Cross-Origin-Resource-Policy': 'cross-origin',
-    };
-    if (request.headers.get('if-none-match') === etag) return answer(304, null, headers);
-    return answer(200, loaded.content, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' });
+    return scriptAnswer(request, loaded, versioned ? IMMUTABLE : 'public, max-age=604800, stale-while-revalidate=86400');
   };
 }
