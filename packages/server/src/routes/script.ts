@@ -1,15 +1,14 @@
 /**
  * `GET /pay-button.js` (and `GET /pay-va.js`, the `<pay-va>` bundle that imports it): the
  * element's script-tag bundles, served from the element package's build (or next to the
- * `payButtonScript` path). Cached for a week with an ETag; for a year (`immutable`) when the URL
- * carries the file's content hash as `?v=<ETag value>`. When a bundle is missing, a 503 says what
+ * `payButtonScript` path), with an ETag and revalidated on every load (`REVALIDATE`). When a bundle is missing, a 503 says what
  * to install (the plug-in depends on `@tombolbayar/pay-button`, whose package ships the bundles).
  * The chunks they import are `script-chunks.ts`.
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { queryValue, type CoreRequest, type RouteHandler } from '../http/context.ts';
+import type { CoreRequest, RouteHandler } from '../http/context.ts';
 import { textAnswer } from '../http/respond.ts';
 import { answer, type Answer } from '../http/answer.ts';
 
@@ -59,7 +58,7 @@ export function scriptSource(explicit: string | undefined, specifier = SCRIPT_SP
   };
 }
 
-/** A year, never revalidated: for a URL that names one content for good (`?v=`, a hashed chunk). */
+/** A year, never revalidated: for a URL that names one content for good (a hashed chunk). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The 503 for a bundle or chunk that is not there, saying what to install. */
@@ -86,11 +85,18 @@ export function scriptAnswer(request: CoreRequest, loaded: Loaded, cacheControl:
   return answer(200, loaded.content, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' });
 }
 
+/**
+ * The bundles are revalidated on every load (a `304` while unchanged): `pay-va.js` and the chunks
+ * import `./pay-button.js` by that very URL, so it must be one URL (a `?v=` copy would run as a
+ * second module), and a cached copy older than an upgrade would ask for chunks the upgrade removed.
+ * What is heavy and never changes under its name, the hashed chunks, is cached for a year.
+ */
+export const REVALIDATE = 'no-cache';
+
 export function scriptHandler(source: ScriptSource, name = 'pay-button.js'): RouteHandler {
-  return async (request, { url }) => {
+  return async (request) => {
     const loaded = await source.load();
     if (!loaded) return missingScript(name);
-    const versioned = queryValue(url, 'v') === loaded.hash;
-    return scriptAnswer(request, loaded, versioned ? IMMUTABLE : 'public, max-age=604800, stale-while-revalidate=86400');
+    return scriptAnswer(request, loaded, REVALIDATE);
   };
 }
