@@ -94,6 +94,8 @@ for (const engine of ENGINES) {
       const watched = (await (await fetch(dash('/figures'))).json()) as { fingerprint: string; figures: { paid: number } };
       assert.equal(settled.fingerprint, watched.fingerprint);
       assert.equal(watched.figures.paid, 1);
+      const crossSite = await fetch(dash('/figures'), { headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } });
+      assert.equal(crossSite.status, 403, 'another site reads no figures (the dashboard\'s rule)');
 
       const id = FIGURES_ID;
       const indonesian = await frontPage(h.url, { 'accept-language': 'id' });
