@@ -60,6 +60,21 @@ export async function createDemoGateway(dataDir: string, timeScale = 0.01): Prom
   });
 }
 
+/**
+ * What `npm start` prints once both servers listen: where the shop, the gateway, its dashboard and
+ * both processes' metrics are (each `GET /metrics` answers this machine only: loopback without
+ * forwarding headers), and how to pay.
+ */
+export function readyMessage(demo: Pick<Demo, 'shopUrl' | 'gatewayUrl'>): string {
+  const { shopUrl, gatewayUrl } = demo;
+  return (
+    `\n  Shop:       ${shopUrl}\n  Gateway:    ${gatewayUrl} (sandbox)\n  Dashboard:  ${gatewayUrl}/sandbox/dashboard\n` +
+    `  Metrics:    ${shopUrl}/metrics and ${gatewayUrl}/metrics (this machine only)\n\n` +
+    `  Open the shop, add a product, pay, and press "Simulate payment" on the payment page;\n` +
+    `  or pay a VA number the shop shows from the dashboard, or: npx tombolbayar-gateway pay NUMBER --url ${gatewayUrl}\n  Ctrl-C stops both.\n`
+  );
+}
+
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const host = options.host ?? '127.0.0.1';
   const dataDir = options.dataDir ?? process.env.TOMBOLBAYAR_DATA_DIR ?? currentOrLegacyPath(`${REPO_ROOT}.tombolbayar`, `${REPO_ROOT}.paybutton`, "the demo's data");

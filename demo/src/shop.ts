@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { NotForSaleError, payButton, type PayButtonRouter, type QuoteRequestBody } from '@tombolbayar/express';
+import { metricsExpress, NotForSaleError, payButton, type PayButtonRouter, type QuoteRequestBody } from '@tombolbayar/express';
 import express, { type Express } from 'express';
+import { Registry } from 'prom-client';
 import { z } from 'zod';
 import { CATALOG, MAX_QUANTITY, findProduct } from './catalog.ts';
 import { ownOriginOnly } from './own-origin.ts';
@@ -31,6 +32,8 @@ export interface ShopOptions {
 export interface Shop {
   readonly app: Express;
   readonly payments: PayButtonRouter;
+  /** The shop's own metrics registry: the plug-in's series, served at `GET /metrics`. */
+  readonly metrics: Registry;
   readonly store: ShopStore;
   close(): Promise<void>;
 }
@@ -109,6 +112,8 @@ export function createShop(options: ShopOptions): Shop {
     for (const listener of listeners) listener.write('data: changed\n\n');
   };
 
+  // A registry of the shop's own (never prom-client's global one), as docs/operations/metrics.md shows.
+  const metrics = new Registry();
   const payments = payButton({
     gatewayUrl: options.gatewayUrl,
     merchantCode: options.merchantCode,
@@ -127,6 +132,7 @@ export function createShop(options: ShopOptions): Shop {
       store.recordSale(order.orderNum, order.paidAt ?? new Date(), order.method);
       announce();
     },
+    metrics: { registry: metrics },
   });
 
   payments.on('order.transition', (event) => {
@@ -175,6 +181,8 @@ export function createShop(options: ShopOptions): Shop {
     response.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  // Before the shop's routes: Prometheus on this machine reads the plug-in's series (no token: loopback only).
+  app.get('/metrics', metricsExpress(metrics));
 
   let failuresLeft = options.failFirstNotifications ?? 0;
   app.post('/pay/notify', (_request, response, next) => {
@@ -204,6 +212,7 @@ export function createShop(options: ShopOptions): Shop {
   return {
     app,
     payments,
+    metrics,
     store,
     async close() {
       clearInterval(reconciling);

@@ -2,7 +2,7 @@
  * `npm start`: the demo shop on http://127.0.0.1:3000 and the sandbox gateway on
  * http://127.0.0.1:4010 (PORT and GATEWAY_PORT override), until Ctrl-C.
  */
-import { startDemo } from './demo.ts';
+import { readyMessage, startDemo } from './demo.ts';
 
 function port(name: string, fallback: number): number {
   const value = process.env[name];
@@ -16,11 +16,7 @@ function port(name: string, fallback: number): number {
 }
 
 const demo = await startDemo({ shopPort: port('PORT', 3000), gatewayPort: port('GATEWAY_PORT', 4010) });
-console.log(
-  `\n  Shop:       ${demo.shopUrl}\n  Gateway:    ${demo.gatewayUrl} (sandbox)\n  Dashboard:  ${demo.gatewayUrl}/sandbox/dashboard\n\n` +
-    `  Open the shop, add a product, pay, and press "Simulate payment" on the payment page;\n` +
-    `  or pay a VA number the shop shows from the dashboard, or: npx tombolbayar-gateway pay NUMBER --url ${demo.gatewayUrl}\n  Ctrl-C stops both.\n`,
-);
+console.log(readyMessage(demo));
 
 let stopping = false;
 async function stop(signal: string) {

@@ -5,6 +5,7 @@
  * simulations. Without it, none of those exist in the gateway's objects or its database.
  */
 import type { Router } from 'express';
+import type { Registry } from 'prom-client';
 import type { DomainContext } from './domain/context.ts';
 import type { GatewayHooks } from './domain/hooks.ts';
 import type { Gateway } from './gateway-types.ts';
@@ -18,6 +19,8 @@ export interface GatewayParts {
   readonly domain: DomainContext;
   readonly runtime: GatewayRuntime;
   readonly deliveries: Deliveries;
+  /** The gateway's metrics Registry (what `GET /metrics` serves); undefined with `metrics: false`. */
+  readonly metrics: Registry | undefined;
   /** Resolves once the database is migrated (the extension's tables included). */
   readonly ready: Promise<void>;
 }

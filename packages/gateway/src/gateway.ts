@@ -240,7 +240,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   if (observability.registry) app.use(metricsRouter(observability.registry, { token: observability.token }));
   app.use(...before);
   app.use('/gateway', gatewayRouter(runtime, signedRoutes));
-  const parts: GatewayParts = { domain, runtime, deliveries, ready };
+  const parts: GatewayParts = { domain, runtime, deliveries, metrics: observability.registry, ready };
   for (const [path, router] of extension?.routers(parts) ?? []) app.use(path, router);
   const pageDeps = createPageDeps(domain, extension?.pageActions(domain));
   // Through the gateway's logger: honours `logger: false` and pino's redaction of keys and signs.

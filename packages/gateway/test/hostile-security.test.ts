@@ -212,6 +212,7 @@ describe('production mode', () => {
       `/sandbox/faults/${MERCHANT_CODE}/orders/X`, '/sandbox', '/sandbox/', '/sandbox/orders?number=X',
       '/sandbox/dashboard', '/sandbox/dashboard/', `/sandbox/dashboard/orders/${platOrderNum}`, `/sandbox/dashboard/orders/${platOrderNum}/pay`,
       '/sandbox/dashboard/pay-number', '/sandbox/dashboard/clock', '/sandbox/dashboard/deliveries/1/resend', `/sandbox/dashboard/merchants/${MERCHANT_CODE}`,
+      '/sandbox/dashboard/figures',
     ];
     for (const path of routes) {
       for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {

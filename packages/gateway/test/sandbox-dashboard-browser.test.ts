@@ -1,7 +1,7 @@
 /**
  * The sandbox dashboard in Chromium, as a developer uses it on a phone (390 px) and a laptop
  * (1280 px): pay a VA by its number, watch the notification arrive, resend it, find an order, set
- * the merchant's branding, move the clock. No CSP violation, no horizontal scroll, axe clean.
+ * the merchant's branding, move the clock, read the gateway's figures as they move. No CSP violation, no horizontal scroll, axe clean.
  *
  * `UPDATE_SCREENSHOTS=1` also writes docs/sandbox-dashboard.png (1280 px) and
  * docs/sandbox-dashboard-390.png, the README's pictures.
@@ -123,6 +123,43 @@ describe('sandbox dashboard in Chromium', () => {
     }
     await noHorizontalScroll(page);
     await page.screenshot({ path: process.env.UPDATE_SCREENSHOTS ? `${DOCS}sandbox-dashboard-orders-390.png` : join(tmpdir(), 'sandbox-dashboard-orders-390.png'), fullPage: true });
+    assert.deepEqual(page.problems, []);
+  });
+
+  it('on a phone the front page shows the gateway\'s figures, live, and never reloads under typing', async () => {
+    const first = await live.createLink({ method: 'VA_BCA' });
+    const page = await openPage(390);
+    await page.goto(`${live.url}/sandbox/dashboard`);
+    const card = page.getByRole('region', { name: 'Figures' });
+    const figure = (label: string) => card.locator(`dt:text-is("${label}") + dd`);
+    assert.equal(await figure('Orders created').innerText(), '1');
+    assert.equal(await figure('Paid').innerText(), '0');
+    // Paid elsewhere (the CLI, the API): the page's script sees the figures move and reloads.
+    await live.gateway.pay(first.platOrderNum);
+    await figure('Paid').filter({ hasText: /^1$/ }).waitFor();
+    await figure('Delivery attempts delivered').filter({ hasText: /^1$/ }).waitFor();
+    const viewport = page.viewportSize()!;
+    for (const cell of await card.locator('dt, dd, a').all()) {
+      const box = await cell.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= viewport.width, `${await cell.innerText()} lies within the 390 px viewport: ${JSON.stringify(box)}`);
+    }
+    assert.equal(await card.getByRole('link', { name: '/metrics' }).getAttribute('href'), '/metrics');
+    await noHorizontalScroll(page);
+
+    // Someone typing in a form: the figures move, the page sees it, and keeps what is typed.
+    const shown = await page.locator('main').getAttribute('data-fingerprint');
+    await page.getByRole('searchbox').fill('ORD-123');
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    const seen = page.waitForResponse(async (response) => response.url().endsWith('/sandbox/dashboard/figures') && ((await response.json()) as { fingerprint: string }).fingerprint !== shown);
+    await live.createLink({ method: 'VA_BNI' });
+    await seen;
+    await page.waitForResponse((response) => response.url().endsWith('/sandbox/dashboard/figures'));
+    assert.ok(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument), 'no reload while typing');
+    assert.equal(await page.getByRole('searchbox').inputValue(), 'ORD-123');
+    // Once the field is back as it was and left, the page catches up.
+    await page.getByRole('searchbox').fill('');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await figure('Orders created').filter({ hasText: /^2$/ }).waitFor();
     assert.deepEqual(page.problems, []);
   });
 

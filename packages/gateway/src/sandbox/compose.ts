@@ -18,8 +18,8 @@ import { createSimulations } from './simulate.ts';
 export const SANDBOX = Object.freeze<GatewayExtension<SandboxGateway>>({
   hooks: FAULT_HOOKS,
   migrate: migrateSandbox,
-  routers: ({ runtime, deliveries }) => [
-    ['/sandbox/dashboard', dashboardRouter(runtime, deliveries)],
+  routers: ({ runtime, deliveries, metrics }) => [
+    ['/sandbox/dashboard', dashboardRouter(runtime, deliveries, metrics)],
     ['/sandbox', sandboxRouter(runtime, deliveries)],
   ],
   pageActions: sandboxPageActions,

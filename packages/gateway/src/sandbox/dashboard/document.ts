@@ -2,7 +2,7 @@
  * The sandbox dashboard's document shell and its fixed texts. It shares the hosted page's
  * stylesheet (one file, served by the page router) and its escaping `html` builder. Every action
  * is a plain form, answered by a redirect back (POST-redirect-GET); its one script only reloads an
- * order page when its notifications change (`client.ts`).
+ * order page when its notifications change, and the front page when its figures do (`client.ts`).
  */
 import { html, type SafeHtml } from '../../page/html.ts';
 import type { Locale } from '../../page/i18n.ts';
@@ -21,6 +21,7 @@ export const dashboardUrls = {
   payNumber: `${DASHBOARD_PATH}/pay-number`,
   script: (version: string) => `${DASHBOARD_PATH}/assets/dashboard.js?v=${version}`,
   deliveriesJson: (platOrderNum: string) => `/sandbox/deliveries?platOrderNum=${encodeURIComponent(platOrderNum)}`,
+  figuresJson: `${DASHBOARD_PATH}/figures`,
   clock: `${DASHBOARD_PATH}/clock`,
   merchant: (merchantCode: string, notice?: Notice) =>
     `${DASHBOARD_PATH}/merchants/${encodeURIComponent(merchantCode)}${notice ? `?notice=${notice}` : ''}`,

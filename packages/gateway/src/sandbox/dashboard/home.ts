@@ -1,9 +1,11 @@
-/** The dashboard's front page: find an order, pay a number, move the clock, orders, merchants. */
+/** The dashboard's front page: find an order, pay a number, move the clock, figures, orders, merchants. */
 import { formatRupiah } from '@tombolbayar/protocol';
 import type { Merchant, Order } from '../../domain/types.ts';
 import { html, type SafeHtml } from '../../page/html.ts';
 import { MAX_LOOKUP_TERM } from '../lookup.ts';
 import { dashboardUrls, when } from './document.ts';
+import { renderFiguresCard } from './figures-card.ts';
+import type { Figures } from './figures.ts';
 import type { DashboardMessages } from './messages.ts';
 
 export interface HomeView {
@@ -12,6 +14,8 @@ export interface HomeView {
   readonly orders: readonly Order[];
   readonly merchants: readonly Merchant[];
   readonly clock: { readonly now: number; readonly offsetMinutes: number };
+  /** The gateway's key figures; undefined when it runs with `metrics: false`. */
+  readonly figures: Figures | undefined;
 }
 
 /**
@@ -43,7 +47,7 @@ function ordersTable(t: DashboardMessages, orders: readonly Order[], caption: st
 }
 
 export function renderHome(t: DashboardMessages, view: HomeView): SafeHtml {
-  const { number, orders, merchants, clock } = view;
+  const { number, orders, merchants, clock, figures } = view;
   const caption = number === undefined ? t.newestOrders(orders.length) : t.matchingOrders(number, orders.length);
   const list =
     orders.length === 0
@@ -86,6 +90,7 @@ export function renderHome(t: DashboardMessages, view: HomeView): SafeHtml {
 </form>
 </section>
 </div>
+${renderFiguresCard(t.figures, figures)}
 <section aria-labelledby="orders-heading">
 <h2 id="orders-heading">${t.ordersHeading}</h2>
 ${list}

@@ -5,6 +5,7 @@
  * sandbox API.
  */
 import type { Locale } from '../../page/i18n.ts';
+import { FIGURES_EN, FIGURES_ID, type FiguresMessages } from './figures-messages.ts';
 
 export interface DashboardMessages {
   readonly dashboard: string;
@@ -43,6 +44,7 @@ export interface DashboardMessages {
   readonly noMatch: string;
   readonly merchantsHeading: string;
   readonly noMerchants: string;
+  readonly figures: FiguresMessages;
   readonly columns: {
     readonly orderNumber: string;
     readonly merchant: string;
@@ -159,6 +161,7 @@ const en: DashboardMessages = {
   noMatch: 'No order has this number.',
   merchantsHeading: 'Merchants',
   noMerchants: 'No merchants yet.',
+  figures: FIGURES_EN,
   columns: { orderNumber: 'Order number', merchant: 'Merchant', status: 'Status', method: 'Method', vaNumber: 'VA number / code', amount: 'Amount', created: 'Created' },
   orderHeading: (orderNum) => `Order ${orderNum}`,
   facts: {
@@ -260,6 +263,7 @@ const id: DashboardMessages = {
   noMatch: 'Tidak ada pesanan dengan nomor ini.',
   merchantsHeading: 'Merchant',
   noMerchants: 'Belum ada merchant.',
+  figures: FIGURES_ID,
   columns: { orderNumber: 'Nomor pesanan', merchant: 'Merchant', status: 'Status', method: 'Metode', vaNumber: 'Nomor VA / kode', amount: 'Jumlah', created: 'Dibuat' },
   orderHeading: (orderNum) => `Pesanan ${orderNum}`,
   facts: {

@@ -6,7 +6,8 @@
  * rebinding). Every POST answers with a 303 back to a page (POST-redirect-GET), or the page with
  * the refusal named.
  *
- *   GET  /                            find (?number=), pay a number, the clock, orders, merchants
+ *   GET  /                            find (?number=), pay a number, the clock, figures, orders, merchants
+ *   GET  /figures                     the figures as JSON and their fingerprint (the front page's watch)
  *   GET  /orders/:platOrderNum        the order, its timeline and notification attempts
  *   POST /orders/:platOrderNum/pay|expire|fail   {method?}
  *   POST /pay-number                  {number}   pay the order with this VA number / payment code
@@ -16,6 +17,7 @@
  *   POST /merchants/:merchantCode/notify {notify (repeated): paid, failed, expired}
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { Registry } from 'prom-client';
 import { DomainError } from '../../domain/errors.ts';
 import { readOrder, transition } from '../../domain/transitions.ts';
 import type { Deliveries } from '../../notify/deliveries.ts';
@@ -39,6 +41,7 @@ import { renderHome } from './home.ts';
 import { formValuesOf, renderMerchant } from './merchant.ts';
 import { renderOrder } from './order.ts';
 import { deliveriesFingerprint } from './fingerprint.ts';
+import { figuresFingerprint, readFigures } from './figures.ts';
 import { dashboardScript } from './script.ts';
 
 /** The page's policy, with the merchant's logo (an http(s) URL they chose) allowed as an image. */
@@ -70,7 +73,8 @@ function contextOf(req: Request): DashboardContext {
   return { locale, t: DASHBOARD_MESSAGES[locale], languageHref };
 }
 
-export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries): Router {
+/** `metrics`: the gateway's Registry, the front page's figures; undefined with `metrics: false`. */
+export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries, metrics: Registry | undefined): Router {
   const { domain } = runtime;
   const db = domain.database.db;
   const router = express.Router();
@@ -116,10 +120,22 @@ export function dashboardRouter(runtime: GatewayRuntime, deliveries: Deliveries)
     const asked = req.query.number === undefined || req.query.number === '' ? undefined : parseSandboxInput(lookupQuerySchema, { number: req.query.number });
     if (asked && !asked.ok) return refusal(req, res, 400, asked.message);
     const number = asked?.value.number;
-    const [orders, merchants] = await Promise.all([number ? findOrdersByNumber(domain, number) : recentOrders(domain), listMerchants(db)]);
+    const [orders, merchants, figures] = await Promise.all([
+      number ? findOrdersByNumber(domain, number) : recentOrders(domain),
+      listMerchants(db),
+      metrics ? readFigures(metrics) : undefined,
+    ]);
     const clock = { now: domain.clock.now(), offsetMinutes: domain.clock.offsetMs / 60_000 };
     const t = wordsOf(req);
-    await send(req, res, 200, t.ordersTitle, renderHome(t, { number, orders, merchants, clock }));
+    // The page reloads itself when the figures move (an order made, paid or ended, a notification attempted).
+    const watch = figures ? html` data-watch="${dashboardUrls.figuresJson}" data-fingerprint="${figuresFingerprint(figures)}"` : undefined;
+    await send(req, res, 200, t.ordersTitle, renderHome(t, { number, orders, merchants, clock, figures }), undefined, watch);
+  });
+
+  router.get('/figures', async (_req, res, next) => {
+    if (!metrics) return next();
+    const figures = await readFigures(metrics);
+    res.set('Cache-Control', 'no-store').json({ figures, fingerprint: figuresFingerprint(figures) });
   });
 
   async function showOrder(req: Request, res: Response, platOrderNum: string, status = 200, problem?: string): Promise<void> {
