@@ -118,14 +118,17 @@ function loadFigure(result: LoadResult): string {
   return `${int(result.requestsPerSecond)} req/s, p50 ${ms(result.p50Ms)}, p99 ${ms(result.p99Ms)}`;
 }
 
+const VARIANT_NAMES = ['traced', 'context', 'metrics', 'plain'] as const;
+
 function observabilityRow(what: string, result: ObservabilityResult, cost: Costs): Row {
   const percent = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)} %`;
   const { cpuMs, requests, overhead } = cost;
   return {
     what: `${what} with metrics and an SDK tracer, ${ENGINE_NAMES[result.engine]}`,
     figure:
-      `${cpuMs.traced.toFixed(3)} ms ÷ ${cpuMs.plain.toFixed(3)} ms without (both processes; metrics alone ${cpuMs.metrics.toFixed(3)} ms, ${percent(overhead.metrics)}; ` +
-      `${int(requests.traced)} / ${int(requests.metrics)} / ${int(requests.plain)} requests in ${result.rounds} interleaved rounds; ${result.spansPerRequest.toFixed(1)} spans each)` +
+      `${cpuMs.traced.toFixed(3)} ms ÷ ${cpuMs.plain.toFixed(3)} ms without (both processes). Metrics alone ${percent(overhead.metrics)}; ` +
+      `the SDK's context manager alone (AsyncLocalStorage) ${percent(overhead.context)}; the recorded spans on top of it ${percent(overhead.spans)}; ` +
+      `${VARIANT_NAMES.map((variant) => int(requests[variant])).join(' / ')} requests (${VARIANT_NAMES.join(' / ')}) in ${result.rounds} interleaved rounds; ${result.spansPerRequest.toFixed(1)} spans each` +
       (result.problems.length ? `; problems: ${result.problems.join('; ')}` : ''),
     ratio: percent(overhead.traced),
     goal: `≤ +${GOALS.observabilityOverhead * 100} %`,

@@ -57,7 +57,7 @@ export async function startGateway(
 }
 
 /** The bench shop (Express + `payButton()`) in its own process, pointed at `gateway`; `observe`: metrics and an SDK (servers/observe.ts). */
-export async function startShop(context: BenchContext, gateway: ChildServer, engine: Engine, name: string, observe?: 'metrics' | 'traced'): Promise<ChildServer> {
+export async function startShop(context: BenchContext, gateway: ChildServer, engine: Engine, name: string, observe?: 'metrics' | 'context' | 'traced'): Promise<ChildServer> {
   const shopConfig: ShopServerConfig = {
     gatewayUrl: gateway.url,
     merchantPrivateKey: context.keys.merchantPrivateKey,

@@ -1,14 +1,16 @@
 /**
- * What metrics and tracing cost (issue 34): three shop + gateway pairs, alike but for one thing.
+ * What metrics and tracing cost (issue 34): four shop + gateway pairs, alike but for one thing.
  * The plain pair runs with `metrics: false` in the gateway, no `metrics` in the plug-in and no
- * OpenTelemetry SDK; the metrics pair with a prom-client registry in each process; the traced pair
- * with a registry and a real SDK pipeline (servers/observe.ts). Links, then notifications (verify,
+ * OpenTelemetry SDK; the metrics pair with a prom-client registry in each process; the context
+ * pair adds the SDK's context manager and propagator (what tracing costs an application before any
+ * span: on Node 20, AsyncLocalStorage's hook on every promise); the traced pair adds a tracer
+ * provider, so every span is recorded and exported (servers/observe.ts). Links, then notifications (verify,
  * confirm by query, settle, `onPaid`), are sent to each pair in turns, the order of the pairs
  * rotated every round, so the machine's drift falls on all alike; CPU per request is read from
  * /proc around each turn.
  *
- * The figures: CPU per request of both processes, metrics ÷ plain − 1 and traced ÷ plain − 1
- * (goal ≤ 3 % for the traced pair, which pays for both).
+ * The figures: CPU per request of both processes, each pair ÷ plain − 1 (goal ≤ 3 % for the
+ * traced pair, which pays for all), and traced ÷ context − 1: what the recorded spans add.
  */
 import type { ChildServer } from '../lib/children.ts';
 import { gatewayDatabase, type BenchContext, type Engine } from '../lib/context.ts';
@@ -18,14 +20,14 @@ import { load } from '../lib/load.ts';
 import { startGateway, startShop } from './links.ts';
 import { cpuPerRequest } from './throughput.ts';
 
-const VARIANTS = ['plain', 'metrics', 'traced'] as const;
+const VARIANTS = ['plain', 'metrics', 'context', 'traced'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 /** CPU ms per request of both processes together, by variant, over every round. */
 export interface Costs {
   readonly cpuMs: Readonly<Record<Variant, number>>;
-  /** Each variant's CPU ÷ the plain pair's − 1. */
-  readonly overhead: Readonly<Record<Exclude<Variant, 'plain'>, number>>;
+  /** Each variant's CPU ÷ the plain pair's − 1; `spans`: traced ÷ context − 1 (the recorded spans alone). */
+  readonly overhead: Readonly<Record<Exclude<Variant, 'plain'> | 'spans', number>>;
   /** Requests measured per variant. */
   readonly requests: Readonly<Record<Variant, number>>;
 }
@@ -51,16 +53,21 @@ interface Pair {
 
 /** Accumulates CPU seconds × requests per variant, so each round weighs by what it measured. */
 class Accumulator {
-  readonly #cpuMs: Record<Variant, number> = { plain: 0, metrics: 0, traced: 0 };
-  readonly requests: Record<Variant, number> = { plain: 0, metrics: 0, traced: 0 };
+  readonly #cpuMs: Record<Variant, number> = { plain: 0, metrics: 0, context: 0, traced: 0 };
+  readonly requests: Record<Variant, number> = { plain: 0, metrics: 0, context: 0, traced: 0 };
   add(variant: Variant, cpuMsPerRequest: Readonly<Record<string, number>>, requests: number): void {
     this.#cpuMs[variant] += Object.values(cpuMsPerRequest).reduce((sum, value) => sum + value, 0) * requests;
     this.requests[variant] += requests;
   }
   result(): Costs {
     const per = (variant: Variant) => this.#cpuMs[variant] / Math.max(1, this.requests[variant]);
-    const cpuMs = { plain: per('plain'), metrics: per('metrics'), traced: per('traced') };
-    return { cpuMs, overhead: { metrics: cpuMs.metrics / cpuMs.plain - 1, traced: cpuMs.traced / cpuMs.plain - 1 }, requests: { ...this.requests } };
+    const cpuMs = { plain: per('plain'), metrics: per('metrics'), context: per('context'), traced: per('traced') };
+    const over = (variant: Variant, base: Variant) => cpuMs[variant] / cpuMs[base] - 1;
+    return {
+      cpuMs,
+      overhead: { metrics: over('metrics', 'plain'), context: over('context', 'plain'), traced: over('traced', 'plain'), spans: over('traced', 'context') },
+      requests: { ...this.requests },
+    };
   }
 }
 
@@ -94,7 +101,7 @@ export async function runObservability(context: BenchContext, engine: Engine, op
   try {
     for (const variant of VARIANTS) pairs.push(await startPair(context, engine, variant));
     const linkTarget = (pair: Pair) => ({ url: `${pair.shop.url}/pay/links`, headers: { origin: SHOP_PUBLIC_URL }, connections: context.connections });
-    const taken: Record<Variant, number> = { plain: 0, metrics: 0, traced: 0 };
+    const taken: Record<Variant, number> = { plain: 0, metrics: 0, context: 0, traced: 0 };
     const bodies = (pair: Pair, count: number) => {
       const made = linkBodies(count, `${context.tag}O${pair.variant[0]}${engine[0]}`, taken[pair.variant]);
       taken[pair.variant] += count;

@@ -25,8 +25,8 @@ export interface GatewayServerConfig {
   readonly sandbox: boolean;
   /** false: no notification worker in this process (orders are paid before the drain starts). */
   readonly worker: boolean;
-  /** 'metrics': a registry given; 'traced': and an OpenTelemetry SDK pipeline (servers/observe.ts); false: `metrics: false`; unset: the defaults. */
-  readonly observe?: 'metrics' | 'traced' | false;
+  /** 'metrics': a registry given; 'context': and the SDK's context manager; 'traced': and a tracer provider (servers/observe.ts); false: `metrics: false`; unset: the defaults. */
+  readonly observe?: 'metrics' | 'context' | 'traced' | false;
 }
 
 /** Per path: requests, SUCCESS answers, and RSA blocks (128 bytes each) of sign and platSign. */
@@ -45,7 +45,7 @@ const blocksOf = (signature: unknown): number => (typeof signature === 'string' 
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.env.BENCH_GATEWAY ?? '') as GatewayServerConfig;
-  const observation = config.observe ? observe(config.observe === 'traced') : undefined;
+  const observation = config.observe ? observe(config.observe) : undefined;
   const gateway = createGateway({
     // Unset: the gateway's defaults (its own registry, no SDK); false: no metrics at all.
     ...(config.observe === false && { metrics: false as const }),

@@ -30,20 +30,21 @@ export interface Observation {
 }
 
 /**
- * The registry to hand to the package; with `tracer`, the SDK installed globally in this process
- * too (without it, the packages' spans go to the API's no-op tracer).
+ * The registry to hand to the package; at `context`, the SDK's context manager and propagator
+ * installed globally too (the packages' spans still go to the API's no-op tracer); at `traced`, a
+ * tracer provider as well, so every span is recorded and exported.
  */
-export function observe(tracer: boolean): Observation {
-  if (!tracer) {
-    const registry = new Registry();
-    return { registry, spans: async () => 0, scrapeBytes: async () => (await registry.metrics()).length };
-  }
-  const exporter = new CountingExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+export function observe(level: 'metrics' | 'context' | 'traced'): Observation {
+  const registry = new Registry();
+  if (level === 'metrics') return { registry, spans: async () => 0, scrapeBytes: async () => (await registry.metrics()).length };
+  // The SDK's context manager (AsyncLocalStorage, on Node 20 a promise hook on every promise) and
+  // propagator: what an application that traces anything pays, before any span is recorded.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  if (level === 'context') return { registry, spans: async () => 0, scrapeBytes: async () => (await registry.metrics()).length };
+  const exporter = new CountingExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
-  const registry = new Registry();
   return {
     registry,
     spans: async () => {

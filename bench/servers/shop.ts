@@ -22,8 +22,8 @@ export interface ShopServerConfig {
   readonly merchantPrivateKey: string;
   readonly platformPublicKey: string;
   readonly database: DatabaseOption;
-  /** 'metrics': a registry for the plug-in's metrics; 'traced': and an OpenTelemetry SDK pipeline (servers/observe.ts). */
-  readonly observe?: 'metrics' | 'traced' | undefined;
+  /** 'metrics': a registry for the plug-in's metrics; 'context': and the SDK's context manager; 'traced': and a tracer provider (servers/observe.ts). */
+  readonly observe?: 'metrics' | 'context' | 'traced' | undefined;
 }
 
 /** p50 and p99 of each status's times, in whole ms. */
@@ -40,7 +40,7 @@ function percentiles(times: Record<string, number[]>): Record<string, { count: n
 async function main(): Promise<void> {
   const config = JSON.parse(process.env.BENCH_SHOP ?? '') as ShopServerConfig;
   let paid = 0;
-  const observation = config.observe ? observe(config.observe === 'traced') : undefined;
+  const observation = config.observe ? observe(config.observe) : undefined;
   const payments = payButton({
     ...(observation && { metrics: { registry: observation.registry } }),
     // Measured without log lines: the bench reads this process's standard output.

@@ -96,8 +96,9 @@ export function observeRequests(metrics: GatewayMetrics): RequestHandler {
     res.once('finish', end);
     res.once('close', end);
     const active = trace.setSpan(parent, span);
-    // The body arrives in events of the request stream: their listeners run in the request's context too.
-    context.bind(active, req);
+    // The body arrives in events of the request stream: their listeners run in the request's context
+    // too. Only for a span an SDK records: binding patches the stream's listener methods.
+    if (span.isRecording()) context.bind(active, req);
     context.with(active, next);
   };
 }

@@ -3,12 +3,23 @@
  * none, and every call here is the API's no-op: no span is recorded, nothing is injected, nothing is
  * stored). Spans carry an order number at most, never an e-mail, phone, name, key or signature.
  */
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
 
 export const TRACER_NAME = '@tombolbayar/gateway';
 const TRACER_VERSION = '0.1.0';
 
-export const tracer = () => trace.getTracer(TRACER_NAME, TRACER_VERSION);
+let current: { readonly provider: TracerProvider; readonly tracer: Tracer } | undefined;
+
+/**
+ * The tracer of the global provider, fetched again only when the provider object changes
+ * (`trace.disable()` and a new registration): the API's proxy finds an SDK registered later, and a
+ * lookup per span is work an SDK's `getTracer` repeats for nothing.
+ */
+export function tracer(): Tracer {
+  const provider = trace.getTracerProvider();
+  if (current?.provider !== provider) current = { provider, tracer: provider.getTracer(TRACER_NAME, TRACER_VERSION) };
+  return current.tracer;
+}
 
 /** Run `work` in an active span that ends with it (an error marks it failed and is rethrown). */
 export async function inSpan<T>(name: string, options: { kind?: SpanKind; attributes?: Attributes }, work: (span: Span) => Promise<T>): Promise<T> {

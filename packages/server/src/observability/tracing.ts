@@ -7,7 +7,7 @@
  * key or signature.
  */
 import { createRequire } from 'node:module';
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type TextMapGetter, type Tracer } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type TextMapGetter, type Tracer, type TracerProvider } from '@opentelemetry/api';
 
 export const TRACER_NAME = '@tombolbayar/server';
 
@@ -20,8 +20,18 @@ const VERSION: string | undefined = (() => {
   }
 })();
 
-/** Asked each time: an SDK registered after this module loaded is still found. */
-export const tracer = (): Tracer => trace.getTracer(TRACER_NAME, VERSION);
+let current: { readonly provider: TracerProvider; readonly tracer: Tracer } | undefined;
+
+/**
+ * The tracer of the global provider, fetched again only when the provider object changes
+ * (`trace.disable()` and a new registration): the API's proxy finds an SDK registered after this
+ * module loaded, and a lookup per span is work an SDK's `getTracer` repeats for nothing.
+ */
+export function tracer(): Tracer {
+  const provider = trace.getTracerProvider();
+  if (current?.provider !== provider) current = { provider, tracer: provider.getTracer(TRACER_NAME, VERSION) };
+  return current.tracer;
+}
 
 /** The attribute an order number goes under on a span (never on a metric label). */
 export const ORDER_NUM = 'tombolbayar.order_num';
