@@ -180,7 +180,7 @@ async function main(): Promise<void> {
     if (options.only.has('observability')) {
       // SQLite only: the cost is the packages' own, the same on either engine.
       console.log('metrics and traces: with and without, interleaved (SQLite)');
-      observability.push(await runObservability(context, 'sqlite', { rounds: options.quick ? 2 : 4, notifications: options.quick ? 1_500 : 5_000 }));
+      observability.push(await runObservability(context, 'sqlite', { rounds: options.quick ? 2 : 4, notifications: options.quick ? 1_500 : 10_000 }));
     }
     console.log('ceilings (end of run)');
     rsaRuns.push(measureCrypto(context));
