@@ -29,6 +29,8 @@ export interface SendOptions {
   readonly body?: string | Buffer;
   /** A socket of its own (for bodies the server may refuse before reading them). */
   readonly fresh?: boolean;
+  /** The keep-alive agent to use instead of the shared one (at most 32 sockets). */
+  readonly agent?: http.Agent;
 }
 
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 32 });
@@ -53,7 +55,7 @@ function once(base: string, path: string, options: SendOptions): Promise<RawAnsw
         method: options.method ?? 'GET',
         // Always framed: Node sends a DELETE (or GET) body without a length otherwise.
         headers: { ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }), ...options.headers },
-        agent: options.fresh ? false : keepAlive,
+        agent: options.fresh ? false : (options.agent ?? keepAlive),
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -1,5 +1,7 @@
 /** A merchant as a test drives it: signed JSON requests over real HTTP, and valid request bodies. */
+import http from 'node:http';
 import { formatDateTime, sign, type SignableFields } from '@tombolbayar/protocol/node';
+import { send } from '@tombolbayar/test-support/hostile';
 
 export interface MerchantIdentity {
   readonly merchantCode: string;
@@ -12,14 +14,28 @@ export interface HttpAnswer {
   readonly headers: Headers;
 }
 
+/**
+ * Keep-alive sockets without a cap: a test's concurrent requests are all in flight at once. Over
+ * node:http rather than fetch, so that a request sent on a kept-alive socket the server had just
+ * closed for idleness (the race every HTTP/1.1 client has, wider when a loaded machine delays
+ * timers) is known never to have reached it, and is sent again on a fresh socket (test-support's
+ * `send`): fetch reports it as a bare `fetch failed`.
+ */
+const agent = new http.Agent({ keepAlive: true });
+
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
-  const response = await fetch(url, {
+  const target = new URL(url);
+  const answer = await send(target.origin, `${target.pathname}${target.search}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
+    agent,
   });
-  const text = await response.text();
-  return { status: response.status, body: JSON.parse(text) as Record<string, string>, headers: response.headers };
+  const received = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) received.append(name, one);
+  }
+  return { status: answer.status, body: JSON.parse(answer.text) as Record<string, string>, headers: received };
 }
 
 /** The fields with the merchant's `sign` added. */
