@@ -104,6 +104,9 @@ const cartKey = () => JSON.stringify(Object.entries(cart).sort());
 const paidHere = new Set<string>();
 /** Orders this tab said paid, having only seen the payment (watching): another tab's "I paid it" corrects that. */
 const seenPaid = new Set<string>();
+/** The order `<pay-button>` last said is pending (its popup closed before the payment was known): it watches it. */
+let buttonPending: string | undefined;
+payButton.addEventListener('pay-pending', (event) => (buttonPending = event.detail.orderNum));
 /** The order a full-page return came back for: read now, before the element tidies the address. */
 const returned = new URL(location.href).searchParams.get('tombolbayar_order');
 
@@ -126,9 +129,11 @@ tabs?.addEventListener('message', (event: MessageEvent<{ type?: string; orderNum
   if (type !== 'paid' || typeof orderNum !== 'string' || !shownCartIds.has(paidCart ?? '')) return;
   // This tab paid it: it says "Paid", whatever the others saw.
   if (paidHere.has(orderNum)) return;
-  // The other tab only saw it paid: this tab's open payment page (its own outcome is on the way)
-  // or its own "Paid" stays. (Two payment pages open on one order: the first to hear it paid it.)
-  if (!here && (seenPaid.has(orderNum) || /^(loading|open|checking)$/.test(payButton.state))) return;
+  // The other tab only saw it paid: this tab's open payment page, or its own watch of that very
+  // order after the page closed (its own outcome is on the way), or its own "Paid" stays. (Two
+  // payment pages open on one order: the first to hear it paid it.)
+  const watchingIt = payButton.state === 'pending' && buttonPending === orderNum;
+  if (!here && (seenPaid.has(orderNum) || watchingIt || /^(loading|open|checking)$/.test(payButton.state))) return;
   // An attempt of this tab for that cart is over: nothing is left to pay. A number showing this
   // very order stays: its own status check turns it into the paid panel.
   if (payButton.state !== 'paid') payButton.reset();
