@@ -2,7 +2,13 @@
  * Helpers for the browser tests: talking to the contract double, recording what an element says,
  * and spying on (never replacing) window.open.
  */
-import { waitUntil } from '@open-wc/testing';
+import { waitUntil as openWcWaitUntil } from '@open-wc/testing';
+
+/**
+ * open-wc's `waitUntil` with a deadline of 8 s rather than 1 s: it returns as soon as the state
+ * holds, and on a loaded machine (the suites run side by side) a state comes later, not never.
+ */
+export const waitUntil: typeof openWcWaitUntil = (predicate, message, options = {}) => openWcWaitUntil(predicate, message, { timeout: 8000, ...options });
 
 export const EVENTS = ['pay-click', 'pay-open', 'pay-fallback', 'pay-success', 'pay-pending', 'pay-failure', 'pay-cancel', 'pay-error'] as const;
 export const TERMINAL = ['pay-success', 'pay-pending', 'pay-failure', 'pay-cancel', 'pay-error'];

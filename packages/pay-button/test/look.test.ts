@@ -2,11 +2,11 @@
  * How <pay-button> looks, speaks and reads: accessibility (axe), target size, focus ring, font,
  * custom properties, parts, slots, the amount, reduced motion, custom states and i18n.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import '../src/define.ts';
 import type { PayButton } from '../src/index.ts';
-import { OpenSpy, Recorder, release, uniqueItem } from './helpers.ts';
+import { OpenSpy, Recorder, release, uniqueItem, waitUntil } from './helpers.ts';
 
 const inner = (el: PayButton) => el.shadowRoot!.querySelector('button')!;
 const part = (el: PayButton, name: string) => el.shadowRoot!.querySelector(`[part=${name}]`);

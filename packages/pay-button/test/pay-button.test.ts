@@ -2,12 +2,12 @@
  * <pay-button> against the contract double: every state and event of the popup flow, its failures,
  * and the one-terminal-event rule.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { nothing } from 'lit';
 import '../src/define.ts';
 import type { PayButton } from '../src/index.ts';
 import { handovers } from '../src/internal/attempt-store.ts';
-import { OpenSpy, Recorder, popupUrl, release, setStatus, stats, uniqueItem } from './helpers.ts';
+import { OpenSpy, popupUrl, Recorder, release, setStatus, stats, uniqueItem, waitUntil } from './helpers.ts';
 
 /** A button for `item`; `method` is null for one that lets the customer choose on the payment page. */
 async function button(item: string, method: string | null = 'VA_BCA'): Promise<{ el: PayButton; rec: Recorder }> {

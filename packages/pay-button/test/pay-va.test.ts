@@ -1,10 +1,10 @@
 /**
  * <pay-va>: operation 1 inline, against the contract double.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import '../src/define.ts';
 import type { PayVa } from '../src/index.ts';
-import { Recorder, setStatus, stats, uniqueItem } from './helpers.ts';
+import { Recorder, setStatus, stats, uniqueItem, waitUntil } from './helpers.ts';
 
 async function va(item: string, method = 'VA_BCA', locale = 'en'): Promise<{ el: PayVa; rec: Recorder }> {
   const el = await fixture<PayVa>(html`<pay-va endpoint="/api" item=${item} method=${method} locale=${locale} poll-interval="20"></pay-va>`);

@@ -5,12 +5,12 @@
  * The page stays: a listener cancels `pay-open` (the full-page flow lets a page navigate itself)
  * and records where the element would have gone.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { nothing } from 'lit';
 import '../src/define.ts';
 import type { PayButton } from '../src/index.ts';
 import { findAttempt, saveAttempt } from '../src/internal/attempt-store.ts';
-import { Recorder, setStatus, stats, uniqueItem } from './helpers.ts';
+import { Recorder, setStatus, stats, uniqueItem, waitUntil } from './helpers.ts';
 
 const realOpen = window.open;
 let visited: string[];

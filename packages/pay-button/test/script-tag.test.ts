@@ -3,8 +3,8 @@
  * chunks from beside it) on pages that hold nothing but `<script type="module" src>` and the tag, with and without a strict
  * Content-Security-Policy (`script-src 'self'`, no unsafe-inline, no unsafe-eval).
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { Recorder, uniqueItem } from './helpers.ts';
+import { expect, fixture, html } from '@open-wc/testing';
+import { Recorder, uniqueItem, waitUntil } from './helpers.ts';
 
 /**
  * Loads a page in an iframe and returns its document once the tag is defined there, and (on the

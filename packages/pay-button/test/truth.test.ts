@@ -5,13 +5,13 @@
  * status nobody can confirm shown as "not confirmed yet" (never "cancelled") and corrected later,
  * and the outcome brought into view and focused after a full-page return.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { nothing } from 'lit';
 import { setViewport } from '@web/test-runner-commands';
 import '../src/define.ts';
 import type { PayButton } from '../src/index.ts';
 import { saveAttempt } from '../src/internal/attempt-store.ts';
-import { OpenSpy, Recorder, popupUrl, release, setStatus, stats, uniqueItem } from './helpers.ts';
+import { OpenSpy, popupUrl, Recorder, release, setStatus, stats, uniqueItem, waitUntil } from './helpers.ts';
 
 type Lang = 'en' | 'id';
 
