@@ -34,8 +34,11 @@ export async function stats(item: string): Promise<Stats> {
   return (await fetch(`/api/__test/stats?item=${encodeURIComponent(item)}`)).json();
 }
 
-/** Sets an order's status on the double, as the gateway's notification would. */
-export async function setStatus(orderNum: string, status: 'pending' | 'paid' | 'expired' | 'failed', more: { method?: string | null; confirmed?: boolean } = {}): Promise<void> {
+/**
+ * Sets an order's status on the double, as the gateway's notification would; `shed`: its status
+ * requests are answered `503 overloaded` (retryable) until the next call.
+ */
+export async function setStatus(orderNum: string, status: 'pending' | 'paid' | 'expired' | 'failed', more: { method?: string | null; confirmed?: boolean; shed?: boolean } = {}): Promise<void> {
   const res = await fetch(`/api/__test/orders/${encodeURIComponent(orderNum)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

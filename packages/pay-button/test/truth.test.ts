@@ -157,6 +157,29 @@ for (const width of [390, 1280]) {
         await rec.next('pay-success');
       });
 
+      it('a VA chosen, then the shop too busy to answer when the popup closes: pending, and watched on until paid', async () => {
+        const { el, rec } = await button(uniqueItem(), lang);
+        click(el);
+        const { detail } = await rec.next('pay-open');
+        await popupUrl(spy.last);
+        await setStatus(detail.orderNum, 'pending', { method: 'VA_BCA' });
+        const seen = (await stats(el.item!)).gets;
+        await waitUntil(async () => (await stats(el.item!)).gets >= seen + 2, 'the open popup is not watched');
+        // The shop sheds load: every status request after the close is a retryable 503.
+        await setStatus(detail.orderNum, 'pending', { method: 'VA_BCA', shed: true });
+        spy.last.close();
+        expect((await rec.settle()).type).to.equal('pay-pending');
+        await el.updateComplete;
+        expect(status(el)).not.to.match(TECHNICAL);
+        // The shop answers again, and the payment has landed: the customer is told, unprompted.
+        const asked = (await stats(el.item!)).gets;
+        await setStatus(detail.orderNum, 'paid');
+        await rec.next('pay-success');
+        expect((await stats(el.item!)).gets).to.be.greaterThan(asked);
+        await el.updateComplete;
+        expect(status(el)).to.include(words.paid);
+      });
+
       it('not confirmed once, then an answer from what the plug-in stored (no method, not asked again): still not confirmed yet, never cancelled', async () => {
         const { el, rec } = await button(uniqueItem(), lang);
         click(el);

@@ -159,6 +159,8 @@ export function contractDouble() {
       if (o && ctx.query.token !== undefined) statsOf(o.item).tokensInUrl++;
       if (!o || ctx.get('Tombolbayar-Status-Token') !== o.token) return fail(ctx, 404, 'not_found', false, 'No such order.');
       statsOf(o.item).gets++;
+      // A plug-in shedding load (see POST /api/__test/orders/:orderNum { shed }).
+      if (o.shed) return fail(ctx, 503, 'overloaded', true, 'The server is busy.');
       if (o.item.includes('-liar-')) return json(ctx, 200, { ...publicOrder(o), orderNum: `${o.orderNum}X`, status: 'paid' });
       return json(ctx, 200, publicOrder(o));
     }
@@ -210,6 +212,7 @@ export function contractDouble() {
       if (body.method !== undefined) o.method = body.method;
       o.unconfirmed = body.confirmed === false;
       o.checked = body.confirmed === true;
+      o.shed = body.shed === true;
       if (o.status === 'paid') o.paidAt = new Date().toISOString();
       return json(ctx, 200, publicOrder(o));
     }

@@ -47,7 +47,8 @@ export function watchOpen(watch: OrderWatch, signal: AbortSignal, open: () => bo
  * says it; then, while the order may still be paid (pending, with or without a method), watches
  * it: at most every 15 s, for an hour at most, while the element is on the page, and says how it
  * ended (`pay-success`, `pay-failure`) if it does, whatever was said before: an order is never
- * left shown as pending or cancelled once paid. An error while watching says nothing. A load
+ * left shown as pending or cancelled once paid. An error while watching says nothing; a shop too
+ * busy (or away) to answer after a method was chosen is "pending", watched on the same way. A load
  * that finds an order nobody chose a method for (`found`) says nothing (`cancel` is for a close).
  */
 export async function check(watch: OrderWatch, work: AbortController, via: Via, cancel: PayCancelDetail): Promise<void> {
@@ -55,37 +56,44 @@ export async function check(watch: OrderWatch, work: AbortController, via: Via, 
   const words = (order: Order) => outcomeWords(order, watch.chosen);
   let watching: unknown;
   let said: string | undefined;
-  try {
-    for (;;) {
-      const answer = await poll(
-          watch,
+  for (;;) {
+    let answer: Order;
+    try {
+      answer = await poll(
+        watch,
         work.signal,
-        // While watching, a pending order whose words change (confirmed at last) is said again.
+        // While watching, a pending order whose words change (confirmed at last) is said again;
+        // until a first answer came (the shop was too busy to give one), any answer is said.
         // After a close with no method known yet, one answer more: the plug-in asks the gateway
         // about such an order at most once a second, and the poll while the popup was open may
         // just have used that turn, so a method picked at the last moment shows one poll later.
         // A return with no method known ("back to the shop without paying") is answered as
         // fast: the plug-in's return page asked the gateway before the customer left it, so a
         // method chosen there is known; the long poll is for a payment whose news is late.
-        (n) => (watching ? Date.now() < deadline + 36e5 && words(watch.last!) === said : via === 'return' && watch.chosen ? Date.now() < deadline : n < (via === 'closed' && !watch.last?.method ? 3 : 2)),
+        (n) => (watching ? Date.now() < deadline + 36e5 && (!watch.last || words(watch.last) === said) : via === 'return' && watch.chosen ? Date.now() < deadline : n < (via === 'closed' && !watch.last?.method ? 3 : 2)),
         watching ? 15e3 : watch.host.pollInterval * 8,
       );
-      const [state, event] = outcome(answer, watch.chosen);
-      const open = answer.status === 'pending';
-      if (work.signal.aborted || (watching && open && words(answer) === said)) return;
-      const say = !!watching || state !== 'cancelled' || via !== 'found';
-      said = words(answer);
-      const next = watch.end(via, say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : answer, answer.status);
+    } catch (err) {
+      if (work.signal.aborted || watching) return;
+      const error = toPayError(err);
+      if (!watch.chosen || !error.retryable) return void watch.end(via, 'error', 'pay-error', error);
+      // A method was chosen and nobody can say more now (the shop is busy or away): the payment
+      // may still arrive, so the order is pending and watched on, like any pending order. (Nor
+      // can anybody say the amount: this detail has no `payMoney`, though `Order` promises one.)
+      said = watch.last && words(watch.last);
+      const next = watch.end(via, 'pending', 'pay-pending', { orderNum: watch.orderNum, status: 'pending', method: null, confirmed: false } as Order, 'pending');
       if (!next) return;
       watching = work = next;
+      continue;
     }
-  } catch (err) {
-    if (work.signal.aborted || watching) return;
-    const error = toPayError(err);
-    // A method was chosen and nobody can say more now: the payment may still arrive. (Nor can
-    // anybody say the amount: this detail has no `payMoney`, though `Order` promises one.)
-    if (watch.chosen && error.retryable) watch.end(via, 'pending', 'pay-pending', { orderNum: watch.orderNum, status: 'pending', method: null, confirmed: false } as Order, 'pending');
-    else watch.end(via, 'error', 'pay-error', error);
+    const [state, event] = outcome(answer, watch.chosen);
+    const open = answer.status === 'pending';
+    if (work.signal.aborted || (watching && open && words(answer) === said)) return;
+    const say = !!watching || state !== 'cancelled' || via !== 'found';
+    said = words(answer);
+    const next = watch.end(via, say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : answer, answer.status);
+    if (!next) return;
+    watching = work = next;
   }
 }
 
