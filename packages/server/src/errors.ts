@@ -33,6 +33,11 @@ export const ERROR_CODES = {
   quote_refused: { httpStatus: 400, retryable: false },
   /** `quote()` threw something other than a `NotForSaleError`. */
   quote_failed: { httpStatus: 500, retryable: false },
+  /**
+   * The purchase (`quote()`'s `reference`) is paid already, by an order of another kind (a number
+   * for a link request, or a link for a number): the message, in the request's language, names it.
+   */
+  already_paid: { httpStatus: 409, retryable: false },
   /** The same idempotency key was sent with a different body. */
   idempotency_mismatch: { httpStatus: 422, retryable: false },
   /** The first request with this idempotency key is still running. */

@@ -102,6 +102,41 @@ for (const engine of ENGINES) {
       assert.equal((await shop.router.getOrder(bni.body.orderNum))!.duplicateOf, bca.body.orderNum);
     });
 
+    test('a number (<pay-va>) and a link (<pay-button>) for one cart: once one is paid, the other says so, no third order is made, and paying it anyway says "twice"', async () => {
+      const id = cart();
+      const number = await shop.post('/va', { item: 'kopi', method: 'VA_MANDIRI', cart: id, idempotencyKey: newKey() });
+      const link = await shop.createLink({ cart: id });
+      assert.equal(number.status, 201, JSON.stringify(number.body));
+      assert.equal(link.status, 201, JSON.stringify(link.body));
+      assert.notEqual(number.body.orderNum, link.body.orderNum, 'a number and a link are two orders');
+      const numberStatus = async () => (await shop.status(number.body.orderNum, number.body.statusToken)).body;
+      assert.equal((await numberStatus()).paidWith, undefined, 'nothing paid yet');
+
+      await shop.payAtGateway(link.body.orderNum);
+      await waitFor(() => shop.fulfilled.some((order) => order.orderNum === link.body.orderNum), 'onPaid of the link');
+      const open = await numberStatus();
+      assert.deepEqual([open.status, open.paidWith], ['pending', link.body.orderNum], 'the number: still open at the gateway, paid with the link');
+      const paidLink = (await shop.status(link.body.orderNum, link.body.statusToken)).body;
+      assert.deepEqual([paidLink.status, paidLink.paidWith, paidLink.duplicateOf], ['paid', undefined, undefined]);
+
+      // Asking again: a link gets the paid link; a number (another kind) is refused, naming it, in the customer's language.
+      const again = await shop.createLink({ cart: id, method: 'VA_BNI' });
+      assert.deepEqual([again.status, again.body.orderNum, again.body.status], [201, link.body.orderNum, 'paid']);
+      for (const [lang, words] of [[undefined, /^This purchase is paid already \(order \w+\)\. There is nothing more to pay\.$/], ['id', /^Pembelian ini sudah dibayar \(pesanan \w+\)\./]] as const) {
+        const refused = await shop.post('/va', { item: 'kopi', method: 'VA_BCA', cart: id, idempotencyKey: newKey(), ...(lang ? { lang } : {}) });
+        assert.equal(refused.status, 409, JSON.stringify(refused.body));
+        assert.deepEqual([refused.body.error.code, refused.body.error.retryable], ['already_paid', false]);
+        assert.match(refused.body.error.message, words);
+        assert.ok(refused.body.error.message.includes(link.body.orderNum), 'names the order that paid');
+      }
+
+      // The customer transfers to the number anyway: paid twice, and the number's answer says so.
+      await shop.payAtGateway(number.body.orderNum);
+      await waitFor(async () => (await numberStatus()).status === 'paid', 'the number paid');
+      assert.deepEqual([(await numberStatus()).duplicateOf, (await numberStatus()).paidWith], [link.body.orderNum, undefined]);
+      assert.equal((await shop.router.getOrder(number.body.orderNum))!.duplicateOf, link.body.orderNum);
+    });
+
     test('a reference that is not an id is quote_invalid, naming the field', async () => {
       for (const bad of ['', ' cart', 'cart 1', 'x'.repeat(65), 'cart\n1', '../etc', '-leading-dash']) {
         const answer = await shop.createLink({ cart: bad });

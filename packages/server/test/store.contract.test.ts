@@ -330,25 +330,32 @@ for (const engine of ENGINES) {
       assert.deepEqual((await store.orders.get(order.orderNum))!.fulfilledAt, later(5_001));
     });
 
-    test('one payable order per purchase key, even when inserted concurrently; a paid one frees the key', async () => {
-      const purchaseKey = `link|-|150000|cart-${Math.random().toString(36).slice(2)}`;
-      const attempts = await Promise.all(Array.from({ length: 6 }, () => store.orders.insertCreating(newOrder({ reference: 'cart-1', purchaseKey }), T0, later(30_000))));
+    test('one payable order per purchase key, even when inserted concurrently; a paid one frees the key and pays the reference', async () => {
+      const reference = `cart-${Math.random().toString(36).slice(2)}`;
+      const purchaseKey = `link|-|150000|${reference}`;
+      const attempts = await Promise.all(Array.from({ length: 6 }, () => store.orders.insertCreating(newOrder({ reference, purchaseKey }), T0, later(30_000))));
       const winners = attempts.filter((attempt) => attempt.inserted);
       assert.equal(winners.length, 1);
       const first = winners[0]!.order!;
       for (const attempt of attempts) assert.equal(attempt.order?.orderNum, first.orderNum, 'the losers are given the payable order');
       assert.equal((await store.orders.payableByPurchase(purchaseKey))!.orderNum, first.orderNum);
-      assert.equal(await store.orders.paidByPurchase(purchaseKey), undefined);
+      assert.equal(await store.orders.paidOfReference(reference, '150000'), undefined);
+      // A number for the same cart (another kind and method): another payable order of the reference.
+      const number = (await store.orders.insertCreating(newOrder({ kind: 'va', method: 'VA_BCA', reference, purchaseKey: `va|VA_BCA|150000|${reference}` }), T0, later(30_000))).order!;
 
       await store.orders.transition(first.orderNum, ['creating'], 'paid', { paidAt: later(10) }, later(10));
       assert.equal(await store.orders.payableByPurchase(purchaseKey), undefined);
-      assert.equal((await store.orders.paidByPurchase(purchaseKey))!.orderNum, first.orderNum);
-      const second = await store.orders.insertCreating(newOrder({ reference: 'cart-1', purchaseKey }), later(20), later(30_000));
+      assert.equal((await store.orders.paidOfReference(reference, '150000'))!.orderNum, first.orderNum, 'the reference is paid, for its amount');
+      assert.equal(await store.orders.paidOfReference(reference, '300000'), undefined, 'another amount is another purchase');
+      assert.equal(await store.orders.paidInstead(number), first.orderNum, 'the number is paid instead by the link');
+      assert.equal(await store.orders.paidInstead(first), null);
+      assert.equal(await store.orders.paidInstead({ orderNum: number.orderNum, reference: null }), null, 'no reference, no purchase to pay');
+      const second = await store.orders.insertCreating(newOrder({ reference, purchaseKey }), later(20), later(30_000));
       assert.ok(second.inserted, 'a paid purchase no longer blocks a new order (the router answers with the paid one before inserting)');
       await store.orders.transition(second.order.orderNum, ['creating'], 'paid', { paidAt: later(30) }, later(30));
       assert.equal(await store.orders.duplicateOf((await store.orders.get(second.order.orderNum))!), first.orderNum, "the second paid order names the first");
       assert.equal(await store.orders.duplicateOf((await store.orders.get(first.orderNum))!), null, 'the first paid is not a duplicate');
-      assert.equal((await store.orders.get(first.orderNum))!.reference, 'cart-1');
+      assert.equal((await store.orders.get(first.orderNum))!.reference, reference);
     });
 
     test('metadata that no longer reads back is served as null, and said', async () => {

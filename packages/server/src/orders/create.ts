@@ -12,8 +12,9 @@
  *    or crashed request is resumed by the next request with its key, query first.
  * 4. One purchase, one payable order: when `quote()` names the purchase (`reference`), a request
  *    for a purchase that already has a payable order (another tab, a reload, another device) gets
- *    that order, and one that was paid gets the paid order. A partial unique index makes it hold
- *    across processes.
+ *    that order, and one that was paid (by any of its orders: a number, a link) gets the paid
+ *    order, or `already_paid` when that order is of another kind. A partial unique index makes it
+ *    hold across processes.
  *
  * Every state write goes through the lifecycle (`lifecycle.ts`); this module says what it learnt.
  */
@@ -80,6 +81,21 @@ export function returnToken(statusToken: string): string {
 /** The signed `redirectUrl` of an order: the return page, with the order, its return token and the customer's language. */
 function redirectUrlOf(base: string, orderNum: string, token: string, lang?: ReturnLocale | null): string {
   return `${base}/return?order=${orderNum}&rt=${token}${lang ? `&lang=${lang}` : ''}`;
+}
+
+/**
+ * The answer to a request for a purchase that is paid: its paid order, to show, when it is of the
+ * kind asked for (a link has a link, a number has a number); otherwise `already_paid`, in the
+ * customer's language, naming the order that paid it.
+ */
+function paidAlready(paid: Order, input: Pick<CreateInput, 'kind' | 'lang'>): CreateResult {
+  if (paid.kind === input.kind) return { order: paid, replayed: true };
+  throw new PayButtonError(
+    'already_paid',
+    input.lang === 'id'
+      ? `Pembelian ini sudah dibayar (pesanan ${paid.orderNum}). Tidak ada lagi yang perlu dibayar.`
+      : `This purchase is paid already (order ${paid.orderNum}). There is nothing more to pay.`,
+  );
 }
 
 /**
@@ -197,8 +213,9 @@ export class OrderCreator {
     // A purchase's order that moves on (paid, expired) between our read and our insert: look again.
     for (let round = 0; round < 3; round += 1) {
       if (purchaseKey !== null) {
-        const paid = await orders.paidByPurchase(purchaseKey);
-        if (paid) return { order: paid, replayed: true };
+        // Paid by any of its orders (a number, a link, another method): never a second payment.
+        const paid = await orders.paidOfReference(quote.reference!, quote.payMoney);
+        if (paid) return paidAlready(paid, input);
         const payable = await orders.payableByPurchase(purchaseKey);
         if (payable) return this.replay(input, payable, { sameKey: false });
       }

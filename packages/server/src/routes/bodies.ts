@@ -48,6 +48,8 @@ export interface VaBody {
   readonly idempotencyKey: string;
   readonly item?: string | undefined;
   readonly method: MethodCode;
+  /** The customer's language, for a refusal's words (`already_paid`); not part of what was bought. */
+  readonly lang?: ReturnLocale | undefined;
   readonly [field: string]: unknown;
 }
 
@@ -56,7 +58,7 @@ export function linkBodySchema(fields: Readonly<Record<string, z.ZodType>>) {
 }
 
 export function vaBodySchema(fields: Readonly<Record<string, z.ZodType>>) {
-  return z.object({ ...fields, idempotencyKey: idempotencyKeyField, item: itemField, method: vaMethodField }, { error: 'must be a JSON object' }).strict();
+  return z.object({ ...fields, idempotencyKey: idempotencyKeyField, item: itemField, method: vaMethodField, lang: langField }, { error: 'must be a JSON object' }).strict();
 }
 
 export function parseBody<T>(schema: z.ZodType, input: unknown): T {

@@ -114,13 +114,16 @@ export function vaHandler(deps: CreateRouteDeps): RouteHandler {
   const schema = vaBodySchema(deps.options.fields);
   return async (request, context) => {
     const body = parseBody<VaBody>(schema, await readJsonBody(request, deps.options.bodyLimitBytes, context.facts.parsedBody));
+    // The language is not part of what was bought (as for a link).
+    const { lang: _notFingerprinted, ...asked } = body;
     const result = await deps.creator.create({
       kind: 'va',
       idempotencyKey: body.idempotencyKey,
-      requestHash: requestFingerprint('va', body),
+      requestHash: requestFingerprint('va', asked),
       method: body.method,
       item: body.item ?? null,
       returnTo: null,
+      lang: body.lang ?? null,
       quote: quoteFrom(deps, context, body),
     });
     return answer(result, toVaOrder(result.order));

@@ -10,16 +10,23 @@
  * customer is not left waiting on a late notification, and a method chosen on the hosted page is
  * known when the popup closes. The answer is applied by the lifecycle (`orders/lifecycle.ts`), like a notification's confirmation, so a
  * poll racing a notification still fires `onPaid` exactly once.
+ *
+ * An order of a purchase (`reference`) says what the purchase's other orders mean for it: paid
+ * by another one (`paidWith`: do not pay this one), or paid after another one (`duplicateOf`).
  */
 import type { PayButtonEvents } from '../events.ts';
 import type { RouteHandler } from '../http/context.ts';
 import { orderForToken, type OrderReader } from '../http/order-access.ts';
 import { jsonAnswer } from '../http/respond.ts';
 import type { OrderLifecycle } from '../orders/lifecycle.ts';
-import type { Order } from '../store/orders.ts';
+import type { Order, OrderStore } from '../store/orders.ts';
 
-/** What the status route uses: it reads the order, and may have the lifecycle ask the gateway. */
+/**
+ * What the status route uses: it reads the order and the other orders of its purchase, and may
+ * have the lifecycle ask the gateway.
+ */
 export interface StatusDeps extends OrderReader {
+  readonly orders: Pick<OrderStore, 'get' | 'paidInstead' | 'duplicateOf'>;
   readonly lifecycle: OrderLifecycle;
   readonly events: PayButtonEvents;
   /** `statusRefreshMs` of the options. */
@@ -51,10 +58,31 @@ export interface OrderStatusBody {
    * yet"). Absent otherwise (answered from the store between two questions to the gateway).
    */
   readonly confirmed?: boolean;
+  /**
+   * On an order that is not paid: its purchase (the merchant's `reference`) was paid by this other
+   * order (another tab's number or link), so there is nothing left to pay here, and paying this
+   * one too would pay twice. The order itself stays open at the gateway (the family has no
+   * cancellation): the element says not to pay it.
+   */
+  readonly paidWith?: string;
+  /**
+   * On a paid order: the purchase had been paid already by this other order. The customer paid
+   * twice; the shop refunds one (`order.duplicate_paid` tells the merchant).
+   */
+  readonly duplicateOf?: string;
 }
 
-/** `confirmed`: `false` (could not check), `true` (checked now), `undefined` (not asked this time). */
-export function toStatusBody(order: Order, confirmed?: boolean): OrderStatusBody {
+/** The other order of the purchase that bears on this one's answer (see `OrderStatusBody`). */
+export interface PurchaseFacts {
+  readonly paidWith?: string | null;
+  readonly duplicateOf?: string | null;
+}
+
+/**
+ * `confirmed`: `false` (could not check), `true` (checked now), `undefined` (not asked this time).
+ * `purchase`: what the purchase's other orders say of this one.
+ */
+export function toStatusBody(order: Order, confirmed?: boolean, purchase: PurchaseFacts = {}): OrderStatusBody {
   return {
     orderNum: order.orderNum,
     status: order.status === 'creating' ? 'pending' : order.status,
@@ -66,7 +94,16 @@ export function toStatusBody(order: Order, confirmed?: boolean): OrderStatusBody
     ...(order.status === 'pending' && order.expiresAt ? { expiresAt: order.expiresAt.toISOString() } : {}),
     // `true` only where it tells something: a pending order the gateway says has no method yet.
     ...(order.status !== 'pending' || confirmed === undefined || (confirmed && order.method) ? {} : { confirmed }),
+    ...(order.status === 'pending' && purchase.paidWith ? { paidWith: purchase.paidWith } : {}),
+    ...(order.status === 'paid' && purchase.duplicateOf ? { duplicateOf: purchase.duplicateOf } : {}),
   };
+}
+
+/** What the purchase's other orders say of `order`: asked only for an order with a reference. */
+async function purchaseFacts(orders: StatusDeps['orders'], order: Order): Promise<PurchaseFacts> {
+  if (order.reference === null) return {};
+  if (order.status === 'paid') return { duplicateOf: await orders.duplicateOf(order) };
+  return order.status === 'pending' || order.status === 'creating' ? { paidWith: await orders.paidInstead(order) } : {};
 }
 
 
@@ -103,6 +140,6 @@ export function statusHandler(deps: StatusDeps): RouteHandler {
       confirmed = false;
       deps.events.emit('warning', { code: 'status_refresh_failed', message: `could not refresh order ${order.orderNum} from the gateway`, error });
     }
-    return jsonAnswer(200, toStatusBody(current, confirmed), { 'Cache-Control': 'no-store' });
+    return jsonAnswer(200, toStatusBody(current, confirmed, await purchaseFacts(deps.orders, current)), { 'Cache-Control': 'no-store' });
   };
 }

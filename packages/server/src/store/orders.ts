@@ -82,10 +82,20 @@ export class OrderStore {
     return row ? this.toOrder(row) : undefined;
   }
 
-  /** The purchase's first paid order, if any. */
-  async paidByPurchase(purchaseKey: string): Promise<Order | undefined> {
-    const row = await Q.paidByPurchase.first(this.db, { purchaseKey }, this.reuseQueries);
+  /** The purchase (`reference`) paid for `payMoney` by any of its orders, whatever its kind or method. */
+  async paidOfReference(reference: string, payMoney: string): Promise<Order | undefined> {
+    const row = await Q.paidOfReference.first(this.db, { reference, payMoney }, this.reuseQueries);
     return row ? this.toOrder(row) : undefined;
+  }
+
+  /**
+   * For an order that is not paid: the order of its reference that was paid (first), so this one
+   * needs no payment, and paying it too would pay the purchase twice.
+   */
+  async paidInstead(order: Pick<Order, 'orderNum' | 'reference'>): Promise<string | null> {
+    if (order.reference === null) return null;
+    const first = await Q.firstPaidOfReference.first(this.db, { reference: order.reference, orderNum: order.orderNum }, this.reuseQueries);
+    return first?.order_num ?? null;
   }
 
   /**

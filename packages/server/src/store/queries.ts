@@ -129,9 +129,20 @@ export const ORDER_QUERIES = {
   payableByPurchase: prepare((db: Db, value: Param<{ purchaseKey: string }>) =>
     db.selectFrom('tombolbayar_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', 'in', [sql.lit<OrderStatus>('creating'), sql.lit<OrderStatus>('pending')])),
 
-  /** The purchase's paid orders, first paid first. */
-  paidByPurchase: prepare((db: Db, value: Param<{ purchaseKey: string }>) =>
-    db.selectFrom('tombolbayar_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', '=', 'paid').orderBy('paid_at').orderBy('order_num').limit(1)),
+  /**
+   * The first paid order of a merchant reference for this amount, whatever its kind or method (a
+   * number from `<pay-va>`, a link from `<pay-button>`): the purchase is paid.
+   */
+  paidOfReference: prepare((db: Db, value: Param<{ reference: string; payMoney: string }>) =>
+    db
+      .selectFrom('tombolbayar_orders')
+      .selectAll()
+      .where('reference', '=', value('reference'))
+      .where('status', '=', 'paid')
+      .where('pay_money', '=', value('payMoney'))
+      .orderBy('paid_at')
+      .orderBy('order_num')
+      .limit(1)),
 
   /**
    * The first paid order of a merchant reference other than `orderNum` (duplicate payments): by
