@@ -48,9 +48,12 @@ function failureWords(detail: { code: string; retryable: boolean; message: strin
   return detail.retryable ? t('unreachableMsg') : t('errorMsg');
 }
 
-/** A refusal of the merchant's `quote()` (sold out, ...): its own words, with no "try again". */
+/**
+ * A refusal of the merchant's `quote()` (sold out, ...), or of a cart another order paid
+ * (`already_paid`, in the page's language): its own words, with no "try again".
+ */
 function refused(detail: { code: string; retryable: boolean }): boolean {
-  return !detail.retryable && (detail.code === 'not_for_sale' || detail.code === 'quote_refused');
+  return !detail.retryable && /^(not_for_sale|quote_refused|already_paid)$/.test(detail.code);
 }
 
 /** The cart each order was made for, kept for the tab (a reload picks the order up again). */
@@ -107,7 +110,11 @@ export function wireOutcomes(element: PayButton | PayVa, result: HTMLElement, op
     // <pay-va>'s expired and failed panels already say it.
     if (isButton) say(t(event.detail.status === 'expired' ? 'expiredMsg' : 'failedMsg', { order: event.detail.orderNum }));
   });
-  element.addEventListener('pay-cancel', () => say(t('cancelledMsg')));
+  // Another order of this cart paid it (another tab's number or link): nothing to pay here.
+  element.addEventListener('pay-cancel', (event) => {
+    const { reason, paidWith } = event.detail;
+    say(reason === 'paid-elsewhere' && paidWith ? t('paidElsewhereMsg', { order: paidWith }) : t('cancelledMsg'));
+  });
   element.addEventListener('pay-error', (event) => {
     // For the developer trying the demo: the technical cause, in the console only.
     console.info('pay-error', event.detail);

@@ -42,7 +42,9 @@ export type PayOutcomeDetail = Order;
  */
 export interface PayCancelDetail {
   orderNum: string | undefined;
-  reason: 'closed' | 'reset';
+  reason: 'closed' | 'reset' | 'paid-elsewhere';
+  /** `paid-elsewhere`: the order that paid the purchase (another tab's number or link); this one needs no payment. */
+  paidWith?: string;
 }
 
 /** `pay-error`: the attempt failed before an outcome was known. See `PayError` for the codes. */

@@ -36,9 +36,14 @@ export async function stats(item: string): Promise<Stats> {
 
 /**
  * Sets an order's status on the double, as the gateway's notification would; `shed`: its status
- * requests are answered `503 overloaded` (retryable) until the next call.
+ * requests are answered `503 overloaded` (retryable) until the next call; `paidWith` and
+ * `duplicateOf`: another order of the purchase paid it, or had paid it first.
  */
-export async function setStatus(orderNum: string, status: 'pending' | 'paid' | 'expired' | 'failed', more: { method?: string | null; confirmed?: boolean; shed?: boolean } = {}): Promise<void> {
+export async function setStatus(
+  orderNum: string,
+  status: 'pending' | 'paid' | 'expired' | 'failed',
+  more: { method?: string | null; confirmed?: boolean; shed?: boolean; paidWith?: string; duplicateOf?: string } = {},
+): Promise<void> {
   const res = await fetch(`/api/__test/orders/${encodeURIComponent(orderNum)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -72,6 +72,42 @@ describe('<pay-va>', () => {
     expect(part(el, 'button')!.textContent!.trim()).to.equal('Get a new payment number');
   });
 
+  it('a number whose cart another order paid says not to pay it (pay-cancel paid-elsewhere), with no way to pay and nothing to restore', async () => {
+    const item = uniqueItem();
+    const { el, rec } = await va(item);
+    el.create();
+    const open = await rec.next('pay-open');
+    await setStatus(open.detail.orderNum, 'pending', { method: 'VA_BCA', paidWith: 'PBPAIDBYLINK' });
+    const end = await rec.settle();
+    expect(end.type).to.equal('pay-cancel');
+    expect(end.detail).to.deep.equal({ orderNum: open.detail.orderNum, reason: 'paid-elsewhere', paidWith: 'PBPAIDBYLINK' });
+    expect(el.state).to.equal('closed');
+    await el.updateComplete;
+    expect(part(el, 'status')!.textContent).to.equal('Already paid with another order. Do not pay this number.');
+    expect(shadow(el).querySelector('[part~=outcome]')!.textContent).to.match(/This is already paid\s+It was paid with order PBPAIDBYLINK\. Do not pay this number\./);
+    for (const gone of ['number', 'copy', 'total', 'countdown', 'steps', 'button']) expect(part(el, gone), gone).to.be.null;
+    await expect(el).to.be.accessible();
+    // A reload shows no number to pay.
+    const { el: reloaded } = await va(item);
+    await reloaded.updateComplete;
+    expect(reloaded.state).to.equal('idle');
+    expect(reloaded.order).to.be.undefined;
+  });
+
+  it('a number paid after another order had paid its cart says "paid twice" and the refund to expect, in Indonesian', async () => {
+    const { el, rec } = await va(uniqueItem(), 'VA_BCA', 'id');
+    el.create();
+    const open = await rec.next('pay-open');
+    await setStatus(open.detail.orderNum, 'paid', { method: 'VA_BCA', duplicateOf: 'PBPAIDFIRST' });
+    expect((await rec.settle()).type).to.equal('pay-success');
+    await el.updateComplete;
+    const panel = shadow(el).querySelector('[part~=outcome]')!.textContent!;
+    expect(panel).to.include('Pembayaran diterima');
+    expect(panel).to.include('Ini juga sudah dibayar dengan pesanan PBPAIDFIRST: toko akan mengembalikan salah satu pembayaran.');
+    const body = (await stats(el.item!)).bodies[0]!;
+    expect(body.lang).to.equal('id');
+  });
+
   it('shows the same order after a reload instead of creating another', async () => {
     const item = uniqueItem();
     const first = await va(item);

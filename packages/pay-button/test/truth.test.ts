@@ -44,6 +44,8 @@ const WORDS = {
     instructions: 'Show payment instructions',
     paid: 'Paid. Thank you!',
     notStarted: 'Payment not started. Nothing was charged.',
+    paidWith: 'Already paid with order PBOTHERTAB. Do not pay this one.',
+    paidTwice: 'Paid. This was also paid with order PBOTHERTAB: the shop will refund one payment.',
   },
   id: {
     down: 'Layanan pembayaran tidak dapat dihubungi. Tidak ada dana yang ditarik. Silakan coba lagi.',
@@ -54,6 +56,8 @@ const WORDS = {
     instructions: 'Lihat petunjuk pembayaran',
     paid: 'Pembayaran berhasil. Terima kasih!',
     notStarted: 'Pembayaran belum dimulai. Tidak ada dana yang ditarik.',
+    paidWith: 'Sudah dibayar dengan pesanan PBOTHERTAB. Jangan bayar yang ini.',
+    paidTwice: 'Pembayaran berhasil. Ini juga sudah dibayar dengan pesanan PBOTHERTAB: toko akan mengembalikan salah satu pembayaran.',
   },
 };
 
@@ -178,6 +182,31 @@ for (const width of [390, 1280]) {
         expect((await stats(el.item!)).gets).to.be.greaterThan(asked);
         await el.updateComplete;
         expect(status(el)).to.include(words.paid);
+      });
+
+      it('a VA chosen and the cart then paid by another order (another tab): not to pay this one; paid anyway: the refund to expect', async () => {
+        const { el, rec } = await button(uniqueItem(), lang);
+        click(el);
+        const { detail } = await rec.next('pay-open');
+        await popupUrl(spy.last);
+        await setStatus(detail.orderNum, 'pending', { method: 'VA_BCA' });
+        const seen = (await stats(el.item!)).gets;
+        await waitUntil(async () => (await stats(el.item!)).gets >= seen + 2, 'the open popup is not watched');
+        spy.last.close();
+        expect((await rec.settle()).type).to.equal('pay-pending');
+        await waitUntil(() => status(el).includes(words.transfer), `no instructions: ${status(el)}`);
+        // Another tab paid the cart with its own number: the instructions give way to "do not pay".
+        await setStatus(detail.orderNum, 'pending', { method: 'VA_BCA', paidWith: 'PBOTHERTAB' });
+        const cancel = await rec.next('pay-cancel');
+        expect(cancel.detail).to.deep.equal({ orderNum: detail.orderNum, reason: 'paid-elsewhere', paidWith: 'PBOTHERTAB' });
+        await el.updateComplete;
+        expect(el.state).to.equal('cancelled');
+        expect(status(el)).to.equal(words.paidWith);
+        // The customer had noted the number and pays it anyway: paid twice, said with the refund.
+        await setStatus(detail.orderNum, 'paid', { method: 'VA_BCA', duplicateOf: 'PBOTHERTAB' });
+        await rec.next('pay-success');
+        await el.updateComplete;
+        expect(status(el)).to.equal(words.paidTwice);
       });
 
       it('not confirmed once, then an answer from what the plug-in stored (no method, not asked again): still not confirmed yet, never cancelled', async () => {

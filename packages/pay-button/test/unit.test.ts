@@ -44,6 +44,10 @@ describe('outcome(order)', () => {
     [{ status: 'pending', method: 'VA_BCA' }, true, 'pending', 'pending'],
     [{ status: 'paid', method: null, confirmed: false }, true, 'paid', 'paid'],
     [{ status: 'expired', method: null }, true, 'expired', 'expired'],
+    // Another order of the cart paid it: nothing to pay here, whatever was chosen or confirmed.
+    [{ status: 'pending', method: 'VA_BCA', paidWith: 'PBOTHER' }, true, 'cancelled', 'paidWith'],
+    [{ status: 'pending', method: null, confirmed: false, paidWith: 'PBOTHER' }, true, 'cancelled', 'paidWith'],
+    [{ status: 'paid', method: 'VA_BCA', duplicateOf: 'PBOTHER' }, true, 'paid', 'paid'],
   ];
   for (const [order, chosen, state, words] of unconfirmable) {
     it(`${JSON.stringify(order)}, method seen chosen: ${chosen} -> ${state}, says ${words}`, () => {

@@ -104,7 +104,8 @@ for (const engine of ENGINES) {
 
     test('a number (<pay-va>) and a link (<pay-button>) for one cart: once one is paid, the other says so, no third order is made, and paying it anyway says "twice"', async () => {
       const id = cart();
-      const number = await shop.post('/va', { item: 'kopi', method: 'VA_MANDIRI', cart: id, idempotencyKey: newKey() });
+      const numberKey = newKey();
+      const number = await shop.post('/va', { item: 'kopi', method: 'VA_MANDIRI', cart: id, idempotencyKey: numberKey });
       const link = await shop.createLink({ cart: id });
       assert.equal(number.status, 201, JSON.stringify(number.body));
       assert.equal(link.status, 201, JSON.stringify(link.body));
@@ -129,6 +130,10 @@ for (const engine of ENGINES) {
         assert.match(refused.body.error.message, words);
         assert.ok(refused.body.error.message.includes(link.body.orderNum), 'names the order that paid');
       }
+
+      // The number's own element asks again with its key: the purchase is paid, nothing reopens.
+      const sameKey = await shop.post('/va', { item: 'kopi', method: 'VA_MANDIRI', cart: id, idempotencyKey: numberKey });
+      assert.deepEqual([sameKey.status, sameKey.body.error?.code], [409, 'already_paid']);
 
       // The customer transfers to the number anyway: paid twice, and the number's answer says so.
       await shop.payAtGateway(number.body.orderNum);

@@ -31,6 +31,13 @@ export interface Order {
    * `true`: it checked it now, so "no method" is the gateway's word.
    */
   confirmed?: boolean;
+  /**
+   * On an order not paid: the merchant's purchase (cart) was paid by this other order, so there is
+   * nothing to pay here (and paying this one too would pay twice).
+   */
+  paidWith?: string;
+  /** On a paid order: the purchase had been paid already by this other order (paid twice; the shop refunds one). */
+  duplicateOf?: string;
 }
 
 /** What `POST {endpoint}/links` answers. */

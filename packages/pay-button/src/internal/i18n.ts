@@ -12,7 +12,7 @@ export type Locale = 'en' | 'id';
 export type Strings<K extends string> = Record<Locale, Record<K, string>>;
 
 export type MessageKey =
-  'pay' | 'instructions' | 'transferTo' | 'payBy' | 'opening' | 'slow' | 'open' | 'blocked' | 'checking' | 'paid' | 'pending' | 'unconfirmed' | 'expired' | 'failed' | 'cancelled' | 'error' | 'unreachable' | 'busy' | 'origin';
+  'pay' | 'instructions' | 'transferTo' | 'payBy' | 'opening' | 'slow' | 'open' | 'blocked' | 'checking' | 'paid' | 'pending' | 'unconfirmed' | 'expired' | 'failed' | 'cancelled' | 'error' | 'unreachable' | 'busy' | 'origin' | 'paidWith' | 'paidTwice';
 
 /** Strings of `<pay-button>`, and the outcome messages both elements say: `id` once loaded. */
 export const strings: Partial<Strings<MessageKey>> & Pick<Strings<MessageKey>, 'en'> = {
@@ -36,6 +36,8 @@ export const strings: Partial<Strings<MessageKey>> & Pick<Strings<MessageKey>, '
     unreachable: 'The payment service cannot be reached. Nothing was charged. Try again.',
     busy: 'The payment service is busy. Nothing was charged. Try again in a minute.',
     origin: 'Payments are not allowed on this page. Nothing was charged.',
+    paidWith: 'Already paid with order {order}. Do not pay this one.',
+    paidTwice: 'Paid. This was also paid with order {order}: the shop will refund one payment.',
   },
 };
 

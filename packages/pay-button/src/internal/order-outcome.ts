@@ -15,14 +15,17 @@ export type Terminal = 'pay-success' | 'pay-pending' | 'pay-failure' | 'pay-canc
  * element saw a method chosen while the page was open (`chosen`) or the plug-in could not confirm
  * it with the gateway (`confirmed: false`): then it is `pending`, "not confirmed yet". (The
  * element keeps its idempotency key, so the next click reopens that same order, never a second.)
+ * A pending order whose purchase another order paid (`paidWith`) is `cancelled`: nothing to pay.
  */
-export function outcome(order: Pick<Order, 'status' | 'method' | 'confirmed'>, chosen?: boolean): [PayButtonState, Terminal] {
+export function outcome(order: Pick<Order, 'status' | 'method' | 'confirmed' | 'paidWith'>, chosen?: boolean): [PayButtonState, Terminal] {
   const { status } = order;
   return status === 'paid'
     ? ['paid', 'pay-success']
     : status !== 'pending'
       ? [status, 'pay-failure']
-      : order.method || chosen || order.confirmed === false
+      : order.paidWith
+        ? ['cancelled', 'pay-cancel']
+        : order.method || chosen || order.confirmed === false
         ? ['pending', 'pay-pending']
         : ['cancelled', 'pay-cancel'];
 }
@@ -32,7 +35,7 @@ export function outcome(order: Pick<Order, 'status' | 'method' | 'confirmed'>, c
  * gateway, see `Order.confirmed`, or a method seen chosen is not known to it yet) is "not
  * confirmed yet", never "cancelled": the customer may have a live payment number.
  */
-export function outcomeWords(order: Pick<Order, 'status' | 'method' | 'confirmed'>, chosen?: boolean): PayButtonState | 'unconfirmed' {
+export function outcomeWords(order: Pick<Order, 'status' | 'method' | 'confirmed' | 'paidWith'>, chosen?: boolean): PayButtonState | 'unconfirmed' | 'paidWith' {
   const [state] = outcome(order, chosen);
-  return state === 'pending' && !order.method ? 'unconfirmed' : state;
+  return order.paidWith && state === 'cancelled' ? 'paidWith' : state === 'pending' && !order.method ? 'unconfirmed' : state;
 }

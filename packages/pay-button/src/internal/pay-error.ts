@@ -36,9 +36,10 @@ export function payError(code: string, retryable: boolean, status?: number, mess
 /**
  * The merchant's own words when its `quote()` refused the order and asking again cannot help:
  * `not_for_sale` (a `NotForSaleError`) or `quote_refused` (an http-errors-style 4xx it threw), not
- * retryable. Undefined for anything else, which keeps the generic "try again" wording.
+ * retryable; or the plug-in's, in the element's language, when the purchase is paid already by an
+ * order of the other element (`already_paid`). Undefined for anything else, which keeps the generic "try again" wording.
  */
-export const refusal = (e: PayError): string | undefined => (!e.retryable && /^(not_for_sale|quote_refused)$/.test(e.code) ? e.message : undefined);
+export const refusal = (e: PayError): string | undefined => (!e.retryable && /^(not_for_sale|quote_refused|already_paid)$/.test(e.code) ? e.message : undefined);
 
 /** Any thrown value as a PayError. */
 export function toPayError(err: unknown): PayError {

@@ -24,4 +24,6 @@ export const id: Record<MessageKey, string> = {
   unreachable: 'Layanan pembayaran tidak dapat dihubungi. Tidak ada dana yang ditarik. Silakan coba lagi.',
   busy: 'Layanan pembayaran sedang sibuk. Tidak ada dana yang ditarik. Silakan coba lagi dalam satu menit.',
   origin: 'Pembayaran tidak diizinkan di halaman ini. Tidak ada dana yang ditarik.',
+  paidWith: 'Sudah dibayar dengan pesanan {order}. Jangan bayar yang ini.',
+  paidTwice: 'Pembayaran berhasil. Ini juga sudah dibayar dengan pesanan {order}: toko akan mengembalikan salah satu pembayaran.',
 };

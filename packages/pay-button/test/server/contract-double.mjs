@@ -118,6 +118,9 @@ export function contractDouble() {
     ...(o.unconfirmed && o.status === 'pending' ? { confirmed: false } : {}),
     // Checked with the gateway for this answer: "no method" is the gateway's word.
     ...(o.checked && o.status === 'pending' && !o.method ? { confirmed: true } : {}),
+    // Another order of the purchase (the merchant's reference) paid it, or had paid it first.
+    ...(o.paidWith && o.status === 'pending' ? { paidWith: o.paidWith } : {}),
+    ...(o.duplicateOf && o.status === 'paid' ? { duplicateOf: o.duplicateOf } : {}),
   });
 
   return async function contract(ctx, next) {
@@ -213,6 +216,8 @@ export function contractDouble() {
       o.unconfirmed = body.confirmed === false;
       o.checked = body.confirmed === true;
       o.shed = body.shed === true;
+      o.paidWith = body.paidWith;
+      o.duplicateOf = body.duplicateOf;
       if (o.status === 'paid') o.paidAt = new Date().toISOString();
       return json(ctx, 200, publicOrder(o));
     }

@@ -206,6 +206,9 @@ export class OrderCreator {
     const { orders } = this.deps;
     if (input.idempotencyKey !== null) {
       const existing = await orders.getByIdempotencyKey(input.idempotencyKey);
+      // Its purchase paid by another order since (another tab's number or link): never open this one again.
+      const paid = existing?.reference != null && existing.status === 'pending' ? await orders.paidOfReference(existing.reference, existing.payMoney) : undefined;
+      if (paid) return paidAlready(paid, input);
       if (existing) return this.replay(input, existing, { sameKey: true });
     }
     const quote = await input.quote();

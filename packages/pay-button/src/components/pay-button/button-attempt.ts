@@ -278,8 +278,10 @@ export abstract class ButtonAttempt extends PayElement<PayButtonState> {
     }
     if (event) this.report(state, event, detail!);
     else this.setState(state);
-    const note = this.state === 'pending' && this.#order.note(this.currentLocale, (key) => this.text(key));
-    if (note) this.setState('pending', undefined, note);
+    // A pending order's instructions; or another order of the cart paid it, before or after this one.
+    const last = this.#order.last;
+    const note = (this.state == 'pending' || (/^(paid|cancelled)$/.test(this.state) && (last?.paidWith || last?.duplicateOf))) && this.#order.note(this.currentLocale, (key) => this.text(key));
+    if (note) this.setState(this.state, undefined, note);
     else if (state === 'pending' && !this.#order.last?.method) this.setState('pending', 'unconfirmed');
   }
 

@@ -89,9 +89,12 @@ export async function check(watch: OrderWatch, work: AbortController, via: Via, 
     const [state, event] = outcome(answer, watch.chosen);
     const open = answer.status === 'pending';
     if (work.signal.aborted || (watching && open && words(answer) === said)) return;
-    const say = !!watching || state !== 'cancelled' || via !== 'found';
+    const say = !!watching || state !== 'cancelled' || via !== 'found' || !!answer.paidWith;
     said = words(answer);
-    const next = watch.end(via, say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancel : answer, answer.status);
+    // Paid by another order of the cart (another tab's number or link): nothing to pay here. Still
+    // watched (`pending`): paid anyway, it says so, with the refund to expect.
+    const cancelled: PayCancelDetail = answer.paidWith ? { orderNum: answer.orderNum, reason: 'paid-elsewhere', paidWith: answer.paidWith } : cancel;
+    const next = watch.end(via, say ? state : 'idle', say ? event : undefined, state === 'cancelled' ? cancelled : answer, answer.status);
     if (!next) return;
     watching = work = next;
   }
@@ -99,9 +102,12 @@ export async function check(watch: OrderWatch, work: AbortController, via: Via, 
 
 /**
  * What to do next for a pending order with a deadline: the transfer (a VA) or the amount, and
- * the time, after "awaiting your payment" (or "not confirmed yet" with no method known).
+ * the time, after "awaiting your payment" (or "not confirmed yet" with no method known). For an
+ * order of a cart another order paid: not to pay this one; paid anyway: the refund to expect.
  */
 export function note(order: Order | undefined, locale: Locale, text: (key: MessageKey) => string): string | undefined {
+  const other = order?.paidWith ?? order?.duplicateOf;
+  if (other) return text(order!.paidWith ? 'paidWith' : 'paidTwice').replace('{order}', other);
   if (!order?.expiresAt) return undefined;
   const time = new Date(order.expiresAt).toLocaleString(locale == 'id' ? 'id-ID' : 'en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
   // What the gateway accepts: the amount and the chosen method's fee (a VA refuses any other sum).

@@ -46,7 +46,8 @@ export const styles = [
       color: var(--pay-va-paid, #1e7b34);
     }
     .expired .title,
-    .failed .title {
+    .failed .title,
+    .closed .title {
       color: var(--pay-va-ended, #a1271b);
     }
     dl {

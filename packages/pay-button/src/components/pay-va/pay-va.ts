@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import { formatRupiah } from './formats.ts';
 import { METHODS, resolveMethod, type MethodCode } from '@tombolbayar/protocol/methods';
 import { styles } from './pay-va.styles.ts';
-import { getOrder, toPayError, type VaOrder } from '../../internal/api.ts';
+import { getOrder, toPayError, type Order, type VaOrder } from '../../internal/api.ts';
 import { pollOrder } from '../../internal/poll.ts';
 import { claimAttempt, dropAttempt, saveAttempt, type StoredAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
@@ -14,7 +14,7 @@ import { saveQr } from './save-qr.ts';
 import { createVa, getQr, isVaOrder, type QrCode } from './va-api.ts';
 
 /** Reflected `state` of `<pay-va>`. */
-export type PayVaState = 'idle' | 'loading' | 'pending' | 'paid' | 'expired' | 'failed' | 'error';
+export type PayVaState = 'idle' | 'loading' | 'pending' | 'paid' | 'expired' | 'failed' | 'closed' | 'error';
 
 /** Longest pause between two status requests while the customer pays, in ms. */
 const MAX_POLL_DELAY = 15_000;
@@ -73,12 +73,14 @@ const MAX_POLL_DELAY = 15_000;
  * @cssstate paid - Paid (verified).
  * @cssstate expired - The order expired.
  * @cssstate failed - The payment failed.
+ * @cssstate closed - Another order of the same purchase (another tab's number or `<pay-button>`) paid it: this number is not to be paid.
  * @cssstate error - Something failed before an outcome was known.
  *
  * @event {PayClickEvent} pay-click - The customer asked for a number. Cancelable.
  * @event {PayOpenEvent} pay-open - The number is shown (`mode: 'inline'`); `restored: true` when a reload showed it again (its `method` may differ from the page's control: sync the control to `el.method`).
  * @event {PaySuccessEvent} pay-success - Terminal: paid.
  * @event {PayFailureEvent} pay-failure - Terminal: expired or failed.
+ * @event {PayCancelEvent} pay-cancel - Terminal: `reason: 'paid-elsewhere'`, another order of the same purchase (`paidWith`) paid it; the number is not to be paid.
  * @event {PayErrorEvent} pay-error - Terminal: the order could not be created or its status read. A refusal of the merchant's `quote()` (`not_for_sale`, `quote_refused`) shows its own message, and the same request is not sent again.
  */
 export class PayVa extends PayElement<PayVaState, VaMessageKey> {
@@ -95,6 +97,8 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
   #retryKey: [key: string, request: string] | undefined;
   /** The QRIS code the plug-in drew for the order on display; undefined until (or unless) it came. */
   #qr: QrCode | undefined;
+  /** The other order of the purchase the outcome names: the one that paid it (`closed`), or paid it first (`paid` twice). */
+  #other: string | undefined;
 
   constructor() {
     super(2000);
@@ -157,7 +161,8 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     const work = (this.#work = new AbortController());
     this.#retryKey = undefined;
     this.setState('loading');
-    createVa(this.endpoint, { ...this.fields, item: this.item, method: this.method, idempotencyKey: key }, work.signal).then(
+    // `lang`: a refusal (the purchase paid by another order) is said in the element's language.
+    createVa(this.endpoint, { ...this.fields, item: this.item, method: this.method, idempotencyKey: key, lang: this.currentLocale }, work.signal).then(
       (order) => {
         if (work !== this.#work) return;
         saveAttempt({ orderNum: order.orderNum, statusToken: order.statusToken, endpoint: this.endpoint, item: this.item, va: { ...order } });
@@ -180,7 +185,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
   reset(): void {
     this.#stop();
     if (this.#order) dropAttempt(this.#order.orderNum);
-    this.#order = this.#retryKey = this.#qr = undefined;
+    this.#order = this.#retryKey = this.#qr = this.#other = undefined;
     this.setState('idle');
   }
 
@@ -202,7 +207,11 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     );
   }
 
-  /** Polls the status until the order ends, while the countdown ticks. */
+  /**
+   * Polls the status until the order ends, or another order of its purchase paid it (`closed`:
+   * the number stays open at the gateway, the family has no cancellation, so the customer is told
+   * not to pay it), while the countdown ticks.
+   */
   #watch(): void {
     const order = this.#order!;
     this.#stop();
@@ -211,8 +220,18 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     const work = (this.#work = new AbortController());
     this.#tick = setInterval(() => this.requestUpdate(), 1000);
     this.#loadQr(order, work.signal);
-    pollOrder(() => getOrder(this.endpoint, order.orderNum, order.statusToken, work.signal), () => true, this.pollInterval, MAX_POLL_DELAY, work.signal).then(
-      (result) => work === this.#work && this.#end(result.status as PayVaState, result.status === 'paid' ? 'pay-success' : 'pay-failure', result),
+    let last: Order | undefined;
+    const get = async (): Promise<Order> => {
+      const answer = await getOrder(this.endpoint, order.orderNum, order.statusToken, work.signal);
+      return (last = answer);
+    };
+    pollOrder(get, () => !last?.paidWith, this.pollInterval, MAX_POLL_DELAY, work.signal).then(
+      (result) => {
+        if (work !== this.#work) return;
+        this.#other = result.paidWith ?? result.duplicateOf;
+        if (result.status == 'pending') this.#end('closed', 'pay-cancel', { orderNum: result.orderNum, reason: 'paid-elsewhere', paidWith: result.paidWith });
+        else this.#end(result.status, result.status == 'paid' ? 'pay-success' : 'pay-failure', result);
+      },
       (err: unknown) => work === this.#work && this.#end('error', 'pay-error', toPayError(err)),
     );
   }
@@ -258,14 +277,16 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     >`;
   }
 
-  /** The paid, expired or failed panel, in place of the instructions. */
+  /** The paid, expired, failed or closed panel, in place of the instructions. */
   #outcome(order: VaOrder | undefined, total: string) {
-    const state = this.state as 'paid' | 'expired' | 'failed';
+    const state = this.state as 'paid' | 'expired' | 'failed' | 'closed';
+    const other = this.#other;
     return html`<div part="panel outcome" class=${state}>
       <p class="title">${this.text(`${state}Title`)}</p>
-      <p>${fill(this.text(`${state}Body`), { total })}</p>
+      <p>${fill(this.text(`${state}Body`), { total, order: other! })}</p>
+      ${state == 'paid' && other ? html`<p>${fill(this.text('paidTwiceBody'), { order: other })}</p>` : nothing}
       ${order ? html`<p class="muted">${METHODS[order.method as MethodCode]?.displayName ?? order.method} · ${order.orderNum}</p>` : nothing}
-      ${state === 'paid' ? nothing : this.#button('newNumber')}
+      ${/paid|closed/.test(state) ? nothing : this.#button('newNumber')}
     </div>`;
   }
 
@@ -279,7 +300,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     const order = this.#order;
     const sum = order ? Number(order.payMoney) + Number(order.payFee) : 0;
     const total = formatRupiah(sum);
-    if (order && /paid|expired|failed/.test(this.state)) return html`${this.#outcome(order, total)}${this.renderStatus()}`;
+    if (order && /paid|expired|failed|closed/.test(this.state)) return html`${this.#outcome(order, total)}${this.renderStatus()}`;
     if (!order || this.state !== 'pending') return html`${this.#button('getNumber')}${this.renderStatus()}`;
     const info = METHODS[order.method as MethodCode];
     const kind = info?.kind ?? 'virtual-account';
