@@ -57,6 +57,8 @@ export async function createDemoGateway(dataDir: string, timeScale = 0.01): Prom
     sandbox: true,
     timeScale,
     logger: false,
+    // As for the demo's shop: the laptop's other work is not overload (see shop.ts).
+    maxEventLoopDelayMs: false,
   });
 }
 

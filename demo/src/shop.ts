@@ -133,6 +133,9 @@ export function createShop(options: ShopOptions): Shop {
       announce();
     },
     metrics: { registry: metrics },
+    // The demo shares one process with its gateway and the machine with a browser and an editor:
+    // a late event loop there is the laptop, not overload. A shop in production keeps the default.
+    maxEventLoopDelayMs: false,
   });
 
   payments.on('order.transition', (event) => {

@@ -201,6 +201,7 @@ export function createGateway(options: GatewayOptions): Gateway | SandboxGateway
   // queue; a body still arriving takes no slot (its deadline is the server's requestTimeout).
   const limiter = createInFlightLimiter({
     maxInFlight: config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    ...(config.maxEventLoopDelayMs === undefined ? {} : { maxEventLoopDelayMs: config.maxEventLoopDelayMs }),
     onShed: (report) => logger.warn(report, 'shedding load: requests refused with 503 overloaded'),
   });
   const shedding = limiter.middleware((_req, res, reason) => {

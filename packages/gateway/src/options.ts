@@ -15,6 +15,9 @@ import { leaseTooShort } from './notify/lease.ts';
 import { currentOrLegacyPath, type PostgresDeadlines } from '@tombolbayar/store-kit';
 import type { DatabaseConfig } from './store/database.ts';
 
+/** The rule of `maxEventLoopDelayMs`, said whatever part of it a value breaks. */
+const LOOP_DELAY_RULE = 'must be false or a whole number of milliseconds from 1 to 600000';
+
 export interface MerchantRegistration {
   readonly merchantCode: string;
   /** SPKI (or PKCS#1) PEM public key of the merchant. */
@@ -81,6 +84,12 @@ export interface GatewayOptions {
    * `Retry-After` at once instead of queueing (health routes are never refused). Default 64.
    */
   maxInFlight?: number;
+  /**
+   * The sustained event-loop delay (ms) past which arriving requests are answered 503 at once, as
+   * for `maxInFlight`; `false` sheds on the bounds alone (a machine shared with other work on
+   * purpose). Default 250.
+   */
+  maxEventLoopDelayMs?: number | false;
   /**
    * The whole request (headers and body) must arrive within this, or the server `listen()` starts
    * answers 408 and closes the connection: a slow body holds no slot past it. Default 10 000 ms.
@@ -172,6 +181,7 @@ const optionsSchema = z.object({
     .optional(),
   expirySweepIntervalMs: positiveMs.optional(),
   maxInFlight: z.number().int().min(1).max(100_000).optional(),
+  maxEventLoopDelayMs: z.union([z.literal(false), z.number().int({ error: LOOP_DELAY_RULE }).min(1, { error: LOOP_DELAY_RULE }).max(600_000, { error: LOOP_DELAY_RULE })], { error: LOOP_DELAY_RULE }).optional(),
   personalData: z
     .object({ retentionDays: z.union([z.literal(false), z.number().int().min(1).max(36_500)], { error: 'must be false or a whole number of days from 1 to 36500' }).optional() })
     .strict()

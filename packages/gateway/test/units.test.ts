@@ -82,6 +82,17 @@ describe('limits', () => {
     );
   });
 
+  test('maxEventLoopDelayMs: a whole number of milliseconds or false, named when wrong', () => {
+    for (const maxEventLoopDelayMs of [1, 250, 600_000, false] as const) assert.doesNotThrow(() => resolveOptions({ platformPrivateKey: 'x', maxEventLoopDelayMs }));
+    for (const bad of [0, 2.5, 600_001, true, '250']) {
+      assert.throws(
+        () => resolveOptions({ platformPrivateKey: 'x', maxEventLoopDelayMs: bad as never }),
+        (error: unknown) => error instanceof GatewayConfigError && /maxEventLoopDelayMs: must be false or a whole number of milliseconds from 1 to 600000/.test(error.message),
+        String(bad),
+      );
+    }
+  });
+
   test('a notification lease must outlast its attempt: leaseMs > timeoutMs + margin', () => {
     const refused = (notifications: { leaseMs?: number; timeoutMs?: number }) =>
       assert.throws(

@@ -7,6 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { merchantCodeField, type FieldIssue } from '@tombolbayar/protocol';
 import { toPrivateKey, toPublicKey, type KeyInput } from '@tombolbayar/protocol/node';
 import { z } from 'zod';
+import { SHED_EVENT_LOOP_DELAY_MS } from '@tombolbayar/store-kit';
 import { PayButtonError } from './errors.ts';
 import { gatewayChannel, INSECURE_GATEWAY_URL } from './gateway/channel.ts';
 import { databaseField, fn, httpUrl, keyField, metricsField, originField, positiveMs, privateKeyMessage, publicKeyMessage } from './option-rules.ts';
@@ -43,6 +44,9 @@ import { isLoggerLike, sharedDefaultLogger, SILENT_LOGGER, type LoggerLike } fro
 import { DEFAULT_SWEEP, type SweepSchedule } from './orders/sweep-schedule.ts';
 import { DEFAULT_RETENTION_DAYS } from './personal-data/service.ts';
 import { isZodSchema, parseStrict } from './validation.ts';
+
+/** The rule of `maxEventLoopDelayMs`, said whatever part of it a value breaks. */
+const LOOP_DELAY_RULE = 'must be false or a whole number of milliseconds from 1 to 600000';
 
 /** What the browser sent, parsed: the reserved fields plus the merchant's own `fields`. */
 export interface QuoteRequestBody {
@@ -172,6 +176,12 @@ export interface PayButtonOptions<Req = Request> {
    */
   readonly maxInFlight?: number;
   /**
+   * The sustained event-loop delay (ms) past which a request is answered 503 `overloaded` at once,
+   * as past `maxInFlight`; `false` sheds on the bounds alone (a machine shared with other work on
+   * purpose). Default 250 (README: "Load shedding").
+   */
+  readonly maxEventLoopDelayMs?: number | false;
+  /**
    * The notification sweep: how this router finds a paid order whose notification was lost, by
    * asking the gateway about its pending orders that have a method chosen (one process at a time).
    * `false` turns it off. Defaults: a round every 15 s, an order first asked about at 15 s old,
@@ -231,6 +241,7 @@ export interface ResolvedOptions {
   readonly logger: LoggerLike;
   readonly selfCheck: boolean;
   readonly maxInFlight: number;
+  readonly maxEventLoopDelayMs: number | false;
   /** A request body must arrive within this (`internal/tuning.ts`). */
   readonly bodyReadTimeoutMs: number;
   readonly sweep: SweepSchedule | false;
@@ -330,6 +341,7 @@ const optionsSchema = z
       ], { error: 'must be false or { intervalMs?, firstCheckAfterMs?, maxCheckIntervalMs?, queriesPerSecond? }' })
       .optional(),
     maxInFlight: z.number({ error: 'must be a whole number from 1 to 100000' }).int().min(1).max(100_000, { error: 'must be at most 100000' }).optional(),
+    maxEventLoopDelayMs: z.union([z.literal(false), z.number().int({ error: LOOP_DELAY_RULE }).min(1, { error: LOOP_DELAY_RULE }).max(600_000, { error: LOOP_DELAY_RULE })], { error: LOOP_DELAY_RULE }).optional(),
     personalData: z
       .object({
         retentionDays: z.union([z.literal(false), z.number().int().min(1).max(36_500)], { error: 'must be false or a whole number of days from 1 to 36500' }).optional(),
@@ -410,6 +422,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     logger: options.logger === false ? SILENT_LOGGER : ((options.logger as LoggerLike | undefined) ?? sharedDefaultLogger()),
     selfCheck: options.selfCheck ?? true,
     maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    maxEventLoopDelayMs: options.maxEventLoopDelayMs ?? SHED_EVENT_LOOP_DELAY_MS,
     sweep: options.sweep === false ? false : { ...DEFAULT_SWEEP, ...options.sweep },
     retentionDays: options.personalData?.retentionDays ?? DEFAULT_RETENTION_DAYS,
     metricsRegistry: options.metrics?.registry as Registry | undefined,

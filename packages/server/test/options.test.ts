@@ -87,6 +87,9 @@ describe('payButton() options', () => {
     assert.match(configError({ ...valid(), orderNumPrefix: 'pb-' }).message, /orderNumPrefix: must be 0 to 8 upper-case letters or digits/);
     assert.match(configError({ ...valid(), rateLimit: { limit: 0 } }).message, /rateLimit/);
     assert.match(configError({ ...valid(), rateLimit: { key: 'session' } }).message, /rateLimit: must be false or \{ windowMs\?, limit\?, key\? \}/);
+    for (const bad of [0, 2.5, true, '250']) {
+      assert.match(configError({ ...valid(), maxEventLoopDelayMs: bad as never }).message, /maxEventLoopDelayMs: must be false or a whole number of milliseconds from 1 to 600000/);
+    }
   });
 
   test('timings kept as constants are not options: retry delays', () => {
@@ -129,6 +132,8 @@ describe('payButton() options', () => {
     assert.deepEqual(resolved.rateLimit, { windowMs: 60_000, limit: 300, key: undefined });
     assert.deepEqual(resolved.paymentPageOrigins, ['https://gateway.example']);
     assert.equal(resolved.statusRefreshMs, 10_000);
+    assert.equal(resolved.maxEventLoopDelayMs, 250);
+    assert.equal(resolveOptions({ ...valid(), maxEventLoopDelayMs: false }).maxEventLoopDelayMs, false);
   });
 });
 

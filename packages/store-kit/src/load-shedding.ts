@@ -21,7 +21,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
-/** Event-loop delay (ms, held over `SUSTAINED_WINDOWS` windows) past which arriving requests are refused. */
+/** Event-loop delay (ms, held over `SUSTAINED_WINDOWS` windows) past which arriving requests are refused, by default. */
 export const SHED_EVENT_LOOP_DELAY_MS = 250;
 /** How often a refusal is reported (logged) at most; the report carries the count since the last. */
 export const SHED_REPORT_INTERVAL_MS = 10_000;
@@ -45,6 +45,8 @@ export interface AdmitState {
   readonly clientGone: boolean;
   /** The event loop's current (sustained) delay, in ms. */
   readonly loopDelayMs: number;
+  /** The delay past which requests are refused (`Infinity`: never for the delay alone). */
+  readonly maxLoopDelayMs: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export const closesConnection = (reason: ShedReason): boolean => reason === 'rea
 /** The pure decision for one arriving request. */
 export function admitRequest(state: AdmitState): AdmitDecision {
   if (state.clientGone) return 'client_gone';
-  if (state.loopDelayMs > SHED_EVENT_LOOP_DELAY_MS) return 'event_loop';
+  if (state.loopDelayMs > state.maxLoopDelayMs) return 'event_loop';
   if (state.inFlight >= state.maxInFlight) return 'in_flight';
   if (state.clientOpen >= state.maxPerClient) return 'per_client';
   if (state.hasBody && state.reading >= state.maxReading) return 'reading';
@@ -107,6 +109,12 @@ export interface AdmissionOptions {
   readonly maxReading?: number;
   /** Default: `maxInFlight`. */
   readonly maxPerClient?: number;
+  /**
+   * The sustained event-loop delay (ms) past which arriving requests are refused; default
+   * `SHED_EVENT_LOOP_DELAY_MS`. `false`: only the bounds shed (a process sharing its cores with
+   * other work on purpose, or one whose callers cannot retry); the delay is still reported.
+   */
+  readonly maxEventLoopDelayMs?: number | false;
   /** Called for the first refusal, then at most once per `SHED_REPORT_INTERVAL_MS`. */
   readonly onShed?: (report: ShedReport) => void;
 }
@@ -159,10 +167,14 @@ export function carriesBody(headers: { get(name: string): string | null } | Inco
 }
 
 export function createInFlightLimiter(options: AdmissionOptions): InFlightLimiter {
-  const { maxInFlight, maxReading = 4 * maxInFlight, maxPerClient = maxInFlight, onShed } = options;
+  const { maxInFlight, maxReading = 4 * maxInFlight, maxPerClient = maxInFlight, maxEventLoopDelayMs = SHED_EVENT_LOOP_DELAY_MS, onShed } = options;
   for (const [name, value] of [['maxInFlight', maxInFlight], ['maxReading', maxReading], ['maxPerClient', maxPerClient]] as const) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of at least 1`);
   }
+  if (maxEventLoopDelayMs !== false && !(Number.isInteger(maxEventLoopDelayMs) && maxEventLoopDelayMs >= 1)) {
+    throw new RangeError('maxEventLoopDelayMs must be a whole number of at least 1, or false');
+  }
+  const maxLoopDelayMs = maxEventLoopDelayMs === false ? Infinity : maxEventLoopDelayMs;
   let inFlight = 0;
   let reading = 0;
   let shed = 0;
@@ -187,7 +199,7 @@ export function createInFlightLimiter(options: AdmissionOptions): InFlightLimite
 
   const arrive: InFlightLimiter['arrive'] = ({ client, hasBody, clientGone }) => {
     const clientOpen = client === undefined ? 0 : (perClient.get(client) ?? 0);
-    const decision = admitRequest({ inFlight, maxInFlight, reading, maxReading, clientOpen, maxPerClient, hasBody, clientGone, loopDelayMs: loopDelayMs() });
+    const decision = admitRequest({ inFlight, maxInFlight, reading, maxReading, clientOpen, maxPerClient, hasBody, clientGone, loopDelayMs: loopDelayMs(), maxLoopDelayMs });
     if (decision !== 'admit') {
       if (decision !== 'client_gone') refuse(decision);
       return { decision };
@@ -222,7 +234,7 @@ export function createInFlightLimiter(options: AdmissionOptions): InFlightLimite
     arrive,
     snapshot: () => {
       const delay = loopDelayMs();
-      return { inFlight, reading, shed, loopDelayMs: Math.round(delay), saturated: delay > SHED_EVENT_LOOP_DELAY_MS || performance.now() - lastShedAt < SATURATED_HOLD_MS };
+      return { inFlight, reading, shed, loopDelayMs: Math.round(delay), saturated: delay > maxLoopDelayMs || performance.now() - lastShedAt < SATURATED_HOLD_MS };
     },
     middleware: (answerShed, clientOf = (req) => req.socket.remoteAddress) => (req, res, next) => {
       const hasBody = carriesBody(req.headers);

@@ -83,7 +83,7 @@ describe('postgresPoolConfig: a deadline on every wait', () => {
 });
 
 describe('admitRequest: shed past a bound or a late event loop, drop what nobody waits for', () => {
-  const base = { inFlight: 0, maxInFlight: 64, reading: 0, maxReading: 256, clientOpen: 0, maxPerClient: 64, hasBody: false, clientGone: false, loopDelayMs: 0 };
+  const base = { inFlight: 0, maxInFlight: 64, reading: 0, maxReading: 256, clientOpen: 0, maxPerClient: 64, hasBody: false, clientGone: false, loopDelayMs: 0, maxLoopDelayMs: SHED_EVENT_LOOP_DELAY_MS };
   const table: Array<[string, Partial<typeof base>, string]> = [
     ['nothing in flight', {}, 'admit'],
     ['one slot left', { inFlight: 63 }, 'admit'],
@@ -91,6 +91,9 @@ describe('admitRequest: shed past a bound or a late event loop, drop what nobody
     ['past the bound', { inFlight: 100 }, 'in_flight'],
     ['loop late by the threshold', { loopDelayMs: SHED_EVENT_LOOP_DELAY_MS }, 'admit'],
     ['loop late past the threshold', { loopDelayMs: SHED_EVENT_LOOP_DELAY_MS + 1 }, 'event_loop'],
+    ['loop late past a threshold of its own', { loopDelayMs: 101, maxLoopDelayMs: 100 }, 'event_loop'],
+    ['loop late, shedding on the delay turned off (maxEventLoopDelayMs: false)', { loopDelayMs: 10_000, maxLoopDelayMs: Infinity }, 'admit'],
+    ['loop late and turned off, but at the bound', { loopDelayMs: 10_000, maxLoopDelayMs: Infinity, inFlight: 64 }, 'in_flight'],
     ['bodies still arriving do not take work slots', { reading: 255, hasBody: true }, 'admit'],
     ['the reading budget spent, a body to read', { reading: 256, hasBody: true }, 'reading'],
     ['the reading budget spent, no body', { reading: 256 }, 'admit'],
@@ -107,6 +110,13 @@ describe('admitRequest: shed past a bound or a late event loop, drop what nobody
 });
 
 describe('createInFlightLimiter: a body still arriving costs no work slot; one client is capped', () => {
+  it('takes a threshold of its own for the event loop, or false, and refuses anything else, naming the option', () => {
+    for (const maxEventLoopDelayMs of [1, 500, false] as const) assert.equal(createInFlightLimiter({ maxInFlight: 1, maxEventLoopDelayMs }).maxInFlight, 1);
+    for (const bad of [0, -1, 2.5, Number.NaN, true]) {
+      assert.throws(() => createInFlightLimiter({ maxInFlight: 1, maxEventLoopDelayMs: bad as number }), /maxEventLoopDelayMs must be a whole number of at least 1, or false/);
+    }
+  });
+
   it('counts a request as in flight once its body arrived, and frees every count once done', () => {
     const limiter = createInFlightLimiter({ maxInFlight: 1, maxReading: 2, maxPerClient: 2 });
     const slow = limiter.arrive({ client: 'a', hasBody: true, clientGone: false });

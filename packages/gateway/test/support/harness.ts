@@ -60,6 +60,8 @@ export async function startHarness(
     merchants: [{ merchantCode: MERCHANT_CODE, publicKey: keys.publicKey, name: 'Toko Test' }],
     sandbox: true,
     logger: false,
+    // The suites share two cores with each other and a browser: only the tests of shedding shed.
+    maxEventLoopDelayMs: false,
     ...options,
     notifications: confinedNotifications(options.notifications),
   });

@@ -20,9 +20,10 @@ const SHED_WORDS: Record<ShedReport['reason'], string> = {
 };
 
 /** The limiter of one plug-in, its refusals reported as a sampled `overloaded` warning. */
-export function createAdmission(maxInFlight: number, events: PayButtonEvents): InFlightLimiter {
+export function createAdmission({ maxInFlight, maxEventLoopDelayMs }: { readonly maxInFlight: number; readonly maxEventLoopDelayMs: number | false }, events: PayButtonEvents): InFlightLimiter {
   return createInFlightLimiter({
     maxInFlight,
+    maxEventLoopDelayMs,
     onShed: (report) =>
       events.emit('warning', {
         code: 'overloaded',

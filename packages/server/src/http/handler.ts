@@ -110,7 +110,7 @@ export function createFetchHandler<Native>(deps: FetchDeps): FetchHandler<Native
     limiter(context.native, context.facts.clientAddress, context.headers);
   };
   const edge = { origin, limit };
-  const admission = createAdmission(options.maxInFlight, events);
+  const admission = createAdmission(options, events);
 
   // The signed notifyUrl and redirectUrl come from mountPath: say so once if the app mounted us elsewhere.
   let warnedMount = false;

@@ -181,6 +181,8 @@ export async function startHarness(setup: HarnessOptions = {}): Promise<Harness>
   const router = payButton(withTuning({
     logger: false,
     selfCheck: false,
+    // The suites share two cores with each other and a browser: only the tests of shedding shed.
+    maxEventLoopDelayMs: false,
     gatewayUrl: proxy?.url ?? rewriter?.url ?? gatewayUrl,
     merchantCode: MERCHANT_CODE,
     privateKey: merchantKeys().privateKey,
