@@ -93,6 +93,46 @@ describe('one cart, one payment', () => {
       assert.equal(demo.shop.store.sales(), 1);
     }));
 
+  it('a number in one tab, the same cart paid by <pay-button> in another: the number is withdrawn on every tab; paid anyway, the shop is told to refund it', () =>
+    withShop(async ({ page, demo }) => {
+      await addToCart(page, 'Kopi Gayo, 250 g');
+      await page.getByText('Or get a payment number right here').click();
+      await page.getByLabel('Payment method').selectOption('VA_MANDIRI');
+      await page.locator('#pay-va button').first().click();
+      const number = await shownNumber(page);
+      const numberOrder = await page.evaluate(() => (document.getElementById('pay-va') as unknown as { order: { orderNum: string } }).order.orderNum);
+
+      const other = await page.context().newPage();
+      await other.goto(demo.shopUrl);
+      await other.locator('#cart-lines').getByText('Kopi Gayo').waitFor();
+      const [popup] = await Promise.all([other.waitForEvent('popup'), other.locator('pay-button button').click()]);
+      await popup.waitForURL(/\/pay\?orderNum=/);
+      await popup.getByRole('button', { name: 'BCA Virtual Account', exact: true }).click();
+      await popup.getByRole('button', { name: 'Simulate payment' }).click();
+      await popup.waitForEvent('close', { timeout: 20_000 });
+      await other.locator('#pay-result').filter({ hasText: /^Paid: order \w+\. We are packing it\.$/ }).waitFor();
+      const linkOrder = /Paid: order (\w+)/.exec(await other.locator('#pay-result').innerText())![1]!;
+
+      // The tab with the number: no number left to pay, whichever says it first (the page's
+      // message from the paying tab, or the element's own "already paid" panel).
+      const withdrawn = page.locator('#pay-result').filter({ hasText: `Paid: order ${linkOrder}, in another tab.` }).or(page.locator('#pay-va[state="closed"]'));
+      await withdrawn.first().waitFor({ timeout: 30_000 });
+      await page.locator('#pay-va[state="pending"]').waitFor({ state: 'detached' });
+      assert.ok(!(await page.locator('body').innerText()).includes(number), 'the number is no longer shown');
+      await page.reload();
+      await page.locator('#cart-empty').waitFor();
+      assert.notEqual(await page.locator('#pay-va').getAttribute('state'), 'pending', 'a reload brings no number back');
+      await screenshot(page, 'one-cart-number-withdrawn');
+
+      // The customer had written the number down and transfers to it anyway: paid twice, told.
+      const stored = (await demo.shop.payments.getOrder(numberOrder))!;
+      await sandbox(demo, `orders/${stored.platOrderNum}/pay`);
+      await page.locator(`#order-rows tr[data-order-num="${numberOrder}"] td.status`).filter({ hasText: `Paid twice (also ${linkOrder}): refund this one` }).waitFor({ timeout: 30_000 });
+      assert.equal((await demo.shop.payments.getOrder(numberOrder))?.duplicateOf, linkOrder);
+      assert.equal(demo.shop.store.sales(), 1, 'one sale for the cart: the second payment is to refund');
+      await screenshot(page, 'one-cart-paid-twice');
+    }));
+
   it('a number survives a reload with its method, and asking again for that method gives the same number', () =>
     withShop(async ({ page, demo }) => {
       await addToCart(page, 'Kopi Toraja, 1 kg');

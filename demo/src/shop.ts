@@ -129,7 +129,8 @@ export function createShop(options: ShopOptions): Shop {
       return { ...quoteCart(lines, body.lang), ...(typeof body.cartId === 'string' ? { reference: cartReference(body.cartId, lines) } : {}) };
     },
     onPaid: (order) => {
-      store.recordSale(order.orderNum, order.paidAt ?? new Date(), order.method);
+      // A second payment of one cart (`duplicateOf`): the cart was sold once; the list says to refund this one.
+      if (!order.duplicateOf) store.recordSale(order.orderNum, order.paidAt ?? new Date(), order.method);
       announce();
     },
     metrics: { registry: metrics },
@@ -157,11 +158,16 @@ export function createShop(options: ShopOptions): Shop {
   /**
    * A method chosen on the hosted page (or by `<pay-va>`) moves no order, so no transition event
    * told the shop's books: for a pending order, the plug-in's store says the method and its fee
-   * (what the customer transfers is `payMoney + payFee`).
+   * (what the customer transfers is `payMoney + payFee`). For a paid one, whether it paid a cart
+   * another order had paid (`duplicateOf`: refund it).
    */
-  const withPaymentFacts = (orders: ShopOrder[]): Promise<ShopOrder[]> =>
+  const withPaymentFacts = (orders: ShopOrder[]): Promise<Array<ShopOrder & { duplicateOf?: string }>> =>
     Promise.all(
       orders.map(async (order) => {
+        if (order.status === 'paid') {
+          const duplicateOf = (await payments.getOrder(order.orderNum))?.duplicateOf;
+          return duplicateOf ? { ...order, duplicateOf } : order;
+        }
         if (order.status !== 'pending' || order.payFee !== null) return order;
         const held = await payments.getOrder(order.orderNum);
         return held ? { ...order, method: held.method ?? order.method, payFee: held.payFee === null ? null : Number(held.payFee) } : order;

@@ -11,6 +11,8 @@ export interface ShopOrder {
   payFee: number | null;
   method: string | null;
   status: 'pending' | 'paid' | 'expired' | 'failed';
+  /** A paid order whose cart another order had paid first: the customer paid twice, refund this one. */
+  duplicateOf?: string;
 }
 
 /** Column names, repeated in each cell for the narrow layout, where rows become cards. */
@@ -24,7 +26,8 @@ function row(order: ShopOrder): HTMLTableRowElement {
   const method = code ? METHODS[code].displayName : (order.method ?? '—');
   // What the customer pays: the amount and, once a method fixed it, its fee (shown apart too).
   const total = formatRupiah(order.payMoney + (order.payFee ?? 0));
-  const cells = [order.orderNum, order.items, total, method, t(order.status)];
+  const status = order.duplicateOf ? t('paidTwice', { order: order.duplicateOf }) : t(order.status);
+  const cells = [order.orderNum, order.items, total, method, status];
   cells.forEach((text, index) => {
     const td = document.createElement('td');
     td.textContent = text;
@@ -38,7 +41,7 @@ function row(order: ShopOrder): HTMLTableRowElement {
     if (index === 2) td.className = 'amount';
     if (index === cells.length - 1) {
       td.className = 'status';
-      td.dataset.status = order.status;
+      td.dataset.status = order.duplicateOf ? 'refund' : order.status;
     }
     tr.append(td);
   });
