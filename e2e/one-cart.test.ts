@@ -93,6 +93,40 @@ describe('one cart, one payment', () => {
       assert.equal(demo.shop.store.sales(), 1);
     }));
 
+  it('the tab that paid learns last (the other emptied the shared cart first): it still says "Paid", and the other "paid in another tab"', () =>
+    withShop(async ({ page, demo }) => {
+      await addToCart(page, 'Kopi Gayo, 250 g');
+      const other = await page.context().newPage();
+      await other.goto(demo.shopUrl);
+      await other.locator('#cart-lines').getByText('Kopi Gayo').waitFor();
+      const [popupB] = await Promise.all([other.waitForEvent('popup'), other.locator('pay-button button').click()]);
+      await popupB.waitForURL(/\/pay\?orderNum=/);
+      await popupB.close();
+      await other.locator('#pay[state="cancelled"]').waitFor();
+
+      // The paying tab's status requests wait until the other tab has seen the payment.
+      let release!: () => void;
+      const otherSawIt = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/pay/orders/*', async (route) => {
+        await otherSawIt;
+        await route.continue();
+      });
+      const [popupA] = await Promise.all([page.waitForEvent('popup'), page.locator('pay-button button').click()]);
+      await popupA.waitForURL(/\/pay\?orderNum=/);
+      await popupA.getByRole('button', { name: 'BCA Virtual Account', exact: true }).click();
+      await popupA.getByRole('button', { name: 'Simulate payment' }).click();
+      await popupA.waitForEvent('close', { timeout: 20_000 });
+      await other.locator('#pay-result').filter({ hasText: /^Paid: order \w+/ }).waitFor();
+      await page.locator('#cart-empty').waitFor();
+      release();
+
+      await page.locator('#pay-result').filter({ hasText: /^Paid: order \w+\. We are packing it\.$/ }).waitFor();
+      const orderNum = /Paid: order (\w+)/.exec(await page.locator('#pay-result').innerText())![1]!;
+      await other.locator('#pay-result').filter({ hasText: `Paid: order ${orderNum}, in another tab. We are packing it.` }).waitFor({ timeout: 30_000 });
+      assert.equal((await page.locator('#pay-result').innerText()).trim(), `Paid: order ${orderNum}. We are packing it.`);
+      assert.equal(demo.shop.store.sales(), 1);
+    }));
+
   it('a number in one tab, the same cart paid by <pay-button> in another: the number is withdrawn on every tab; paid anyway, the shop is told to refund it', () =>
     withShop(async ({ page, demo }) => {
       await addToCart(page, 'Kopi Gayo, 250 g');

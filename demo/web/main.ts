@@ -104,6 +104,11 @@ const cartKey = () => JSON.stringify(Object.entries(cart).sort());
 const paidHere = new Set<string>();
 /** Orders this tab said paid, having only seen the payment (watching): another tab's "I paid it" corrects that. */
 const seenPaid = new Set<string>();
+/**
+ * Orders another tab said paid the cart this tab shows: that tab emptied the shared cart, so when
+ * this tab's own outcome for one of them comes, it is still the cart it was for (not an earlier one).
+ */
+const paidThisCart = new Set<string>();
 /** The order `<pay-button>` last said is pending (its popup closed before the payment was known): it watches it. */
 let buttonPending: string | undefined;
 payButton.addEventListener('pay-pending', (event) => (buttonPending = event.detail.orderNum));
@@ -127,6 +132,7 @@ function emptyCart(orderNum?: string, here = false): void {
 tabs?.addEventListener('message', (event: MessageEvent<{ type?: string; orderNum?: string; cartId?: string; here?: boolean }>) => {
   const { type, orderNum, cartId: paidCart, here } = event.data ?? {};
   if (type !== 'paid' || typeof orderNum !== 'string' || !shownCartIds.has(paidCart ?? '')) return;
+  paidThisCart.add(orderNum);
   // This tab paid it: it says "Paid", whatever the others saw.
   if (paidHere.has(orderNum)) return;
   // The other tab only saw it paid: this tab's open payment page, or its own watch of that very
@@ -152,6 +158,7 @@ window.addEventListener('storage', (event) => {
 
 const buttonOutcomes = wireOutcomes(payButton, byId('pay-result'), {
   cart: cartKey,
+  paidThisCart: (orderNum) => paidThisCart.has(orderNum),
   paid: emptyCart,
   returned,
   stillOpen: (orderNum) => [t('stillOpen', { order: orderNum })],
@@ -159,6 +166,7 @@ const buttonOutcomes = wireOutcomes(payButton, byId('pay-result'), {
 
 const vaOutcomes = wireOutcomes(payVa, byId('va-result'), {
   cart: cartKey,
+  paidThisCart: (orderNum) => paidThisCart.has(orderNum),
   paid: emptyCart,
   stillOpen: (orderNum) => {
     // The number stays (money may be on its way); a new one for the new cart is one click away.

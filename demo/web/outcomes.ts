@@ -26,6 +26,11 @@ export interface OutcomeOptions {
   /** The cart on the page, as JSON: what an order is for. */
   cart(): string;
   /**
+   * Whether another tab said order `orderNum` paid the cart this page shows (and emptied it): this
+   * page's outcome for that order is then about the cart it was for, not an earlier one.
+   */
+  paidThisCart(orderNum: string): boolean;
+  /**
    * Empties the cart: its order `orderNum` is paid. `here`: this tab paid it (the payment page,
    * or the number, was this tab's when the payment landed), so it says "Paid", and the other tabs
    * "paid in another tab".
@@ -98,7 +103,7 @@ export function wireOutcomes(element: PayButton | PayVa, result: HTMLElement, op
   for (const name of ['pay-pending', 'pay-cancel', 'pay-failure', 'pay-error']) element.addEventListener(name, () => (attempt = isButton ? false : attempt));
   element.addEventListener('pay-success', (event) => {
     const { orderNum } = event.detail;
-    const same = (cartOf(orderNum) ?? options.cart()) === options.cart();
+    const same = options.paidThisCart(orderNum) || (cartOf(orderNum) ?? options.cart()) === options.cart();
     // <pay-va>'s paid panel already says it, unless the paid order is for an earlier cart.
     if (isButton || !same) say(t(same ? 'paidMsg' : 'paidEarlierMsg', { order: orderNum }));
     if (same) options.paid(orderNum, attempt || orderNum === options.returned);
