@@ -58,6 +58,9 @@ export function watchOrders(body: HTMLTableSectionElement): () => void {
   };
   void refresh();
   const events = new EventSource('/api/orders/stream');
+  // Each (re)connection reads the list again: a change made before the stream was open (or while
+  // it was down) has no message of its own.
+  events.addEventListener('open', () => void refresh());
   events.addEventListener('message', () => void refresh());
   return () => void refresh();
 }
