@@ -128,6 +128,12 @@ function emptyCart(orderNum?: string, here = false): void {
   renderCart();
 }
 
+/** An order of an earlier content of this cart was paid: the cart as it is now goes on under a new id. */
+function renewCartId(): void {
+  newCartId();
+  renderCart();
+}
+
 /** Another tab paid the cart this one shows: say so here, and show the (now empty) cart. */
 tabs?.addEventListener('message', (event: MessageEvent<{ type?: string; orderNum?: string; cartId?: string; here?: boolean }>) => {
   const { type, orderNum, cartId: paidCart, here } = event.data ?? {};
@@ -160,6 +166,7 @@ const buttonOutcomes = wireOutcomes(payButton, byId('pay-result'), {
   cart: cartKey,
   paidThisCart: (orderNum) => paidThisCart.has(orderNum),
   paid: emptyCart,
+  spent: renewCartId,
   returned,
   stillOpen: (orderNum) => [t('stillOpen', { order: orderNum })],
 });
@@ -168,6 +175,7 @@ const vaOutcomes = wireOutcomes(payVa, byId('va-result'), {
   cart: cartKey,
   paidThisCart: (orderNum) => paidThisCart.has(orderNum),
   paid: emptyCart,
+  spent: renewCartId,
   stillOpen: (orderNum) => {
     // The number stays (money may be on its way); a new one for the new cart is one click away.
     const again = document.createElement('button');

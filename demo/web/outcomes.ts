@@ -36,6 +36,12 @@ export interface OutcomeOptions {
    * "paid in another tab".
    */
   paid(orderNum: string, here: boolean): void;
+  /**
+   * An order for an earlier content of this cart was paid: the cart's id is spent (the shop's
+   * `reference` for that content is paid), so the cart as it is now goes on under a new id, and
+   * the same content asked again is a new purchase.
+   */
+  spent(): void;
   /** The order a full-page return brought this page back for, if any (read before the element tidies the address). */
   readonly returned?: string | null;
   /** What to show when the cart changed while order `orderNum` (for the earlier cart) is still open. */
@@ -108,7 +114,10 @@ export function wireOutcomes(element: PayButton | PayVa, result: HTMLElement, op
     if (isButton || !same) say(t(same ? 'paidMsg' : 'paidEarlierMsg', { order: orderNum }));
     if (same) options.paid(orderNum, attempt || orderNum === options.returned);
     // An earlier cart was paid: the cart as it is now is still to pay, so the element is ready again.
-    else element.reset();
+    else {
+      options.spent();
+      element.reset();
+    }
   });
   element.addEventListener('pay-pending', (event) => say(awaits((pending = event.detail.orderNum))));
   element.addEventListener('pay-failure', (event) => {
