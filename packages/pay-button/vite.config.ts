@@ -67,7 +67,7 @@ export default defineConfig({
           groups: [
             // What an attempt does over the network is one chunk, which pay-va.js imports too,
             // rather than modules pay-va.js would otherwise hold for pay-button.js to import.
-            { name: 'attempt-io', test: /\/pay-button\/src\/(internal\/(api|poll|order-outcome|attempt-store)|components\/pay-button\/(attempt-io|order-check))\.ts$|\/protocol\/dist\/formats\.js$/ },
+            { name: 'attempt-io', test: /\/pay-button\/src\/(internal\/(api|poll|order-outcome|attempt-store)|components\/pay-button\/(attempt-io|order-check|placeholder))\.ts$|\/protocol\/dist\/formats\.js$/ },
           ],
         },
       },

@@ -362,6 +362,27 @@ describe('<pay-button> popup flow', () => {
     expect((await rec.settle()).type).to.equal('pay-success');
   });
 
+  it('a slow plug-in: the placeholder shows a ring in the shop\'s colour turning above its words, then the payment page', async () => {
+    const item = uniqueItem('hold');
+    const { el, rec } = await button(item);
+    el.style.setProperty('--pay-button-bg', 'rgb(120, 40, 10)');
+    click(el);
+    await waitUntil(async () => (await stats(item)).links === 1);
+    const doc = spy.last.document;
+    await waitUntil(() => !!doc.querySelector('[role=progressbar]'), 'no ring in the placeholder');
+    const ring = doc.querySelector<HTMLElement>('[role=progressbar]')!;
+    expect(ring.style.borderTopColor).to.equal('rgb(120, 40, 10)');
+    expect(ring.getAttribute('aria-label')).to.equal('Opening the payment page…');
+    expect(ring.getAnimations().map((animation) => animation.playState)).to.deep.equal(['running']);
+    expect(doc.body.textContent).to.equal('Opening the payment page…');
+    expect(doc.querySelectorAll('[role=progressbar]')).to.have.length(1);
+    await release(item);
+    await rec.next('pay-open');
+    await popupUrl(spy.last);
+    spy.last.close();
+    await rec.settle();
+  });
+
   it('closing the placeholder before /links answers cancels, and the late answer changes nothing', async () => {
     const item = uniqueItem('hold');
     const { el, rec } = await button(item);

@@ -7,3 +7,4 @@
 export { createLink } from '../../internal/api.ts';
 export { claimOnLoad, dropAttempt, saveAttempt } from '../../internal/attempt-store.ts';
 export { check, note, watchOpen } from './order-check.ts';
+export { dressPlaceholder } from './placeholder.ts';

@@ -155,7 +155,7 @@ export abstract class ButtonAttempt extends PayElement<PayButtonState> {
     // `returnTo`: the plug-in's return route sends the customer back here only in the full-page
     // flow. `lang`: the return page speaks the element's language, as the hosted page does.
     const body = { ...this.fields, item: this.item, method: this.method, idempotencyKey: key, returnTo: popup ? undefined : withoutReturnParam(location.href), lang: this.currentLocale };
-    loadAttemptIo().then((io) => io.createLink(this.endpoint, body, work.signal)).then(
+    loadAttemptIo().then((io) => (io.dressPlaceholder(popup, this), io.createLink(this.endpoint, body, work.signal))).then(
       (link) => work === this.#work && this.#open(link, message),
       (err: unknown) => work === this.#work && this.#end('error', 'pay-error', toPayError(err)),
     );
