@@ -27,6 +27,37 @@ async function withShop(run: (session: Session) => Promise<void>): Promise<void>
   }
 }
 
+/** Another tab of the same customer: the same localStorage, so the same cart (with its id). */
+async function secondTab(page: Page, shopUrl: string, product = 'Kopi Gayo'): Promise<Page> {
+  const other = await page.context().newPage();
+  await other.goto(shopUrl);
+  await other.locator('#cart-lines').getByText(product).waitFor();
+  return other;
+}
+
+/** `tab` opens the payment page and leaves it without choosing a method: its element watches the order. */
+async function leaveThePaymentPage(tab: Page): Promise<void> {
+  const [popup] = await Promise.all([tab.waitForEvent('popup'), tab.locator('pay-button button').click()]);
+  await popup.waitForURL(/\/pay\?orderNum=/);
+  await popup.close();
+  await tab.locator('#pay[state="cancelled"]').waitFor();
+}
+
+/** `tab` pays with `<pay-button>`: BCA chosen on the payment page, the payment simulated, the popup closed by its return. */
+async function payWithTheButton(tab: Page): Promise<void> {
+  const [popup] = await Promise.all([tab.waitForEvent('popup'), tab.locator('pay-button button').click()]);
+  await popup.waitForURL(/\/pay\?orderNum=/);
+  await popup.getByRole('button', { name: 'BCA Virtual Account', exact: true }).click();
+  await popup.getByRole('button', { name: 'Simulate payment' }).click();
+  await popup.waitForEvent('close', { timeout: 20_000 });
+}
+
+/** The order `tab` says it paid itself ("Paid: order X. We are packing it."), once it says so. */
+async function saidPaidHere(tab: Page): Promise<string> {
+  await tab.locator('#pay-result').filter({ hasText: /^Paid: order \w+\. We are packing it\.$/ }).waitFor();
+  return /Paid: order (\w+)/.exec(await tab.locator('#pay-result').innerText())![1]!;
+}
+
 /** The number `<pay-va id="pay-va">` shows, once it shows one. */
 async function shownNumber(page: Page): Promise<string> {
   await page.locator('#pay-va[state="pending"]').waitFor();
@@ -37,10 +68,7 @@ describe('one cart, one payment', () => {
   it('two tabs with one cart press Pay: one order, paid once, and the other tab shows it paid', () =>
     withShop(async ({ page, demo }) => {
       await addToCart(page, 'Kopi Gayo, 250 g');
-      // The second tab of the same customer: same localStorage, so the same cart and cart id.
-      const other = await page.context().newPage();
-      await other.goto(demo.shopUrl);
-      await other.locator('#cart-lines').getByText('Kopi Gayo').waitFor();
+      const other = await secondTab(page, demo.shopUrl);
 
       const [popupA] = await Promise.all([page.waitForEvent('popup'), page.locator('pay-button button').click()]);
       await popupA.waitForURL(/\/pay\?orderNum=/);
@@ -70,23 +98,11 @@ describe('one cart, one payment', () => {
   it('the tab that paid says "Paid"; only the other tab says "paid in another tab", whichever learns first', () =>
     withShop(async ({ page, demo }) => {
       await addToCart(page, 'Kopi Gayo, 250 g');
-      const other = await page.context().newPage();
-      await other.goto(demo.shopUrl);
-      await other.locator('#cart-lines').getByText('Kopi Gayo').waitFor();
-      // The other tab opened the payment page and left it: its element watches the order.
-      const [popupB] = await Promise.all([other.waitForEvent('popup'), other.locator('pay-button button').click()]);
-      await popupB.waitForURL(/\/pay\?orderNum=/);
-      await popupB.close();
-      await other.locator('#pay[state="cancelled"]').waitFor();
+      const other = await secondTab(page, demo.shopUrl);
+      await leaveThePaymentPage(other);
 
-      const [popupA] = await Promise.all([page.waitForEvent('popup'), page.locator('pay-button button').click()]);
-      await popupA.waitForURL(/\/pay\?orderNum=/);
-      await popupA.getByRole('button', { name: 'BCA Virtual Account', exact: true }).click();
-      await popupA.getByRole('button', { name: 'Simulate payment' }).click();
-      await popupA.waitForEvent('close', { timeout: 20_000 });
-      await page.locator('#pay-result').filter({ hasText: /^Paid: order \w+\. We are packing it\.$/ }).waitFor();
-      const orderNum = /Paid: order (\w+)/.exec(await page.locator('#pay-result').innerText())![1]!;
-
+      await payWithTheButton(page);
+      const orderNum = await saidPaidHere(page);
       await other.locator('#pay-result').filter({ hasText: `Paid: order ${orderNum}, in another tab. We are packing it.` }).waitFor({ timeout: 30_000 });
       // Whatever the other tab heard or said since, the paying tab still says it paid.
       assert.equal((await page.locator('#pay-result').innerText()).trim(), `Paid: order ${orderNum}. We are packing it.`);
@@ -96,13 +112,8 @@ describe('one cart, one payment', () => {
   it('the tab that paid learns last (the other emptied the shared cart first): it still says "Paid", and the other "paid in another tab"', () =>
     withShop(async ({ page, demo }) => {
       await addToCart(page, 'Kopi Gayo, 250 g');
-      const other = await page.context().newPage();
-      await other.goto(demo.shopUrl);
-      await other.locator('#cart-lines').getByText('Kopi Gayo').waitFor();
-      const [popupB] = await Promise.all([other.waitForEvent('popup'), other.locator('pay-button button').click()]);
-      await popupB.waitForURL(/\/pay\?orderNum=/);
-      await popupB.close();
-      await other.locator('#pay[state="cancelled"]').waitFor();
+      const other = await secondTab(page, demo.shopUrl);
+      await leaveThePaymentPage(other);
 
       // The paying tab's status requests wait until the other tab has seen the payment.
       let release!: () => void;
@@ -111,17 +122,12 @@ describe('one cart, one payment', () => {
         await otherSawIt;
         await route.continue();
       });
-      const [popupA] = await Promise.all([page.waitForEvent('popup'), page.locator('pay-button button').click()]);
-      await popupA.waitForURL(/\/pay\?orderNum=/);
-      await popupA.getByRole('button', { name: 'BCA Virtual Account', exact: true }).click();
-      await popupA.getByRole('button', { name: 'Simulate payment' }).click();
-      await popupA.waitForEvent('close', { timeout: 20_000 });
+      await payWithTheButton(page);
       await other.locator('#pay-result').filter({ hasText: /^Paid: order \w+/ }).waitFor();
       await page.locator('#cart-empty').waitFor();
       release();
 
-      await page.locator('#pay-result').filter({ hasText: /^Paid: order \w+\. We are packing it\.$/ }).waitFor();
-      const orderNum = /Paid: order (\w+)/.exec(await page.locator('#pay-result').innerText())![1]!;
+      const orderNum = await saidPaidHere(page);
       await other.locator('#pay-result').filter({ hasText: `Paid: order ${orderNum}, in another tab. We are packing it.` }).waitFor({ timeout: 30_000 });
       assert.equal((await page.locator('#pay-result').innerText()).trim(), `Paid: order ${orderNum}. We are packing it.`);
       assert.equal(demo.shop.store.sales(), 1);
@@ -136,16 +142,9 @@ describe('one cart, one payment', () => {
       const number = await shownNumber(page);
       const numberOrder = await page.evaluate(() => (document.getElementById('pay-va') as unknown as { order: { orderNum: string } }).order.orderNum);
 
-      const other = await page.context().newPage();
-      await other.goto(demo.shopUrl);
-      await other.locator('#cart-lines').getByText('Kopi Gayo').waitFor();
-      const [popup] = await Promise.all([other.waitForEvent('popup'), other.locator('pay-button button').click()]);
-      await popup.waitForURL(/\/pay\?orderNum=/);
-      await popup.getByRole('button', { name: 'BCA Virtual Account', exact: true }).click();
-      await popup.getByRole('button', { name: 'Simulate payment' }).click();
-      await popup.waitForEvent('close', { timeout: 20_000 });
-      await other.locator('#pay-result').filter({ hasText: /^Paid: order \w+\. We are packing it\.$/ }).waitFor();
-      const linkOrder = /Paid: order (\w+)/.exec(await other.locator('#pay-result').innerText())![1]!;
+      const other = await secondTab(page, demo.shopUrl);
+      await payWithTheButton(other);
+      const linkOrder = await saidPaidHere(other);
 
       // The tab with the number: no number left to pay, whichever says it first (the page's
       // message from the paying tab, or the element's own "already paid" panel).

@@ -74,6 +74,21 @@ for (const width of [390, 1280]) {
       });
       afterEach(() => spy.restore());
 
+      /**
+       * A click, the payment page open, and the plug-in answering `answer` for the pending order
+       * (as the customer acts there), until the open popup's watch has asked `asks` times.
+       */
+      async function openWith(lang: Lang, answer: Parameters<typeof setStatus>[2], asks: number) {
+        const { el, rec } = await button(uniqueItem(), lang);
+        click(el);
+        const { detail } = await rec.next('pay-open');
+        await popupUrl(spy.last);
+        await setStatus(detail.orderNum, 'pending', answer);
+        const seen = (await stats(el.item!)).gets;
+        await waitUntil(async () => (await stats(el.item!)).gets >= seen + asks, 'the open popup is not watched');
+        return { el, rec, detail };
+      }
+
       it('passes its locale to the hosted page', async () => {
         const { el, rec } = await button(uniqueItem(), lang);
         click(el);
@@ -162,13 +177,7 @@ for (const width of [390, 1280]) {
       });
 
       it('a VA chosen, then the shop too busy to answer when the popup closes: pending, and watched on until paid', async () => {
-        const { el, rec } = await button(uniqueItem(), lang);
-        click(el);
-        const { detail } = await rec.next('pay-open');
-        await popupUrl(spy.last);
-        await setStatus(detail.orderNum, 'pending', { method: 'VA_BCA' });
-        const seen = (await stats(el.item!)).gets;
-        await waitUntil(async () => (await stats(el.item!)).gets >= seen + 2, 'the open popup is not watched');
+        const { el, rec, detail } = await openWith(lang, { method: 'VA_BCA' }, 2);
         // The shop sheds load: every status request after the close is a retryable 503.
         await setStatus(detail.orderNum, 'pending', { method: 'VA_BCA', shed: true });
         spy.last.close();
@@ -185,13 +194,7 @@ for (const width of [390, 1280]) {
       });
 
       it('a VA chosen and the cart then paid by another order (another tab): not to pay this one; paid anyway: the refund to expect', async () => {
-        const { el, rec } = await button(uniqueItem(), lang);
-        click(el);
-        const { detail } = await rec.next('pay-open');
-        await popupUrl(spy.last);
-        await setStatus(detail.orderNum, 'pending', { method: 'VA_BCA' });
-        const seen = (await stats(el.item!)).gets;
-        await waitUntil(async () => (await stats(el.item!)).gets >= seen + 2, 'the open popup is not watched');
+        const { el, rec, detail } = await openWith(lang, { method: 'VA_BCA' }, 2);
         spy.last.close();
         expect((await rec.settle()).type).to.equal('pay-pending');
         await waitUntil(() => status(el).includes(words.transfer), `no instructions: ${status(el)}`);
@@ -210,13 +213,7 @@ for (const width of [390, 1280]) {
       });
 
       it('not confirmed once, then an answer from what the plug-in stored (no method, not asked again): still not confirmed yet, never cancelled', async () => {
-        const { el, rec } = await button(uniqueItem(), lang);
-        click(el);
-        const { detail } = await rec.next('pay-open');
-        await popupUrl(spy.last);
-        await setStatus(detail.orderNum, 'pending', { method: null, confirmed: false });
-        const seen = (await stats(el.item!)).gets;
-        await waitUntil(async () => (await stats(el.item!)).gets >= seen + 1, 'the open popup is not watched');
+        const { el, rec, detail } = await openWith(lang, { method: null, confirmed: false }, 1);
         // Between two questions to the gateway, the plug-in answers from its store: confirmed, no method.
         await setStatus(detail.orderNum, 'pending', { method: null });
         spy.last.close();
@@ -227,13 +224,7 @@ for (const width of [390, 1280]) {
       });
 
       it('no method chosen and the gateway down: not confirmed yet; the gateway back and saying no method: not started, and Pay reopens the same order', async () => {
-        const { el, rec } = await button(uniqueItem(), lang);
-        click(el);
-        const { detail } = await rec.next('pay-open');
-        await popupUrl(spy.last);
-        await setStatus(detail.orderNum, 'pending', { method: null, confirmed: false });
-        const seen = (await stats(el.item!)).gets;
-        await waitUntil(async () => (await stats(el.item!)).gets >= seen + 1, 'the open popup is not watched');
+        const { el, rec, detail } = await openWith(lang, { method: null, confirmed: false }, 1);
         spy.last.close();
         expect((await rec.settle()).type).to.equal('pay-pending');
         await el.updateComplete;
