@@ -3,12 +3,34 @@
  * gateway: the shop's tabs share the cart (and its id, the plug-in's `reference`), so two tabs
  * pressing Pay get one order, one payment ends it, and the other tab shows it paid. A `<pay-va>`
  * number survives a reload (its method too), and asking again for the same method, from another
- * tab, gives the same number.
+ * tab, gives the same number. A number in one tab and the same cart paid by `<pay-button>` in
+ * another: the number is withdrawn everywhere, and paying it anyway tells the shop to refund it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { addToCart, launchChromium, openShop, sandbox, screenshot, type Session } from './support.ts';
+import { addToCart, launchChromium, openShop, sandbox, screenshot, type Session, type ShopView } from './support.ts';
+
+/** The demo's words the journeys read, in each language of the shop. */
+const WORDS = {
+  en: {
+    vaSummary: 'Or get a payment number right here',
+    method: 'Payment method',
+    simulate: 'Simulate payment',
+    paidHere: /^Paid: order (\w+)\. We are packing it\.$/,
+    paidOtherTab: (order: string) => `Paid: order ${order}, in another tab.`,
+    paidTwice: (order: string) => `Paid twice (also ${order}): refund this one`,
+  },
+  id: {
+    vaSummary: 'Atau dapatkan nomor pembayaran di sini',
+    method: 'Metode pembayaran',
+    simulate: 'Simulasikan pembayaran',
+    paidHere: /^Pesanan (\w+) sudah dibayar\. Pesanan Anda sedang kami siapkan\.$/,
+    paidOtherTab: (order: string) => `Pesanan ${order} sudah dibayar di tab lain.`,
+    paidTwice: (order: string) => `Dibayar dua kali (juga ${order}): kembalikan yang ini`,
+  },
+} as const;
+type Lang = keyof typeof WORDS;
 
 let browser: Browser;
 before(async () => {
@@ -18,8 +40,8 @@ after(async () => {
   await browser?.close();
 });
 
-async function withShop(run: (session: Session) => Promise<void>): Promise<void> {
-  const session = await openShop(browser);
+async function withShop(run: (session: Session) => Promise<void>, view: ShopView = {}): Promise<void> {
+  const session = await openShop(browser, {}, undefined, view);
   try {
     await run(session);
   } finally {
@@ -28,9 +50,9 @@ async function withShop(run: (session: Session) => Promise<void>): Promise<void>
 }
 
 /** Another tab of the same customer: the same localStorage, so the same cart (with its id). */
-async function secondTab(page: Page, shopUrl: string, product = 'Kopi Gayo'): Promise<Page> {
+async function secondTab(page: Page, shopUrl: string, lang: Lang = 'en', product = 'Kopi Gayo'): Promise<Page> {
   const other = await page.context().newPage();
-  await other.goto(shopUrl);
+  await other.goto(`${shopUrl}/?lang=${lang}`);
   await other.locator('#cart-lines').getByText(product).waitFor();
   return other;
 }
@@ -44,18 +66,19 @@ async function leaveThePaymentPage(tab: Page): Promise<void> {
 }
 
 /** `tab` pays with `<pay-button>`: BCA chosen on the payment page, the payment simulated, the popup closed by its return. */
-async function payWithTheButton(tab: Page): Promise<void> {
+async function payWithTheButton(tab: Page, lang: Lang = 'en'): Promise<void> {
   const [popup] = await Promise.all([tab.waitForEvent('popup'), tab.locator('pay-button button').click()]);
   await popup.waitForURL(/\/pay\?orderNum=/);
   await popup.getByRole('button', { name: 'BCA Virtual Account', exact: true }).click();
-  await popup.getByRole('button', { name: 'Simulate payment' }).click();
+  await popup.getByRole('button', { name: WORDS[lang].simulate }).click();
   await popup.waitForEvent('close', { timeout: 20_000 });
 }
 
 /** The order `tab` says it paid itself ("Paid: order X. We are packing it."), once it says so. */
-async function saidPaidHere(tab: Page): Promise<string> {
-  await tab.locator('#pay-result').filter({ hasText: /^Paid: order \w+\. We are packing it\.$/ }).waitFor();
-  return /Paid: order (\w+)/.exec(await tab.locator('#pay-result').innerText())![1]!;
+async function saidPaidHere(tab: Page, lang: Lang = 'en'): Promise<string> {
+  const paid = WORDS[lang].paidHere;
+  await tab.locator('#pay-result').filter({ hasText: paid }).waitFor();
+  return paid.exec((await tab.locator('#pay-result').innerText()).trim())![1]!;
 }
 
 /** The number `<pay-va id="pay-va">` shows, once it shows one. */
@@ -133,38 +156,41 @@ describe('one cart, one payment', () => {
       assert.equal(demo.shop.store.sales(), 1);
     }));
 
-  it('a number in one tab, the same cart paid by <pay-button> in another: the number is withdrawn on every tab; paid anyway, the shop is told to refund it', () =>
-    withShop(async ({ page, demo }) => {
-      await addToCart(page, 'Kopi Gayo, 250 g');
-      await page.getByText('Or get a payment number right here').click();
-      await page.getByLabel('Payment method').selectOption('VA_MANDIRI');
-      await page.locator('#pay-va button').first().click();
-      const number = await shownNumber(page);
-      const numberOrder = await page.evaluate(() => (document.getElementById('pay-va') as unknown as { order: { orderNum: string } }).order.orderNum);
+  for (const [width, lang] of [[390, 'id'], [1280, 'en']] as const) {
+    const words = WORDS[lang];
+    it(`a number in one tab, the same cart paid by <pay-button> in another: the number is withdrawn on every tab; paid anyway, the shop is told to refund it (${width} px, ${lang})`, () =>
+      withShop(async ({ page, demo }) => {
+        await addToCart(page, 'Kopi Gayo, 250 g', lang);
+        await page.getByText(words.vaSummary).click();
+        await page.getByLabel(words.method).selectOption('VA_MANDIRI');
+        await page.locator('#pay-va button').first().click();
+        const number = await shownNumber(page);
+        const numberOrder = await page.evaluate(() => (document.getElementById('pay-va') as unknown as { order: { orderNum: string } }).order.orderNum);
 
-      const other = await secondTab(page, demo.shopUrl);
-      await payWithTheButton(other);
-      const linkOrder = await saidPaidHere(other);
+        const other = await secondTab(page, demo.shopUrl, lang);
+        await payWithTheButton(other, lang);
+        const linkOrder = await saidPaidHere(other, lang);
 
-      // The tab with the number: no number left to pay, whichever says it first (the page's
-      // message from the paying tab, or the element's own "already paid" panel).
-      const withdrawn = page.locator('#pay-result').filter({ hasText: `Paid: order ${linkOrder}, in another tab.` }).or(page.locator('#pay-va[state="closed"]'));
-      await withdrawn.first().waitFor({ timeout: 30_000 });
-      await page.locator('#pay-va[state="pending"]').waitFor({ state: 'detached' });
-      assert.ok(!(await page.locator('body').innerText()).includes(number), 'the number is no longer shown');
-      await page.reload();
-      await page.locator('#cart-empty').waitFor();
-      assert.notEqual(await page.locator('#pay-va').getAttribute('state'), 'pending', 'a reload brings no number back');
-      await screenshot(page, 'one-cart-number-withdrawn');
+        // The tab with the number: no number left to pay, whichever says it first (the page's
+        // message from the paying tab, or the element's own "already paid" panel).
+        const withdrawn = page.locator('#pay-result').filter({ hasText: words.paidOtherTab(linkOrder) }).or(page.locator('#pay-va[state="closed"]'));
+        await withdrawn.first().waitFor({ timeout: 30_000 });
+        await page.locator('#pay-va[state="pending"]').waitFor({ state: 'detached' });
+        assert.ok(!(await page.locator('body').innerText()).includes(number), 'the number is no longer shown');
+        await page.reload();
+        await page.locator('#cart-empty').waitFor();
+        assert.notEqual(await page.locator('#pay-va').getAttribute('state'), 'pending', 'a reload brings no number back');
+        await screenshot(page, `one-cart-number-withdrawn-${width}-${lang}`);
 
-      // The customer had written the number down and transfers to it anyway: paid twice, told.
-      const stored = (await demo.shop.payments.getOrder(numberOrder))!;
-      await sandbox(demo, `orders/${stored.platOrderNum}/pay`);
-      await page.locator(`#order-rows tr[data-order-num="${numberOrder}"] td.status`).filter({ hasText: `Paid twice (also ${linkOrder}): refund this one` }).waitFor({ timeout: 30_000 });
-      assert.equal((await demo.shop.payments.getOrder(numberOrder))?.duplicateOf, linkOrder);
-      assert.equal(demo.shop.store.sales(), 1, 'one sale for the cart: the second payment is to refund');
-      await screenshot(page, 'one-cart-paid-twice');
-    }));
+        // The customer had written the number down and transfers to it anyway: paid twice, told.
+        const stored = (await demo.shop.payments.getOrder(numberOrder))!;
+        await sandbox(demo, `orders/${stored.platOrderNum}/pay`);
+        await page.locator(`#order-rows tr[data-order-num="${numberOrder}"] td.status`).filter({ hasText: words.paidTwice(linkOrder) }).waitFor({ timeout: 30_000 }).catch(async (e) => { console.log('DEBUG', await page.locator('#order-rows').innerHTML(), JSON.stringify(await demo.shop.payments.getOrder(numberOrder))); throw e; });
+        assert.equal((await demo.shop.payments.getOrder(numberOrder))?.duplicateOf, linkOrder);
+        assert.equal(demo.shop.store.sales(), 1, 'one sale for the cart: the second payment is to refund');
+        await screenshot(page, `one-cart-paid-twice-${width}-${lang}`);
+      }, { width, height: 800, lang }));
+  }
 
   it('a number survives a reload with its method, and asking again for that method gives the same number', () =>
     withShop(async ({ page, demo }) => {

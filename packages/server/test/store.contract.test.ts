@@ -358,6 +358,29 @@ for (const engine of ENGINES) {
       assert.equal((await store.orders.get(first.orderNum))!.reference, reference);
     });
 
+    test('of two paid orders of one reference, the duplicate is the one this store found paid second, whatever the gateway\'s paid times say', async () => {
+      const reference = `cart-${Math.random().toString(36).slice(2)}`;
+      // The number was made first, the link second; the link is found paid first.
+      const number = (await store.orders.insertCreating(newOrder({ kind: 'va', method: 'VA_BCA', reference }), T0, later(30_000))).order!;
+      const link = (await store.orders.insertCreating(newOrder({ reference }), later(5), later(30_000))).order!;
+      const sameSecond = new Date('2026-01-31T12:00:07.000Z');
+      await store.orders.transition(link.orderNum, ['creating'], 'paid', { paidAt: sameSecond }, later(10));
+      await store.orders.transition(number.orderNum, ['creating'], 'paid', { paidAt: sameSecond }, later(20));
+      const [paidNumber, paidLink] = [(await store.orders.get(number.orderNum))!, (await store.orders.get(link.orderNum))!];
+      assert.deepEqual(paidNumber.settledAt, later(20));
+      assert.equal(await store.orders.duplicateOf(paidNumber), link.orderNum, 'the same paid second: the one found paid second');
+      assert.equal(await store.orders.duplicateOf(paidLink), null);
+
+      // A notification lost for an order the gateway says was paid earlier: found paid last, it is the duplicate
+      // (the other's onPaid already ran as the purchase's only payment).
+      const late = (await store.orders.insertCreating(newOrder({ reference: `${reference}-2` }), T0, later(30_000))).order!;
+      const prompt = (await store.orders.insertCreating(newOrder({ reference: `${reference}-2` }), T0, later(30_000))).order!;
+      await store.orders.transition(prompt.orderNum, ['creating'], 'paid', { paidAt: new Date('2026-01-31T12:05:00.000Z') }, later(40));
+      await store.orders.transition(late.orderNum, ['creating'], 'paid', { paidAt: new Date('2026-01-31T12:01:00.000Z') }, later(50));
+      assert.equal(await store.orders.duplicateOf((await store.orders.get(late.orderNum))!), prompt.orderNum);
+      assert.equal(await store.orders.duplicateOf((await store.orders.get(prompt.orderNum))!), null);
+    });
+
     test('metadata that no longer reads back is served as null, and said', async () => {
       const told: Array<[string, string, unknown]> = [];
       const fresh = await engine.fresh();

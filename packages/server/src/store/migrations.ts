@@ -220,6 +220,19 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
         await db.schema.alterTable('tombolbayar_orders').renameTo('paybutton_orders').execute();
       },
     },
+    /**
+     * When this process's store moved the order to `paid` (its own clock, milliseconds): the order
+     * in which a purchase's orders were found paid, so the one found paid second is the duplicate
+     * even when the gateway's paid times (seconds) tie or a late notification reverses them.
+     */
+    '2026_12_001_settled_at': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('tombolbayar_orders').addColumn('settled_at', 'varchar(24)').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('tombolbayar_orders').dropColumn('settled_at').execute();
+      },
+    },
   };
 }
 

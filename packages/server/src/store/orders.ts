@@ -102,13 +102,13 @@ export class OrderStore {
    * The order that was paid first for this reference, if it is not `order` itself: `order` is
    * then a second payment of one purchase (the merchant refunds one of them).
    */
-  async duplicateOf(order: Pick<Order, 'orderNum' | 'reference' | 'paidAt' | 'createdAt'>): Promise<string | null> {
+  async duplicateOf(order: Pick<Order, 'orderNum' | 'reference' | 'paidAt' | 'settledAt'>): Promise<string | null> {
     if (order.reference === null) return null;
     const first = await Q.firstPaidOfReference.first(this.db, { reference: order.reference, orderNum: order.orderNum }, this.reuseQueries);
     if (!first) return null;
-    // The same order the query sorts by: paid time, then creation, then orderNum.
-    const theirs = [first.paid_at ?? '', first.created_at, first.order_num];
-    const mine = [order.paidAt ? iso(order.paidAt) : '', iso(order.createdAt), order.orderNum];
+    // The same order the query sorts by: found paid here (else the gateway's paid time), then orderNum.
+    const theirs = [first.settled_at ?? first.paid_at ?? '', first.order_num];
+    const mine = [order.settledAt ? iso(order.settledAt) : order.paidAt ? iso(order.paidAt) : '', order.orderNum];
     const index = theirs.findIndex((value, at) => value !== mine[at]);
     return index >= 0 && theirs[index]! < mine[index]! ? first.order_num : null;
   }

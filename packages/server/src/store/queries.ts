@@ -73,7 +73,7 @@ const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 
         previous_status: eb.ref('status'),
         status: to,
         create_lease_until: null,
-        ...(to === 'paid' ? { paid_at: value('paidAt') } : {}),
+        ...(to === 'paid' ? { paid_at: value('paidAt'), settled_at: value('now') } : {}),
         ...(claim ? { fulfil_lease_until: value('leaseUntil'), fulfil_attempts: eb('fulfil_attempts', '+', 1) } : {}),
         updated_at: value('now'),
       }))
@@ -145,18 +145,18 @@ export const ORDER_QUERIES = {
       .limit(1)),
 
   /**
-   * The first paid order of a merchant reference other than `orderNum` (duplicate payments): by
-   * the gateway's paid time (seconds), then by creation (milliseconds), then by orderNum.
+   * The first paid order of a merchant reference other than `orderNum` (duplicate payments): the
+   * first this store found paid (`settled_at`; the gateway's paid time for orders paid before it
+   * was kept), then by orderNum.
    */
   firstPaidOfReference: prepare((db: Db, value: Param<{ reference: string; orderNum: string }>) =>
     db
       .selectFrom('tombolbayar_orders')
-      .select(['order_num', 'paid_at', 'created_at'])
+      .select(['order_num', 'settled_at', 'paid_at'])
       .where('reference', '=', value('reference'))
       .where('status', '=', 'paid')
       .where('order_num', '!=', value('orderNum'))
-      .orderBy('paid_at')
-      .orderBy('created_at')
+      .orderBy(sql`coalesce(settled_at, paid_at)`)
       .orderBy('order_num')
       .limit(1)),
 

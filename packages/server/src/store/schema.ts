@@ -50,6 +50,8 @@ export interface OrdersTable {
   updated_at: string;
   expires_at: string | null;
   paid_at: string | null;
+  /** When this store moved the order to `paid` (duplicate payments are ordered by it; null before 2026-12). */
+  settled_at: string | null;
   /** Held by the request that is calling the gateway for this order. */
   create_lease_until: string | null;
   /** Why creation failed (a `PayButtonError` code), replayed to a repeated click. */
