@@ -185,7 +185,7 @@ describe('one cart, one payment', () => {
         // The customer had written the number down and transfers to it anyway: paid twice, told.
         const stored = (await demo.shop.payments.getOrder(numberOrder))!;
         await sandbox(demo, `orders/${stored.platOrderNum}/pay`);
-        await page.locator(`#order-rows tr[data-order-num="${numberOrder}"] td.status`).filter({ hasText: words.paidTwice(linkOrder) }).waitFor({ timeout: 30_000 }).catch(async (e) => { console.log('DEBUG', await page.locator('#order-rows').innerHTML(), JSON.stringify(await demo.shop.payments.getOrder(numberOrder))); throw e; });
+        await page.locator(`#order-rows tr[data-order-num="${numberOrder}"] td.status`).filter({ hasText: words.paidTwice(linkOrder) }).waitFor({ timeout: 30_000 });
         assert.equal((await demo.shop.payments.getOrder(numberOrder))?.duplicateOf, linkOrder);
         assert.equal(demo.shop.store.sales(), 1, 'one sale for the cart: the second payment is to refund');
         await screenshot(page, `one-cart-paid-twice-${width}-${lang}`);
