@@ -20,6 +20,9 @@ export default {
   middleware: [contractDouble()],
   concurrency: 1,
   testFramework: { config: { timeout: 15000 } },
+  // A file's tests wait on states, not clocks: on a loaded 2-core machine the largest file
+  // (truth.test.ts, 4 widths x languages) takes longer than the default two minutes, not forever.
+  testsFinishTimeout: 300_000,
   browsers: [
     playwrightLauncher({
       product: 'chromium',

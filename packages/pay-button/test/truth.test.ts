@@ -212,6 +212,29 @@ for (const width of [390, 1280]) {
         expect(status(el)).to.equal(words.paidTwice);
       });
 
+      // Once, not at every width and language: it waits up to 15 s for the watch to ask again.
+      if (width === 1280 && lang === 'en') {
+        it('another order paid the cart while the popup was open, and the shop was busy when it closed: pending at first, then "already paid"; an expiry after that says nothing', async function () {
+          // The watch asks at most every 15 s by now: seeing it ask once more after the expiry can take that long.
+          this.timeout(45_000);
+          const { el, rec, detail } = await openWith(lang, { method: 'VA_BCA', paidWith: 'PBOTHERTAB' }, 2);
+          await setStatus(detail.orderNum, 'pending', { method: 'VA_BCA', paidWith: 'PBOTHERTAB', shed: true });
+          spy.last.close();
+          expect((await rec.settle()).type).to.equal('pay-pending');
+          await setStatus(detail.orderNum, 'pending', { method: 'VA_BCA', paidWith: 'PBOTHERTAB' });
+          expect((await rec.next('pay-cancel')).detail).to.deep.equal({ orderNum: detail.orderNum, reason: 'paid-elsewhere', paidWith: 'PBOTHERTAB' });
+          await el.updateComplete;
+          expect(status(el)).to.equal(words.paidWith);
+          // The order the customer was told not to pay expires: nothing more is said about it.
+          await setStatus(detail.orderNum, 'expired');
+          const asked = (await stats(el.item!)).gets;
+          await waitUntil(async () => (await stats(el.item!)).gets > asked, 'the expired order was not asked about', { timeout: 30_000 });
+          await el.updateComplete;
+          expect(rec.names).not.to.include('pay-failure');
+          expect(status(el)).to.equal(words.paidWith);
+        });
+      }
+
       it('not confirmed once, then an answer from what the plug-in stored (no method, not asked again): still not confirmed yet, never cancelled', async () => {
         const { el, rec, detail } = await openWith(lang, { method: null, confirmed: false }, 1);
         // Between two questions to the gateway, the plug-in answers from its store: confirmed, no method.

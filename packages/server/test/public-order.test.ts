@@ -15,7 +15,7 @@ const PUBLIC_FIELDS = [
   'errorCode', 'errorMessage', 'gatewayCode',
 ];
 /** Bookkeeping of the router; the first two are secrets of the customer's browser session. */
-const INTERNAL_FIELDS = ['statusToken', 'requestHash', 'idempotencyKey', 'createLeaseUntil', 'checkedAt', 'returnTo', 'expiryPeriod', 'purchaseKey', 'settledAt'];
+const INTERNAL_FIELDS = ['statusToken', 'requestHash', 'idempotencyKey', 'createLeaseUntil', 'checkedAt', 'returnTo', 'expiryPeriod', 'purchaseKey'];
 
 const at = (iso: string) => new Date(iso);
 const stored: StoredOrder = {
@@ -26,7 +26,6 @@ const stored: StoredOrder = {
   paidAt: at('2026-01-31T12:10:00.000Z'), fulfilledAt: null, fulfilAttempts: 1, fulfilError: 'Error: backend down',
   errorCode: null, errorMessage: null, gatewayCode: null, idempotencyKey: 'key-secret-idem', requestHash: 'hash-secret-request',
   statusToken: 'token-secret-status-0123456789abcdefghijklmnop', createLeaseUntil: at('2026-01-31T12:00:30.000Z'), checkedAt: at('2026-01-31T12:05:00.000Z'),
-  settledAt: at('2026-01-31T12:10:02.345Z'),
 };
 
 describe('toPublicOrder', () => {

@@ -272,7 +272,7 @@ for (const engine of ENGINES) {
         assert.ok(warnings.some((warning) => (warning as Error & { code?: string }).code === 'TOMBOLBAYAR_RENAMED_TABLES' && /paybutton_migration/.test(warning.message)), 'the rename is said');
         const tables = (await open.db.introspection.getTables({ withInternalKyselyTables: true }))
           .filter((table) => engine.name === 'sqlite' || table.schema === (open.schema ?? 'public')).map((table) => table.name);
-        assert.deepEqual(tables.filter((name) => /^(paybutton|tombolbayar)_/.test(name)).sort(), ['tombolbayar_leases', 'tombolbayar_migration', 'tombolbayar_migration_lock', 'tombolbayar_orders']);
+        assert.deepEqual(tables.filter((name) => /^(paybutton|tombolbayar)_/.test(name)).sort(), ['tombolbayar_first_paid', 'tombolbayar_leases', 'tombolbayar_migration', 'tombolbayar_migration_lock', 'tombolbayar_orders']);
         assert.equal((await upgraded.orders.markCreated(order.orderNum, { platOrderNum: 'PLATUP', vaNumber: QRIS_PAYLOAD }, later(1)))?.status, 'pending');
         assert.equal((await upgraded.orders.transition(order.orderNum, ['pending'], 'paid', {}, later(2)))?.left, 'pending');
         const kept = (await upgraded.orders.get(order.orderNum))!;
@@ -286,6 +286,33 @@ for (const engine of ENGINES) {
         assert.equal(warnings.length, before);
       } finally {
         process.off('warning', onWarning);
+        await open.close();
+        await fresh.cleanup();
+      }
+    });
+
+    test('purchases paid before first payments were claimed are claimed, when upgraded, for their first paid order by the gateway\'s time', async () => {
+      const fresh = await engine.fresh();
+      const open = openDatabase(fresh.option);
+      try {
+        await ensureSchema(open);
+        await migrateToLatest(open.db as never, open.schema, open.engine, '2026_11_005_tombolbayar_names');
+        const reference = 'cart-paid-twice-before';
+        for (const [suffix, paidAt] of [['LATE', '2026-01-31T12:05:00.000Z'], ['FIRST', '2026-01-31T12:01:00.000Z']] as const) {
+          const order = newOrder({ orderNum: `PBOLD${suffix}`, reference });
+          await (open.db as unknown as Kysely<any>).insertInto('tombolbayar_orders').values({
+            order_num: order.orderNum, kind: order.kind, status: 'paid', idempotency_key: order.idempotencyKey, request_hash: order.requestHash,
+            status_token: order.statusToken, merchant_code: order.merchantCode, pay_money: order.payMoney, product_detail: order.productDetail,
+            customer_name: order.name, email: order.email, phone: order.phone, method: order.method, expiry_period: order.expiryPeriod, item: order.item,
+            metadata: null, return_to: null, reference, created_at: T0.toISOString(), updated_at: T0.toISOString(), paid_at: paidAt, fulfil_attempts: 1,
+          }).execute();
+        }
+        const upgraded = createStore(fresh.option);
+        await upgraded.migrate();
+        assert.equal(await upgraded.orders.duplicateOf((await upgraded.orders.get('PBOLDLATE'))!), 'PBOLDFIRST');
+        assert.equal(await upgraded.orders.duplicateOf((await upgraded.orders.get('PBOLDFIRST'))!), null);
+        await upgraded.close();
+      } finally {
         await open.close();
         await fresh.cleanup();
       }
@@ -349,7 +376,8 @@ for (const engine of ENGINES) {
       assert.equal(await store.orders.paidOfReference(reference, '300000'), undefined, 'another amount is another purchase');
       assert.equal(await store.orders.paidInstead(number), first.orderNum, 'the number is paid instead by the link');
       assert.equal(await store.orders.paidInstead(first), null);
-      assert.equal(await store.orders.paidInstead({ orderNum: number.orderNum, reference: null }), null, 'no reference, no purchase to pay');
+      assert.equal(await store.orders.paidInstead({ orderNum: number.orderNum, reference: null, payMoney: '150000' }), null, 'no reference, no purchase to pay');
+      assert.equal(await store.orders.paidInstead({ ...number, payMoney: '300000' }), null, 'another amount of the same reference is another purchase (the cart changed)');
       const second = await store.orders.insertCreating(newOrder({ reference, purchaseKey }), later(20), later(30_000));
       assert.ok(second.inserted, 'a paid purchase no longer blocks a new order (the router answers with the paid one before inserting)');
       await store.orders.transition(second.order.orderNum, ['creating'], 'paid', { paidAt: later(30) }, later(30));
@@ -358,18 +386,16 @@ for (const engine of ENGINES) {
       assert.equal((await store.orders.get(first.orderNum))!.reference, reference);
     });
 
-    test('of two paid orders of one reference, the duplicate is the one this store found paid second, whatever the gateway\'s paid times say', async () => {
+    test('of two paid orders of one purchase, the duplicate is the one found paid second, whatever the gateway\'s paid times say, and exactly one when both are found paid at once', async () => {
       const reference = `cart-${Math.random().toString(36).slice(2)}`;
-      // The number was made first, the link second; the link is found paid first.
+      // The number was made first, the link second; the link is found paid first, in the same gateway second.
       const number = (await store.orders.insertCreating(newOrder({ kind: 'va', method: 'VA_BCA', reference }), T0, later(30_000))).order!;
       const link = (await store.orders.insertCreating(newOrder({ reference }), later(5), later(30_000))).order!;
       const sameSecond = new Date('2026-01-31T12:00:07.000Z');
       await store.orders.transition(link.orderNum, ['creating'], 'paid', { paidAt: sameSecond }, later(10));
       await store.orders.transition(number.orderNum, ['creating'], 'paid', { paidAt: sameSecond }, later(20));
-      const [paidNumber, paidLink] = [(await store.orders.get(number.orderNum))!, (await store.orders.get(link.orderNum))!];
-      assert.deepEqual(paidNumber.settledAt, later(20));
-      assert.equal(await store.orders.duplicateOf(paidNumber), link.orderNum, 'the same paid second: the one found paid second');
-      assert.equal(await store.orders.duplicateOf(paidLink), null);
+      assert.equal(await store.orders.duplicateOf((await store.orders.get(number.orderNum))!), link.orderNum, 'the one found paid second');
+      assert.equal(await store.orders.duplicateOf((await store.orders.get(link.orderNum))!), null);
 
       // A notification lost for an order the gateway says was paid earlier: found paid last, it is the duplicate
       // (the other's onPaid already ran as the purchase's only payment).
@@ -379,6 +405,14 @@ for (const engine of ENGINES) {
       await store.orders.transition(late.orderNum, ['creating'], 'paid', { paidAt: new Date('2026-01-31T12:01:00.000Z') }, later(50));
       assert.equal(await store.orders.duplicateOf((await store.orders.get(late.orderNum))!), prompt.orderNum);
       assert.equal(await store.orders.duplicateOf((await store.orders.get(prompt.orderNum))!), null);
+
+      // Six orders of one purchase found paid at once (on PostgreSQL, concurrently): exactly one is first.
+      const racing = await Promise.all(Array.from({ length: 6 }, async () => (await store.orders.insertCreating(newOrder({ reference: `${reference}-3` }), T0, later(30_000))).order!));
+      await Promise.all(racing.map((order) => store.orders.transition(order.orderNum, ['creating'], 'paid', { paidAt: sameSecond }, later(60))));
+      const duplicates = await Promise.all(racing.map(async (order) => store.orders.duplicateOf((await store.orders.get(order.orderNum))!)));
+      const firsts = racing.filter((_, index) => duplicates[index] === null);
+      assert.equal(firsts.length, 1, 'exactly one is the purchase\'s payment');
+      assert.deepEqual(new Set(duplicates.filter((value) => value !== null)), new Set([firsts[0]!.orderNum]), 'every other is its duplicate');
     });
 
     test('metadata that no longer reads back is served as null, and said', async () => {

@@ -15,11 +15,12 @@ export function backoff(n: number, base: number, cap: number, random: number = M
 
 /**
  * Asks for the order (`get`, one status request) until it is no longer pending or `more` (called
- * with the number of answers so far, only for `pending`) says stop, then returns the last answer,
- * waiting `backoff(n, base, cap)` between requests. Retryable errors (network, 5xx) are retried on
- * the same schedule while `more` allows; the last one is thrown when it does not.
+ * with the number of answers so far and the pending answer, or no answer after a retryable error)
+ * says stop, then returns the last answer, waiting `backoff(n, base, cap)` between requests.
+ * Retryable errors (network, 5xx) are retried on the same schedule while `more` allows; the last
+ * one is thrown when it does not.
  */
-export async function pollOrder(get: () => Promise<Order>, more: (n: number) => boolean, base: number, cap: number, signal: AbortSignal): Promise<Order> {
+export async function pollOrder(get: () => Promise<Order>, more: (n: number, answer?: Order) => boolean, base: number, cap: number, signal: AbortSignal): Promise<Order> {
   for (let n = 0; ; n++) {
     let order: Order | undefined;
     try {
@@ -27,7 +28,7 @@ export async function pollOrder(get: () => Promise<Order>, more: (n: number) => 
     } catch (err) {
       if (!(err as PayError)?.retryable || !more(n + 1)) throw err;
     }
-    if (order && (order.status !== 'pending' || !more(n + 1))) return order;
+    if (order && (order.status !== 'pending' || !more(n + 1, order))) return order;
     await new Promise((resolve) => setTimeout(resolve, backoff(n, base, cap)));
     // An aborted attempt stops here, at the latest one delay after its end.
     signal.throwIfAborted();

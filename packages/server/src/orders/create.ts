@@ -206,9 +206,6 @@ export class OrderCreator {
     const { orders } = this.deps;
     if (input.idempotencyKey !== null) {
       const existing = await orders.getByIdempotencyKey(input.idempotencyKey);
-      // Its purchase paid by another order since (another tab's number or link): never open this one again.
-      const paid = existing?.reference != null && existing.status === 'pending' ? await orders.paidOfReference(existing.reference, existing.payMoney) : undefined;
-      if (paid) return paidAlready(paid, input);
       if (existing) return this.replay(input, existing, { sameKey: true });
     }
     const quote = await input.quote();
@@ -259,6 +256,12 @@ export class OrderCreator {
   private async replay(input: CreateInput, existing: Order, { sameKey }: { readonly sameKey: boolean }): Promise<CreateResult> {
     if (sameKey && (existing.kind !== input.kind || (input.requestHash !== null && existing.requestHash !== input.requestHash))) {
       throw new PayButtonError('idempotency_mismatch', 'This idempotencyKey was already used for a different request; use a new key for a new order.');
+    }
+    // The same request again, for an order its purchase no longer needs (another tab's number or
+    // link paid it since): never opened, nor resumed at the gateway, again.
+    if (sameKey && existing.reference !== null && (existing.status === 'pending' || existing.status === 'creating')) {
+      const paid = await this.deps.orders.paidOfReference(existing.reference, existing.payMoney);
+      if (paid && paid.orderNum !== existing.orderNum) return paidAlready(paid, input);
     }
     if (sameKey && input.returnTo !== null && input.returnTo !== existing.returnTo) {
       // The same request retried knows where the customer is now (a popup retried as a full page).

@@ -94,7 +94,7 @@ export function toStatusBody(order: Order, confirmed?: boolean, purchase: Purcha
     ...(order.status === 'pending' && order.expiresAt ? { expiresAt: order.expiresAt.toISOString() } : {}),
     // `true` only where it tells something: a pending order the gateway says has no method yet.
     ...(order.status !== 'pending' || confirmed === undefined || (confirmed && order.method) ? {} : { confirmed }),
-    ...(order.status === 'pending' && purchase.paidWith ? { paidWith: purchase.paidWith } : {}),
+    ...((order.status === 'pending' || order.status === 'creating') && purchase.paidWith ? { paidWith: purchase.paidWith } : {}),
     ...(order.status === 'paid' && purchase.duplicateOf ? { duplicateOf: purchase.duplicateOf } : {}),
   };
 }

@@ -8,6 +8,7 @@
 import { runMigrator } from '@tombolbayar/store-kit';
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Engine } from './database.ts';
+import type { PayButtonDatabase } from './schema.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -221,16 +222,43 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
       },
     },
     /**
-     * When this process's store moved the order to `paid` (its own clock, milliseconds): the order
-     * in which a purchase's orders were found paid, so the one found paid second is the duplicate
-     * even when the gateway's paid times (seconds) tie or a late notification reverses them.
+     * The first paid order of each purchase (a merchant `reference` and an amount), claimed by a
+     * unique key in the database when an order is found paid: of two orders of one purchase paid
+     * at once in two processes, exactly one wins the claim, so exactly one is the duplicate (the
+     * gateway's paid times are to the second, and a lost notification can come late). Purchases
+     * paid before it are claimed for their first paid order (by the gateway's paid time).
      */
-    '2026_12_001_settled_at': {
+    '2026_12_001_first_paid': {
       async up(db: Kysely<unknown>) {
-        await db.schema.alterTable('tombolbayar_orders').addColumn('settled_at', 'varchar(24)').execute();
+        await db.schema
+          .createTable('tombolbayar_first_paid')
+          .ifNotExists()
+          .addColumn('reference', 'varchar(64)', (column) => column.notNull())
+          .addColumn('pay_money', 'varchar(16)', (column) => column.notNull())
+          .addColumn('order_num', 'varchar(64)', (column) => column.notNull())
+          .addPrimaryKeyConstraint('tombolbayar_first_paid_pk', ['reference', 'pay_money'])
+          .execute();
+        // Through the builder (never raw table names): a PostgreSQL store may live in a schema of its own.
+        const orders = db as unknown as Kysely<PayButtonDatabase>;
+        const paid = await orders
+          .selectFrom('tombolbayar_orders')
+          .select(['reference', 'pay_money', 'order_num'])
+          .where('status', '=', 'paid')
+          .where('reference', 'is not', null)
+          .orderBy('paid_at')
+          .orderBy('created_at')
+          .orderBy('order_num')
+          .execute();
+        const claimed = new Set<string>();
+        for (const row of paid) {
+          const purchase = `${row.pay_money}|${row.reference}`;
+          if (claimed.has(purchase)) continue;
+          claimed.add(purchase);
+          await orders.insertInto('tombolbayar_first_paid').values({ reference: row.reference!, pay_money: row.pay_money, order_num: row.order_num }).execute();
+        }
       },
       async down(db: Kysely<unknown>) {
-        await db.schema.alterTable('tombolbayar_orders').dropColumn('settled_at').execute();
+        await db.schema.dropTable('tombolbayar_first_paid').ifExists().execute();
       },
     },
   };

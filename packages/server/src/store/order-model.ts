@@ -19,8 +19,6 @@ export interface Order extends PublicOrder {
   readonly createLeaseUntil: Date | null;
   readonly checkedAt: Date | null;
   readonly purchaseKey: string | null;
-  /** When this store found it paid (see `duplicateOf`); null before it was kept. */
-  readonly settledAt: Date | null;
 }
 
 /** The fields an order is opened with; the rest (status, gateway facts, times) the store sets. */
@@ -96,7 +94,6 @@ export function toOrder(row: Selectable<OrdersTable>, unreadable?: UnreadableRow
     createLeaseUntil: date(row.create_lease_until),
     checkedAt: date(row.checked_at),
     purchaseKey: row.purchase_key ?? null,
-    settledAt: date(row.settled_at ?? null),
   };
 }
 

@@ -82,35 +82,33 @@ export class OrderStore {
     return row ? this.toOrder(row) : undefined;
   }
 
-  /** The purchase (`reference`) paid for `payMoney` by any of its orders, whatever its kind or method. */
+  /** The purchase (`reference`) paid for `payMoney` by any of its orders, whatever its kind or method: the first that paid it. */
   async paidOfReference(reference: string, payMoney: string): Promise<Order | undefined> {
-    const row = await Q.paidOfReference.first(this.db, { reference, payMoney }, this.reuseQueries);
-    return row ? this.toOrder(row) : undefined;
+    const first = await Q.firstPaid.first(this.db, { reference, payMoney }, this.reuseQueries);
+    return first ? this.get(first.order_num) : undefined;
   }
 
   /**
-   * For an order that is not paid: the order of its reference that was paid (first), so this one
-   * needs no payment, and paying it too would pay the purchase twice.
+   * For an order that is not paid: the order that paid its purchase (its `reference` and amount),
+   * so this one needs no payment, and paying it too would pay the purchase twice.
    */
-  async paidInstead(order: Pick<Order, 'orderNum' | 'reference'>): Promise<string | null> {
-    if (order.reference === null) return null;
-    const first = await Q.firstPaidOfReference.first(this.db, { reference: order.reference, orderNum: order.orderNum }, this.reuseQueries);
-    return first?.order_num ?? null;
+  async paidInstead(order: Pick<Order, 'orderNum' | 'reference' | 'payMoney'>): Promise<string | null> {
+    return this.otherFirstPaid(order);
   }
 
   /**
-   * The order that was paid first for this reference, if it is not `order` itself: `order` is
-   * then a second payment of one purchase (the merchant refunds one of them).
+   * The order that paid this one's purchase first, if it is not `order` itself: `order` is then a
+   * second payment of one purchase (the merchant refunds it). Decided by the claim the move to
+   * `paid` made (see `transition`): exactly one order of a purchase is first.
    */
-  async duplicateOf(order: Pick<Order, 'orderNum' | 'reference' | 'paidAt' | 'settledAt'>): Promise<string | null> {
+  async duplicateOf(order: Pick<Order, 'orderNum' | 'reference' | 'payMoney'>): Promise<string | null> {
+    return this.otherFirstPaid(order);
+  }
+
+  private async otherFirstPaid(order: Pick<Order, 'orderNum' | 'reference' | 'payMoney'>): Promise<string | null> {
     if (order.reference === null) return null;
-    const first = await Q.firstPaidOfReference.first(this.db, { reference: order.reference, orderNum: order.orderNum }, this.reuseQueries);
-    if (!first) return null;
-    // The same order the query sorts by: found paid here (else the gateway's paid time), then orderNum.
-    const theirs = [first.settled_at ?? first.paid_at ?? '', first.order_num];
-    const mine = [order.settledAt ? iso(order.settledAt) : order.paidAt ? iso(order.paidAt) : '', order.orderNum];
-    const index = theirs.findIndex((value, at) => value !== mine[at]);
-    return index >= 0 && theirs[index]! < mine[index]! ? first.order_num : null;
+    const first = await Q.firstPaid.first(this.db, { reference: order.reference, payMoney: order.payMoney }, this.reuseQueries);
+    return first && first.order_num !== order.orderNum ? first.order_num : null;
   }
 
   /** Take over the create lease of an order still in `creating` whose lease has run out. */
@@ -190,7 +188,16 @@ export class OrderStore {
     const paidAt = to === 'paid' ? iso(facts.paidAt ?? now) : null;
     const claim = to === 'paid' && leaseUntil !== undefined;
     const values = { orderNum, now: iso(now), paidAt, leaseUntil: claim ? iso(leaseUntil) : null, ...factValues(facts) };
-    const row = await Q.transition(from, to, claim).first(this.db, values, this.reuseQueries);
+    const query = Q.transition(from, to, claim);
+    // Paid, an order of a purchase claims its first payment in the same transaction: whichever of
+    // two commits first is the purchase's payment, the other its duplicate (see `duplicateOf`).
+    const row = to === 'paid'
+      ? await this.db.transaction().execute(async (trx) => {
+          const moved = await query.first(trx, values, this.reuseQueries);
+          if (moved?.reference) await Q.claimFirstPaid.execute(trx, { reference: moved.reference, payMoney: moved.pay_money, orderNum }, this.reuseQueries);
+          return moved;
+        })
+      : await query.first(this.db, values, this.reuseQueries);
     if (!row) return undefined;
     return { left: row.previous_status ?? from[0]!, order: this.toOrder(row), ...(claim ? { attempt: Number(row.fulfil_attempts) } : {}) };
   }

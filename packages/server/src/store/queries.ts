@@ -73,7 +73,7 @@ const transitionQuery = (from: readonly OrderStatus[], to: 'paid' | 'expired' | 
         previous_status: eb.ref('status'),
         status: to,
         create_lease_until: null,
-        ...(to === 'paid' ? { paid_at: value('paidAt'), settled_at: value('now') } : {}),
+        ...(to === 'paid' ? { paid_at: value('paidAt') } : {}),
         ...(claim ? { fulfil_lease_until: value('leaseUntil'), fulfil_attempts: eb('fulfil_attempts', '+', 1) } : {}),
         updated_at: value('now'),
       }))
@@ -130,35 +130,18 @@ export const ORDER_QUERIES = {
     db.selectFrom('tombolbayar_orders').selectAll().where('purchase_key', '=', value('purchaseKey')).where('status', 'in', [sql.lit<OrderStatus>('creating'), sql.lit<OrderStatus>('pending')])),
 
   /**
-   * The first paid order of a merchant reference for this amount, whatever its kind or method (a
-   * number from `<pay-va>`, a link from `<pay-button>`): the purchase is paid.
+   * Claims the first payment of a purchase (`reference` and amount) for `orderNum`: a no-op when
+   * another order claimed it already (the unique key decides, across processes).
    */
-  paidOfReference: prepare((db: Db, value: Param<{ reference: string; payMoney: string }>) =>
+  claimFirstPaid: prepare((db: Db, value: Param<{ reference: string; payMoney: string; orderNum: string }>) =>
     db
-      .selectFrom('tombolbayar_orders')
-      .selectAll()
-      .where('reference', '=', value('reference'))
-      .where('status', '=', 'paid')
-      .where('pay_money', '=', value('payMoney'))
-      .orderBy('paid_at')
-      .orderBy('order_num')
-      .limit(1)),
+      .insertInto('tombolbayar_first_paid')
+      .values({ reference: value('reference'), pay_money: value('payMoney'), order_num: value('orderNum') })
+      .onConflict((conflict) => conflict.columns(['reference', 'pay_money']).doNothing())),
 
-  /**
-   * The first paid order of a merchant reference other than `orderNum` (duplicate payments): the
-   * first this store found paid (`settled_at`; the gateway's paid time for orders paid before it
-   * was kept), then by orderNum.
-   */
-  firstPaidOfReference: prepare((db: Db, value: Param<{ reference: string; orderNum: string }>) =>
-    db
-      .selectFrom('tombolbayar_orders')
-      .select(['order_num', 'settled_at', 'paid_at'])
-      .where('reference', '=', value('reference'))
-      .where('status', '=', 'paid')
-      .where('order_num', '!=', value('orderNum'))
-      .orderBy(sql`coalesce(settled_at, paid_at)`)
-      .orderBy('order_num')
-      .limit(1)),
+  /** The order that paid a purchase (`reference` and amount) first, once one did. */
+  firstPaid: prepare((db: Db, value: Param<{ reference: string; payMoney: string }>) =>
+    db.selectFrom('tombolbayar_first_paid').select('order_num').where('reference', '=', value('reference')).where('pay_money', '=', value('payMoney'))),
 
   byIdempotencyKey: prepare((db: Db, value: Param<{ key: string }>) => db.selectFrom('tombolbayar_orders').selectAll().where('idempotency_key', '=', value('key'))),
 

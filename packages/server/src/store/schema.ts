@@ -50,8 +50,6 @@ export interface OrdersTable {
   updated_at: string;
   expires_at: string | null;
   paid_at: string | null;
-  /** When this store moved the order to `paid` (duplicate payments are ordered by it; null before 2026-12). */
-  settled_at: string | null;
   /** Held by the request that is calling the gateway for this order. */
   create_lease_until: string | null;
   /** Why creation failed (a `PayButtonError` code), replayed to a repeated click. */
@@ -78,7 +76,18 @@ export interface LeasesTable {
   expires_at: string;
 }
 
+/**
+ * The first paid order of each purchase (`reference` and amount): claimed under a unique key when
+ * an order is found paid, so of two paid at once exactly one is first (the other is the duplicate).
+ */
+export interface FirstPaidTable {
+  reference: string;
+  pay_money: string;
+  order_num: string;
+}
+
 export interface PayButtonDatabase {
   tombolbayar_orders: OrdersTable;
   tombolbayar_leases: LeasesTable;
+  tombolbayar_first_paid: FirstPaidTable;
 }

@@ -25,7 +25,7 @@ async function get(watch: OrderWatch, signal: AbortSignal): Promise<Order> {
 }
 
 /** Asks (see `pollOrder`) until the order is no longer pending or `more` says stop, waiting up to `cap` between requests. */
-function poll(watch: OrderWatch, signal: AbortSignal, more: (n: number) => boolean, cap: number): Promise<Order> {
+function poll(watch: OrderWatch, signal: AbortSignal, more: (n: number, answer?: Order) => boolean, cap: number): Promise<Order> {
   return pollOrder(() => get(watch, signal), more, watch.host.pollInterval, cap, signal);
 }
 
@@ -63,14 +63,14 @@ export async function check(watch: OrderWatch, work: AbortController, via: Via, 
         watch,
         work.signal,
         // While watching, a pending order whose words change (confirmed at last) is said again;
-        // until a first answer came (the shop was too busy to give one), any answer is said.
+        // an error (the shop too busy to answer) is asked again, for as long as the watch lasts.
         // After a close with no method known yet, one answer more: the plug-in asks the gateway
         // about such an order at most once a second, and the poll while the popup was open may
         // just have used that turn, so a method picked at the last moment shows one poll later.
         // A return with no method known ("back to the shop without paying") is answered as
         // fast: the plug-in's return page asked the gateway before the customer left it, so a
         // method chosen there is known; the long poll is for a payment whose news is late.
-        (n) => (watching ? Date.now() < deadline + 36e5 && (!watch.last || words(watch.last) === said) : via === 'return' && watch.chosen ? Date.now() < deadline : n < (via === 'closed' && !watch.last?.method ? 3 : 2)),
+        (n, answer) => (watching ? Date.now() < deadline + 36e5 && (!answer || words(answer) === said) : via === 'return' && watch.chosen ? Date.now() < deadline : n < (via === 'closed' && !watch.last?.method ? 3 : 2)),
         watching ? 15e3 : watch.host.pollInterval * 8,
       );
     } catch (err) {
@@ -78,9 +78,10 @@ export async function check(watch: OrderWatch, work: AbortController, via: Via, 
       const error = toPayError(err);
       if (!watch.chosen || !error.retryable) return void watch.end(via, 'error', 'pay-error', error);
       // A method was chosen and nobody can say more now (the shop is busy or away): the payment
-      // may still arrive, so the order is pending and watched on, like any pending order. (Nor
-      // can anybody say the amount: this detail has no `payMoney`, though `Order` promises one.)
-      said = watch.last && words(watch.last);
+      // may still arrive, so the order is pending and watched on, like any pending order, and the
+      // first answer that comes is said. (Nor can anybody say the amount: this detail has no
+      // `payMoney`, though `Order` promises one.)
+      said = undefined;
       const next = watch.end(via, 'pending', 'pay-pending', { orderNum: watch.orderNum, status: 'pending', method: null, confirmed: false } as Order, 'pending');
       if (!next) return;
       watching = work = next;
@@ -88,7 +89,8 @@ export async function check(watch: OrderWatch, work: AbortController, via: Via, 
     }
     const [state, event] = outcome(answer, watch.chosen);
     const open = answer.status === 'pending';
-    if (work.signal.aborted || (watching && open && words(answer) === said)) return;
+    // Told "paid with another order", the customer hears of this one again only if it is paid too.
+    if (work.signal.aborted || (watching && open && words(answer) === said) || (said === 'paidWith' && answer.status !== 'paid')) return;
     const say = !!watching || state !== 'cancelled' || via !== 'found' || !!answer.paidWith;
     said = words(answer);
     // Paid by another order of the cart (another tab's number or link): nothing to pay here. Still

@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import { formatRupiah } from './formats.ts';
 import { METHODS, resolveMethod, type MethodCode } from '@tombolbayar/protocol/methods';
 import { styles } from './pay-va.styles.ts';
-import { getOrder, toPayError, type Order, type VaOrder } from '../../internal/api.ts';
+import { getOrder, toPayError, type VaOrder } from '../../internal/api.ts';
 import { pollOrder } from '../../internal/poll.ts';
 import { claimAttempt, dropAttempt, saveAttempt, type StoredAttempt } from '../../internal/attempt-store.ts';
 import { newIdempotencyKey } from '../../internal/idempotency.ts';
@@ -220,12 +220,7 @@ export class PayVa extends PayElement<PayVaState, VaMessageKey> {
     const work = (this.#work = new AbortController());
     this.#tick = setInterval(() => this.requestUpdate(), 1000);
     this.#loadQr(order, work.signal);
-    let last: Order | undefined;
-    const get = async (): Promise<Order> => {
-      const answer = await getOrder(this.endpoint, order.orderNum, order.statusToken, work.signal);
-      return (last = answer);
-    };
-    pollOrder(get, () => !last?.paidWith, this.pollInterval, MAX_POLL_DELAY, work.signal).then(
+    pollOrder(() => getOrder(this.endpoint, order.orderNum, order.statusToken, work.signal), (_, answer) => !answer?.paidWith, this.pollInterval, MAX_POLL_DELAY, work.signal).then(
       (result) => {
         if (work !== this.#work) return;
         this.#other = result.paidWith ?? result.duplicateOf;
