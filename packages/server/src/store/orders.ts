@@ -97,12 +97,25 @@ export class OrderStore {
   }
 
   /**
-   * The order that paid this one's purchase first, if it is not `order` itself: `order` is then a
-   * second payment of one purchase (the merchant refunds it). Decided by the claim the move to
-   * `paid` made (see `transition`): exactly one order of a purchase is first.
+   * For a paid order: the order that paid its purchase first, if it is not `order` itself (`order`
+   * is then a second payment of one purchase: the merchant refunds it). Decided by the claim the
+   * move to `paid` made (see `transition`), under a unique key: exactly one order of a purchase is
+   * first, whatever the gateway's paid times (to the second) or processes racing say. A paid order
+   * whose claim was never written (its process ended in between) claims now.
    */
   async duplicateOf(order: Pick<Order, 'orderNum' | 'reference' | 'payMoney'>): Promise<string | null> {
-    return this.otherFirstPaid(order);
+    if (order.reference === null) return null;
+    const purchase = { reference: order.reference, payMoney: order.payMoney };
+    let first = await Q.firstPaid.first(this.db, purchase, this.reuseQueries);
+    if (!first) {
+      await this.claimFirstPaid({ ...purchase, orderNum: order.orderNum });
+      first = await Q.firstPaid.first(this.db, purchase, this.reuseQueries);
+    }
+    return first && first.order_num !== order.orderNum ? first.order_num : null;
+  }
+
+  private async claimFirstPaid(claim: { readonly orderNum: string; readonly reference: string; readonly payMoney: string }): Promise<void> {
+    await Q.claimFirstPaid.execute(this.db, claim, this.reuseQueries);
   }
 
   private async otherFirstPaid(order: Pick<Order, 'orderNum' | 'reference' | 'payMoney'>): Promise<string | null> {
@@ -188,17 +201,10 @@ export class OrderStore {
     const paidAt = to === 'paid' ? iso(facts.paidAt ?? now) : null;
     const claim = to === 'paid' && leaseUntil !== undefined;
     const values = { orderNum, now: iso(now), paidAt, leaseUntil: claim ? iso(leaseUntil) : null, ...factValues(facts) };
-    const query = Q.transition(from, to, claim);
-    // Paid, an order of a purchase claims its first payment in the same transaction: whichever of
-    // two commits first is the purchase's payment, the other its duplicate (see `duplicateOf`).
-    const row = to === 'paid'
-      ? await this.db.transaction().execute(async (trx) => {
-          const moved = await query.first(trx, values, this.reuseQueries);
-          if (moved?.reference) await Q.claimFirstPaid.execute(trx, { reference: moved.reference, payMoney: moved.pay_money, orderNum }, this.reuseQueries);
-          return moved;
-        })
-      : await query.first(this.db, values, this.reuseQueries);
+    const row = await Q.transition(from, to, claim).first(this.db, values, this.reuseQueries);
     if (!row) return undefined;
+    // Paid, an order of a purchase claims its first payment: of two, exactly one wins (see `duplicateOf`).
+    if (to === 'paid' && row.reference) await this.claimFirstPaid({ orderNum, reference: row.reference, payMoney: row.pay_money });
     return { left: row.previous_status ?? from[0]!, order: this.toOrder(row), ...(claim ? { attempt: Number(row.fulfil_attempts) } : {}) };
   }
 
