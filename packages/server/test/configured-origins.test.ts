@@ -14,7 +14,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
-import { returnToken } from '../src/orders/create.ts';
+import { returnToken } from '../src/orders/callback-urls.ts';
 import { createStore } from '../src/store/index.ts';
 import { DEFAULT_SQLITE_FILE } from '../src/store/database.ts';
 import { ENGINES, type EngineFixture } from './support/engines.ts';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { DATABASE_URL } from './support/engines.ts';
 import { MERCHANT_CODE } from './support/keys.ts';
-import { returnToken } from '../src/orders/create.ts';
+import { returnToken } from '../src/orders/callback-urls.ts';
 import { send, startShop, type HostileShop, type RawAnswer } from './hostile-support.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

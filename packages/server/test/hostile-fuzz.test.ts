@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import { jsonTextProblem, METHOD_CODES } from '@tombolbayar/protocol';
 import { sign } from '@tombolbayar/protocol/node';
 import { z } from 'zod';
-import { returnToken } from '../src/orders/create.ts';
+import { returnToken } from '../src/orders/callback-urls.ts';
 import { eventually } from '@tombolbayar/test-support/eventually';
 import { DATABASE_URL } from './support/engines.ts';
 import { MERCHANT_CODE, merchantKeys, platformKeys, strangerKeys } from './support/keys.ts';

@@ -18,18 +18,17 @@
  *
  * Every state write goes through the lifecycle (`lifecycle.ts`); this module says what it learnt.
  */
-import { createHash } from 'node:crypto';
-import { parseWith, urlField, type MethodCode } from '@tombolbayar/protocol';
+import type { MethodCode } from '@tombolbayar/protocol';
 import type { PayButtonEvents } from '../events.ts';
-import type { ResolvedOptions } from '../options.ts';
 import { PayButtonError, isPayButtonError } from '../errors.ts';
 import type { CreateFields, GatewayClient } from '../gateway/client.ts';
 import { CreateFailure, registerAtGateway, type CreatePolicy, type Registered } from '../gateway/create.ts';
-import { newOrderNum, newStatusToken, ORDER_SUFFIX_CHARS } from '../ids.ts';
+import { newOrderNum, newStatusToken } from '../ids.ts';
 import type { Quote } from '../quote.ts';
 import type { ReturnLocale } from '../routes/return-page.ts';
 import type { GatewayFacts, Order, OrderStore } from '../store/orders.ts';
 import type { OrderKind } from '../store/schema.ts';
+import { redirectUrlOf, returnToken } from './callback-urls.ts';
 import type { GatewayConfirmer } from './confirm.ts';
 import type { OrderLifecycle } from './lifecycle.ts';
 
@@ -65,23 +64,6 @@ interface RegisterOptions {
 }
 
 const POLL_MS = 50;
-const RETURN_TOKEN_CHARS = 22;
-
-/**
- * The short secret in the `redirectUrl` (`rt`): whoever follows the order's own return link may be
- * sent back to the page that started the payment; someone who only knows the orderNum lands on
- * the site's root. Derived from the status token, so it needs no column, and it does not reveal
- * the token to the gateway or to access logs (the token itself never travels in a URL).
- */
-export function returnToken(statusToken: string): string {
-  // `paybutton-return:` is a frozen hash domain, not a name: return URLs already issued carry tokens derived with it.
-  return createHash('sha256').update(`paybutton-return:${statusToken}`, 'utf8').digest('base64url').slice(0, RETURN_TOKEN_CHARS);
-}
-
-/** The signed `redirectUrl` of an order: the return page, with the order, its return token and the customer's language. */
-function redirectUrlOf(base: string, orderNum: string, token: string, lang?: ReturnLocale | null): string {
-  return `${base}/return?order=${orderNum}&rt=${token}${lang ? `&lang=${lang}` : ''}`;
-}
 
 /**
  * The answer to a request for a purchase that is paid: its paid order, to show, when it is of the
@@ -104,27 +86,6 @@ function paidAlready(paid: Order, input: Pick<CreateInput, 'kind' | 'lang'>): Cr
  */
 export function purchaseKeyOf(reference: string, kind: OrderKind, payMoney: string, method: MethodCode | null): string {
   return `${kind}|${method ?? '-'}|${payMoney}|${reference}`;
-}
-
-/**
- * `publicUrl + mountPath`, the base of notifyUrl and redirectUrl, checked against the protocol's
- * URL rule with the longest orderNum and return token a redirectUrl can carry. `payButton()` runs
- * it once at start-up (`CreatorDeps.callbackBase`): a configuration the gateway would refuse fails
- * there, and no request checks its own URLs again.
- */
-export function callbackBase(options: Pick<ResolvedOptions, 'publicUrl' | 'mountPath' | 'orderNumPrefix'>): string {
-  const mount = options.mountPath;
-  const base = `${options.publicUrl.href.replace(/\/+$/, '')}${mount === '/' ? '' : mount}`;
-  const longestOrderNum = 'X'.repeat(options.orderNumPrefix.length + ORDER_SUFFIX_CHARS);
-  const urls = { notifyUrl: `${base}/notify`, redirectUrl: redirectUrlOf(base, longestOrderNum, 'x'.repeat(RETURN_TOKEN_CHARS), 'id') };
-  for (const [field, url] of Object.entries(urls)) {
-    const checked = parseWith(urlField, url);
-    if (!checked.ok) {
-      const rule = checked.issues[0]?.message ?? 'is invalid';
-      throw new PayButtonError('config_invalid', `invalid payButton() options: ${field}: ${rule} (check publicUrl and mountPath)`, { issues: [{ field, message: rule }] });
-    }
-  }
-  return base;
 }
 
 function createFields(base: string, order: Order, lang: ReturnLocale | null | undefined): CreateFields {

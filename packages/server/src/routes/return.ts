@@ -26,7 +26,7 @@ import { queryValue, type RouteHandler, type CoreRequest } from '../http/context
 import { orderWithSecret, type OrderReader } from '../http/order-access.ts';
 import { htmlAnswer, textAnswer } from '../http/respond.ts';
 import { tokensEqual } from '../ids.ts';
-import { returnToken } from '../orders/create.ts';
+import { returnToken } from '../orders/callback-urls.ts';
 import type { OrderLifecycle } from '../orders/lifecycle.ts';
 import type { Order } from '../store/orders.ts';
 import { RETURN_CSP, returnLocale, returnPage, type ReturnOutcome } from './return-page.ts';
