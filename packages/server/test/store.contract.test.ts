@@ -291,6 +291,25 @@ for (const engine of ENGINES) {
       }
     });
 
+    test('a paid order whose claim was never written (its process ended in between) still pays its purchase: the next read claims it', async () => {
+      const reference = `cart-${Math.random().toString(36).slice(2)}`;
+      const paid = (await store.orders.insertCreating(newOrder({ reference }), T0, later(30_000))).order!;
+      const open = (await store.orders.insertCreating(newOrder({ kind: 'va', method: 'VA_BCA', reference }), T0, later(30_000))).order!;
+      await store.orders.transition(paid.orderNum, ['creating'], 'paid', { paidAt: later(10) }, later(10));
+      const raw = openDatabase(option);
+      try {
+        await (raw.db as unknown as Kysely<any>).deleteFrom('tombolbayar_first_paid').where('reference', '=', reference).execute();
+      } finally {
+        await raw.close();
+      }
+      assert.equal(await store.orders.paidInstead(open), paid.orderNum, 'the open order is paid instead');
+      assert.equal((await store.orders.paidOfReference(reference, '150000'))?.orderNum, paid.orderNum);
+      // Paid anyway: the duplicate, since the first was claimed for the one paid first.
+      await store.orders.transition(open.orderNum, ['creating'], 'paid', { paidAt: later(20) }, later(20));
+      assert.equal(await store.orders.duplicateOf((await store.orders.get(open.orderNum))!), paid.orderNum);
+      assert.equal(await store.orders.duplicateOf((await store.orders.get(paid.orderNum))!), null);
+    });
+
     test('purchases paid before first payments were claimed are claimed, when upgraded, for their first paid order by the gateway\'s time', async () => {
       const fresh = await engine.fresh();
       const open = openDatabase(fresh.option);

@@ -3,14 +3,15 @@
  * (a compare-and-set or an insert, committed on its own), so each such call of `orders`, `sweep`
  * and `personalData` becomes `db.transaction <store>.<method>`, a child of whatever span is
  * active (the request's, the sweep's). A method that only reads (one SELECT: `get…`, `list…`,
- * `find`, `…ByPurchase`, `duplicateOf`) is no transaction and gets no span of its own: with an SDK
+ * `find`, `…ByPurchase`; `paidOfReference`, `paidInstead` and `duplicateOf`, which write only
+ * to claim a purchase's first payment a failed write left unclaimed) is no transaction and gets no span of its own: with an SDK
  * recording, each span costs a request about as much as a small query does (bench/README.md,
  * "Metrics and traces: what they cost"), and a read's time is in its request's span.
  */
 import { context, failed, SpanKind, trace, tracer } from './tracing.ts';
 
 /** The store methods that only read. */
-const READS = /^(get|list|find|payableBy|paidBy|duplicateOf)/;
+const READS = /^(get|list|find|payableBy|paidOf|paidInstead|duplicateOf)/;
 
 /**
  * `target` with each of its class's writing methods wrapped in a span (the methods run on `target`

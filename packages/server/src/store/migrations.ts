@@ -254,7 +254,12 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
           const purchase = `${row.pay_money}|${row.reference}`;
           if (claimed.has(purchase)) continue;
           claimed.add(purchase);
-          await orders.insertInto('tombolbayar_first_paid').values({ reference: row.reference!, pay_money: row.pay_money, order_num: row.order_num }).execute();
+          // A run cut short and started again (SQLite runs DDL outside a transaction) finds its claims made.
+          await orders
+            .insertInto('tombolbayar_first_paid')
+            .values({ reference: row.reference!, pay_money: row.pay_money, order_num: row.order_num })
+            .onConflict((conflict) => conflict.columns(['reference', 'pay_money']).doNothing())
+            .execute();
         }
       },
       async down(db: Kysely<unknown>) {

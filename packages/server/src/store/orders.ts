@@ -84,8 +84,8 @@ export class OrderStore {
 
   /** The purchase (`reference`) paid for `payMoney` by any of its orders, whatever its kind or method: the first that paid it. */
   async paidOfReference(reference: string, payMoney: string): Promise<Order | undefined> {
-    const first = await Q.firstPaid.first(this.db, { reference, payMoney }, this.reuseQueries);
-    return first ? this.get(first.order_num) : undefined;
+    const first = await this.firstPaidOf({ reference, payMoney });
+    return first === null ? undefined : this.get(first);
   }
 
   /**
@@ -100,28 +100,34 @@ export class OrderStore {
    * For a paid order: the order that paid its purchase first, if it is not `order` itself (`order`
    * is then a second payment of one purchase: the merchant refunds it). Decided by the claim the
    * move to `paid` made (see `transition`), under a unique key: exactly one order of a purchase is
-   * first, whatever the gateway's paid times (to the second) or processes racing say. A paid order
-   * whose claim was never written (its process ended in between) claims now.
+   * first, whatever the gateway's paid times (to the second) or processes racing say.
    */
   async duplicateOf(order: Pick<Order, 'orderNum' | 'reference' | 'payMoney'>): Promise<string | null> {
-    if (order.reference === null) return null;
-    const purchase = { reference: order.reference, payMoney: order.payMoney };
-    let first = await Q.firstPaid.first(this.db, purchase, this.reuseQueries);
-    if (!first) {
-      await this.claimFirstPaid({ ...purchase, orderNum: order.orderNum });
-      first = await Q.firstPaid.first(this.db, purchase, this.reuseQueries);
-    }
-    return first && first.order_num !== order.orderNum ? first.order_num : null;
-  }
-
-  private async claimFirstPaid(claim: { readonly orderNum: string; readonly reference: string; readonly payMoney: string }): Promise<void> {
-    await Q.claimFirstPaid.execute(this.db, claim, this.reuseQueries);
+    return this.otherFirstPaid(order);
   }
 
   private async otherFirstPaid(order: Pick<Order, 'orderNum' | 'reference' | 'payMoney'>): Promise<string | null> {
     if (order.reference === null) return null;
-    const first = await Q.firstPaid.first(this.db, { reference: order.reference, payMoney: order.payMoney }, this.reuseQueries);
-    return first && first.order_num !== order.orderNum ? first.order_num : null;
+    const first = await this.firstPaidOf({ reference: order.reference, payMoney: order.payMoney });
+    return first !== null && first !== order.orderNum ? first : null;
+  }
+
+  /**
+   * The order that paid a purchase first: its claim, or, when a paid order's claim was never
+   * written (its process ended, or the database failed, between the two writes), the earliest
+   * paid order by the gateway's time, claimed now. Null while nothing paid it.
+   */
+  private async firstPaidOf(purchase: { readonly reference: string; readonly payMoney: string }): Promise<string | null> {
+    const claimed = await Q.firstPaid.first(this.db, purchase, this.reuseQueries);
+    if (claimed) return claimed.order_num;
+    const earliest = await Q.earliestPaid.first(this.db, purchase, this.reuseQueries);
+    if (!earliest) return null;
+    await this.claimFirstPaid({ ...purchase, orderNum: earliest.order_num });
+    return (await Q.firstPaid.first(this.db, purchase, this.reuseQueries))?.order_num ?? earliest.order_num;
+  }
+
+  private async claimFirstPaid(claim: { readonly orderNum: string; readonly reference: string; readonly payMoney: string }): Promise<void> {
+    await Q.claimFirstPaid.execute(this.db, claim, this.reuseQueries);
   }
 
   /** Take over the create lease of an order still in `creating` whose lease has run out. */
@@ -203,8 +209,12 @@ export class OrderStore {
     const values = { orderNum, now: iso(now), paidAt, leaseUntil: claim ? iso(leaseUntil) : null, ...factValues(facts) };
     const row = await Q.transition(from, to, claim).first(this.db, values, this.reuseQueries);
     if (!row) return undefined;
-    // Paid, an order of a purchase claims its first payment: of two, exactly one wins (see `duplicateOf`).
-    if (to === 'paid' && row.reference) await this.claimFirstPaid({ orderNum, reference: row.reference, payMoney: row.pay_money });
+    // Paid, an order of a purchase claims its first payment: of two, exactly one wins (see
+    // `duplicateOf`). The move is written already: a claim that fails here is made by the next
+    // read of the purchase (`firstPaidOf`), so the move is still reported as made.
+    if (to === 'paid' && row.reference) {
+      await this.claimFirstPaid({ orderNum, reference: row.reference, payMoney: row.pay_money }).catch(() => {});
+    }
     return { left: row.previous_status ?? from[0]!, order: this.toOrder(row), ...(claim ? { attempt: Number(row.fulfil_attempts) } : {}) };
   }
 

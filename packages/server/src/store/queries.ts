@@ -139,6 +139,22 @@ export const ORDER_QUERIES = {
       .values({ reference: value('reference'), pay_money: value('payMoney'), order_num: value('orderNum') })
       .onConflict((conflict) => conflict.columns(['reference', 'pay_money']).doNothing())),
 
+  /**
+   * The earliest paid order of a purchase by the gateway's paid time: the claim's stand-in when it
+   * was never written (see `OrderStore.firstPaidOf`).
+   */
+  earliestPaid: prepare((db: Db, value: Param<{ reference: string; payMoney: string }>) =>
+    db
+      .selectFrom('tombolbayar_orders')
+      .select('order_num')
+      .where('reference', '=', value('reference'))
+      .where('status', '=', 'paid')
+      .where('pay_money', '=', value('payMoney'))
+      .orderBy('paid_at')
+      .orderBy('created_at')
+      .orderBy('order_num')
+      .limit(1)),
+
   /** The order that paid a purchase (`reference` and amount) first, once one did. */
   firstPaid: prepare((db: Db, value: Param<{ reference: string; payMoney: string }>) =>
     db.selectFrom('tombolbayar_first_paid').select('order_num').where('reference', '=', value('reference')).where('pay_money', '=', value('payMoney'))),
