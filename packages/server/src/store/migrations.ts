@@ -288,20 +288,39 @@ const EARLIER_MIGRATION_TABLES = [['paybutton_migration', MIGRATION_TABLE], ['pa
  * Two processes starting together: the loser of the race finds the table already renamed.
  */
 async function adoptEarlierMigrationTables(db: Kysely<unknown>, schema: string | undefined, engine: Engine): Promise<void> {
-  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
-  const names = new Set(tables.filter((table) => engine === 'sqlite' || table.schema === (schema ?? 'public')).map((table) => table.name));
+  const names = await migratorTables(db, schema, engine);
   const renames = EARLIER_MIGRATION_TABLES.filter(([earlier, current]) => names.has(earlier) && !names.has(current));
   for (const [earlier, current] of renames) {
     try {
       await db.schema.alterTable(earlier).renameTo(current).execute();
     } catch (error) {
-      const now = await db.introspection.getTables({ withInternalKyselyTables: true });
-      if (!now.some((table) => table.name === current && (engine === 'sqlite' || table.schema === (schema ?? 'public')))) throw error; // not the race: a real failure
+      if (!(await migratorTables(db, schema, engine)).has(current)) throw error; // not the race: a real failure
     }
   }
   if (renames.length > 0) {
     process.emitWarning(`the order store's tables were renamed from paybutton_* to tombolbayar_* (${renames.map(([earlier]) => earlier).join(', ')} and the tables they track)`, { code: 'TOMBOLBAYAR_RENAMED_TABLES' });
   }
+}
+
+/**
+ * Which of the migrator's tables (earlier and current names) exist in the store's schema, asked
+ * of those names alone: listing every table of a PostgreSQL database (Kysely's introspection)
+ * fails when another process drops a schema of its own meanwhile (`3F000`, see store-kit's
+ * `runMigrator`), and is more work than four names need.
+ */
+async function migratorTables(db: Kysely<unknown>, schema: string | undefined, engine: Engine): Promise<Set<string>> {
+  const names = EARLIER_MIGRATION_TABLES.flat();
+  if (engine === 'sqlite') {
+    const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name in (${sql.join(names)})`.execute(db);
+    return new Set(rows.map((row) => row.name));
+  }
+  const found = new Set<string>();
+  for (const name of names) {
+    const qualified = `"${(schema ?? 'public').replaceAll('"', '""')}"."${name}"`;
+    const { rows } = await sql<{ found: string | null }>`select to_regclass(${qualified}) as found`.execute(db);
+    if (rows[0]?.found) found.add(name);
+  }
+  return found;
 }
 
 class InPackageProvider implements MigrationProvider {
